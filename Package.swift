@@ -1,0 +1,141 @@
+// swift-tools-version: 6.2
+//
+// The VettID client SDK: what an iOS, macOS or Linux app depends on.
+// It has no server dependencies: the backend and the CLI live in Server/Package.swift.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "VettID",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "VettIDCrypto", targets: ["VettIDCrypto"]),
+        .library(name: "NATSClient", targets: ["NATSClient"]),
+        .library(name: "VettIDAPI", targets: ["VettIDAPI"]),
+        .library(name: "VettIDClient", targets: ["VettIDClient"]),
+        .library(name: "VettIDViewModels", targets: ["VettIDViewModels"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // Pure cryptography shared by the SDK and the server: base64url, JWK, DPoP, HPKE, NKeys, NATS JWT.
+        .target(
+            name: "VettIDCrypto",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto")
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // NATS protocol client on SwiftNIO: codec, connection state machine, channel handler, public API.
+        .target(
+            name: "NATSClient",
+            dependencies: [
+                "VettIDCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "NIOTransportServices",
+                    package: "swift-nio-transport-services",
+                    condition: .when(platforms: [.macOS, .iOS])
+                ),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Types and client generated from openapi.yaml (scripts/generate-openapi; committed, drift-checked).
+        .target(
+            name: "VettIDAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The SDK facade: transports, middlewares, secure storage, device keys, auth, vault, NATS layer.
+        .target(
+            name: "VettIDClient",
+            dependencies: [
+                "VettIDAPI",
+                "VettIDCrypto",
+                "NATSClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(
+                    name: "OpenAPIURLSession",
+                    package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS])
+                ),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient",
+                    package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux])
+                ),
+                .product(
+                    name: "AsyncHTTPClient",
+                    package: "async-http-client",
+                    condition: .when(platforms: [.linux])
+                ),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // @Observable @MainActor view models over pure state machines.
+        .target(
+            name: "VettIDViewModels",
+            dependencies: ["VettIDClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDCryptoTests",
+            dependencies: ["VettIDCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NATSClientTests",
+            dependencies: [
+                "NATSClient",
+                "VettIDCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDClientTests",
+            dependencies: [
+                "VettIDClient",
+                "VettIDAPI",
+                "VettIDCrypto",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDViewModelsTests",
+            dependencies: ["VettIDViewModels", "VettIDClient"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

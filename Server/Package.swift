@@ -1,0 +1,131 @@
+// swift-tools-version: 6.2
+//
+// The VettID reference backend and the `vettid` command-line tool.
+// Depends on the client SDK (the root package) by path; an app that depends on the root package never
+// resolves anything declared here.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "VettIDServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "VettIDServer", targets: ["VettIDServer"]),
+        .executable(name: "vettid-server", targets: ["vettid-server"]),
+        .executable(name: "vettid", targets: ["vettid"]),
+    ],
+    dependencies: [
+        .package(name: "VettID", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Used only by scripts/generate-openapi (regenerate + drift check); never linked into a product.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZxcvbn",
+            providers: [.apt(["libzxcvbn-dev"])]
+        ),
+        .target(
+            name: "VettIDServer",
+            dependencies: [
+                "CArgon2",
+                "CZxcvbn",
+                .product(name: "VettIDAPI", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The CLI's commands, as a library so tests can parse and run them.
+        .target(
+            name: "VettIDCLI",
+            dependencies: [
+                "VettIDServer",
+                .product(name: "VettIDClient", package: "VettID"),
+                .product(name: "VettIDAPI", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "vettid-server",
+            dependencies: ["VettIDCLI"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "vettid",
+            dependencies: ["VettIDCLI"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDServerTests",
+            dependencies: [
+                "VettIDServer",
+                "CArgon2",
+                .product(name: "VettIDAPI", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "VettIDServer",
+                "VettIDCLI",
+                .product(name: "VettIDClient", package: "VettID"),
+                .product(name: "VettIDAPI", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

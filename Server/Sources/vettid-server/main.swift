@@ -1,0 +1,2 @@
+import VettIDCLI
+print(VettIDCLIInfo.serverName)

@@ -1,0 +1,7 @@
+import VettIDAPI
+
+/// The SDK facade's version, equal to the HTTP contract it speaks.
+public enum VettIDSDK {
+    /// The API version of the generated client.
+    public static let apiVersion = VettIDAPIInfo.version
+}

@@ -1,0 +1,7 @@
+import VettIDClient
+
+/// View models for VettID screens; each wraps a pure state machine.
+public enum VettIDViewModelsInfo {
+    /// The SDK version the view models are built against.
+    public static let apiVersion = VettIDSDK.apiVersion
+}
