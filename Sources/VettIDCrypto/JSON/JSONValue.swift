@@ -1,0 +1,341 @@
+// A JSON value with ordered object members, for exact-bytes encoding and strict parsing.
+
+/// A JSON value whose objects keep their members in order.
+///
+/// JOSE needs control over exact bytes (RFC 7638 thumbprints, signing inputs) and strict parsing of
+/// untrusted headers (no duplicate member names). `JSONValue` gives both: ``JSONValue/serialized()``
+/// writes compact JSON with members in the stored order and no insignificant whitespace, and
+/// ``JSONValue/parse(_:maxDepth:)`` refuses anything RFC 8259 does not allow, plus duplicate names.
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, kept as its validated literal text so no precision is lost.
+    case number(String)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object; members keep their order and names are unique.
+    case object([(String, JSONValue)])
+
+    /// Compares structurally; object members must appear in the same order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// Hashes structurally, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .number(let value): hasher.combine(2); hasher.combine(value)
+        case .string(let value): hasher.combine(3); hasher.combine(value)
+        case .array(let values): hasher.combine(4); hasher.combine(values)
+        case .object(let members):
+            hasher.combine(5)
+            for (name, value) in members { hasher.combine(name); hasher.combine(value) }
+        }
+    }
+
+    /// An integer number value.
+    public static func integer(_ value: Int64) -> JSONValue { .number(String(value)) }
+
+    /// The member named `name` when this is an object, else `nil`.
+    public subscript(name: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == name }?.1
+    }
+
+    /// The string payload, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as a `Double`, if this is a number.
+    public var doubleValue: Double? {
+        if case .number(let literal) = self { return Double(literal) }
+        return nil
+    }
+
+    /// The number as an `Int64`, if this is a number written as an integer that fits.
+    public var int64Value: Int64? {
+        if case .number(let literal) = self { return Int64(literal) }
+        return nil
+    }
+
+    /// The object members, if this is an object.
+    public var objectMembers: [(String, JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The compact UTF-8 serialization: no whitespace, members in stored order, `/` not escaped,
+    /// control characters as `\uXXXX` (or their short escapes).
+    public func serialized() -> [UInt8] {
+        var output = [UInt8]()
+        write(into: &output)
+        return output
+    }
+
+    private func write(into output: inout [UInt8]) {
+        switch self {
+        case .null: output.append(contentsOf: Array("null".utf8))
+        case .bool(let value): output.append(contentsOf: Array((value ? "true" : "false").utf8))
+        case .number(let literal): output.append(contentsOf: Array(literal.utf8))
+        case .string(let value): Self.writeString(value, into: &output)
+        case .array(let values):
+            output.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                value.write(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(member.0, into: &output)
+                output.append(UInt8(ascii: ":"))
+                member.1.write(into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ value: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                output.append(contentsOf: Array("\\u00".utf8))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Parses one JSON text strictly.
+    ///
+    /// Refuses: invalid UTF-8, trailing content, leading zeros, lone surrogates in escapes, control
+    /// characters in strings, duplicate member names in an object, and nesting deeper than `maxDepth`.
+    /// - Returns: the value, or `nil` when the text is not acceptable.
+    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxDepth: Int = 32) -> JSONValue? {
+        var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth)
+        return parser.parseDocument()
+    }
+}
+
+/// A recursive-descent parser for ``JSONValue``.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private let maxDepth: Int
+    private var index = 0
+
+    init(bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() -> JSONValue? {
+        skipWhitespace()
+        guard let value = parseValue(depth: 0) else { return nil }
+        skipWhitespace()
+        return index == bytes.count ? value : nil
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func consume(_ literal: String) -> Bool {
+        let expected = Array(literal.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+            return false
+        }
+        index += expected.count
+        return true
+    }
+
+    private mutating func parseValue(depth: Int) -> JSONValue? {
+        guard depth <= maxDepth, index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return parseObject(depth: depth)
+        case UInt8(ascii: "["): return parseArray(depth: depth)
+        case UInt8(ascii: "\""): return parseString().map(JSONValue.string)
+        case UInt8(ascii: "t"): return consume("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return consume("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return consume("null") ? .null : nil
+        default: return parseNumber()
+        }
+    }
+
+    private mutating func parseObject(depth: Int) -> JSONValue? {
+        index += 1
+        var members: [(String, JSONValue)] = []
+        var names = Set<String>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let name = parseString() else { return nil }
+            guard names.insert(name).inserted else { return nil }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipWhitespace()
+            guard let value = parseValue(depth: depth + 1) else { return nil }
+            members.append((name, value))
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) -> JSONValue? {
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(values)
+        }
+        while true {
+            skipWhitespace()
+            guard let value = parseValue(depth: depth + 1) else { return nil }
+            values.append(value)
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(values)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private mutating func parseHex4() -> UInt32? {
+        guard bytes.count - index >= 4 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseString() -> String? {
+        index += 1
+        var output = [UInt8]()
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                // Validates UTF-8: decoding replaces a bad sequence, so the bytes would differ.
+                let text = String(decoding: output, as: UTF8.self)
+                return text.utf8.elementsEqual(output) ? text : nil
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): output.append(0x22)
+                case UInt8(ascii: "\\"): output.append(0x5C)
+                case UInt8(ascii: "/"): output.append(0x2F)
+                case UInt8(ascii: "b"): output.append(0x08)
+                case UInt8(ascii: "f"): output.append(0x0C)
+                case UInt8(ascii: "n"): output.append(0x0A)
+                case UInt8(ascii: "r"): output.append(0x0D)
+                case UInt8(ascii: "t"): output.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard var scalar = parseHex4() else { return nil }
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard consume("\\u"), let low = parseHex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        return nil
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                    output.append(contentsOf: Array(String(Character(unicode)).utf8))
+                default: return nil
+                }
+            case 0x00..<0x20:
+                return nil
+            default:
+                output.append(byte)
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    private mutating func parseNumber() -> JSONValue? {
+        let start = index
+        func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { return nil }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { return nil }
+        } else {
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+}
