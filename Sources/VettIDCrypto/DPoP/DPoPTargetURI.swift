@@ -1,0 +1,159 @@
+// Normalization of DPoP `htu` values and request URIs (RFC 9449 §4.3, RFC 3986 §6.2.2 and §6.2.3).
+
+/// Normalizes an HTTP target URI for the `htu` comparison.
+///
+/// The result is `scheme://host[:port]/path` with:
+/// - scheme and host lower-cased;
+/// - the port dropped when empty or the scheme's default (`http`/`ws` 80, `https`/`wss` 443), and
+///   written without leading zeros otherwise;
+/// - percent-encodings of unreserved characters (`A-Z a-z 0-9 - . _ ~`) decoded and the remaining ones
+///   written with upper-case hex digits;
+/// - dot segments removed (RFC 3986 §5.2.4) and an empty path written as `/`;
+/// - query and fragment dropped.
+///
+/// Path case is kept (it is significant). A URI without `//authority`, with user information, with an
+/// empty host, a bad port, a malformed percent-encoding, or a byte outside printable ASCII is refused.
+public enum DPoPTargetURI {
+    private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443]
+
+    /// The URI without query and fragment, unchanged otherwise (what a client puts in `htu`).
+    public static func stripQueryAndFragment(_ uri: String) -> String {
+        if let end = uri.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            return String(uri[..<end])
+        }
+        return uri
+    }
+
+    /// The normalized form of `uri`, or `nil` when it is not an acceptable absolute HTTP(S)-style URI.
+    public static func normalize(_ uri: String) -> String? {
+        let bytes = Array(uri.utf8)
+        guard !bytes.isEmpty, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
+        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        guard let first = scheme.utf8.first, isAlpha(first),
+            scheme.utf8.allSatisfy({ isAlpha($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        var rest = Array(bytes[(colon + 1)...])
+        guard rest.starts(with: Array("//".utf8)) else { return nil }
+        rest.removeFirst(2)
+        // Drop query and fragment.
+        if let end = rest.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            rest = Array(rest[..<end])
+        }
+        let authorityEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count
+        let authority = Array(rest[..<authorityEnd])
+        let path = Array(rest[authorityEnd...])
+        guard !authority.contains(UInt8(ascii: "@")) else { return nil }
+
+        var hostBytes: [UInt8]
+        var portBytes: [UInt8]? = nil
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostBytes = Array(authority[...close])
+            let after = authority[(close + 1)...]
+            if !after.isEmpty {
+                guard after.first == UInt8(ascii: ":") else { return nil }
+                portBytes = Array(after.dropFirst())
+            }
+        } else if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            hostBytes = Array(authority[..<portColon])
+            portBytes = Array(authority[(portColon + 1)...])
+        } else {
+            hostBytes = authority
+        }
+        guard !hostBytes.isEmpty else { return nil }
+        hostBytes = hostBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+        guard let host = normalizePercentEncoding(hostBytes) else { return nil }
+
+        var portSuffix = ""
+        if let portBytes, !portBytes.isEmpty {
+            guard portBytes.count <= 5, portBytes.allSatisfy(isDigit),
+                let port = Int(String(decoding: portBytes, as: UTF8.self)), port <= 65535
+            else { return nil }
+            if defaultPorts[scheme] != port { portSuffix = ":\(port)" }
+        }
+
+        guard let encodedPath = normalizePercentEncoding(path) else { return nil }
+        var normalizedPath = removeDotSegments(encodedPath)
+        if normalizedPath.isEmpty { normalizedPath = "/" }
+        return scheme + "://" + host + portSuffix + normalizedPath
+    }
+
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// Decodes `%XX` of unreserved characters and upper-cases the hex of the others (RFC 3986 §6.2.2.1-2).
+    private static func normalizePercentEncoding(_ bytes: [UInt8]) -> String? {
+        let upperHex = Array("0123456789ABCDEF".utf8)
+        var output = [UInt8]()
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return nil }
+                let decoded = high << 4 | low
+                if isUnreserved(decoded) {
+                    output.append(decoded)
+                } else {
+                    output.append(contentsOf: [UInt8(ascii: "%"), upperHex[Int(high)], upperHex[Int(low)]])
+                }
+                index += 3
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// RFC 3986 §5.2.4 remove_dot_segments.
+    static func removeDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                // Move the first segment (with its leading "/", if any) to the output.
+                let start = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+import Testing
+import VettIDCrypto
+
+@Suite struct DPoPProofBuilderTests {
+    let signer = SoftwareDPoPSigner()
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func builder() -> DPoPProofBuilder {
+        let now = self.now
+        return DPoPProofBuilder(signer: signer) { now }
+    }
+
+    @Test func buildsTheRFCShape() async throws {
+        let proof = try await builder().proof(method: "GET", url: "https://api.example.com/v1/items?limit=5#top", accessToken: "tok", nonce: "n-1")
+        let jws = try CompactJWS(parsing: proof)
+        #expect(jws.header["typ"]?.stringValue == "dpop+jwt")
+        #expect(jws.header["alg"]?.stringValue == "ES256")
+        #expect(jws.header["jwk"] == signer.publicJWK.json)
+        #expect(jws.header["jwk"]?["d"] == nil)
+        #expect(jws.payload["htm"]?.stringValue == "GET")
+        #expect(jws.payload["htu"]?.stringValue == "https://api.example.com/v1/items")
+        #expect(jws.payload["iat"]?.int64Value == 1_700_000_000)
+        #expect(jws.payload["ath"]?.stringValue == DPoPProofBuilder.accessTokenHash("tok"))
+        #expect(jws.payload["nonce"]?.stringValue == "n-1")
+        let jti = try #require(jws.payload["jti"]?.stringValue)
+        #expect(try #require(Base64URL.decode(jti)).count * 8 >= 96)
+        #expect(jws.signature.count == 64)
+    }
+
+    @Test func omitsAthAndNonceWhenNotGiven() async throws {
+        let jws = try CompactJWS(parsing: try await builder().proof(method: "POST", url: "https://api.example.com/token"))
+        #expect(jws.payload["ath"] == nil)
+        #expect(jws.payload["nonce"] == nil)
+    }
+
+    @Test func jtisAreUnique() async throws {
+        var seen = Set<String>()
+        for _ in 0..<50 {
+            let jws = try CompactJWS(parsing: try await builder().proof(method: "GET", url: "https://a.example/x"))
+            seen.insert(try #require(jws.payload["jti"]?.stringValue))
+        }
+        #expect(seen.count == 50)
+    }
+
+    @Test func roundTripsThroughTheVerifier() async throws {
+        let issuer = DPoPNonceIssuer(key: SymmetricKey(size: .bits256))
+        let nonce = issuer.issue(now: now)
+        let proof = try await builder().proof(method: "PATCH", url: "https://API.example.com:443/v1/items/7?x=1", accessToken: "tok", nonce: nonce)
+        let verifier = DPoPVerifier(configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: issuer) { [now] in now }
+        let verified = try await verifier.verify(
+            DPoPRequest(proof: proof, method: "PATCH", targetURI: "https://api.example.com/v1/items/7", accessToken: "tok", boundKeyThumbprint: signer.publicJWK.thumbprint)
+        )
+        #expect(verified.jwk == signer.publicJWK)
+        #expect(verified.nonce == nonce)
+    }
+
+    @Test func refusesUnusableInput() async {
+        await #expect(throws: DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority")) {
+            try await builder().proof(method: "GET", url: "/relative")
+        }
+        await #expect(throws: DPoPError.self) { try await builder().proof(method: "", url: "https://a.example/") }
+    }
+}
