@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "VettIDCrypto", targets: ["VettIDCrypto"]),
+        .library(name: "VettIDAttestation", targets: ["VettIDAttestation"]),
         .library(name: "NATSClient", targets: ["NATSClient"]),
         .library(name: "VettIDAPI", targets: ["VettIDAPI"]),
         .library(name: "VettIDClient", targets: ["VettIDClient"]),
@@ -32,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Pure cryptography shared by the SDK and the server: base64url, JWK, DPoP, HPKE, NKeys, NATS JWT.
@@ -39,6 +42,16 @@ let package = Package(
             name: "VettIDCrypto",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto")
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // App Attest: server verifier (Apple's steps, chain to Apple's root) and a software attester for tests/CI.
+        .target(
+            name: "VettIDAttestation",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -102,6 +115,16 @@ let package = Package(
         .target(
             name: "VettIDViewModels",
             dependencies: ["VettIDClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDAttestationTests",
+            dependencies: [
+                "VettIDAttestation",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,23 @@
+// How the clientDataHash of an attestation is derived from the server challenge.
+
+import Crypto
+
+/// The `clientDataHash` the app passed to `attestKey`, as the verifier must recompute it.
+///
+/// Apps usually pass SHA-256 of the challenge (``hashing(_:)``); Apple's own samples pass the challenge
+/// bytes unhashed (``raw(_:)``). Which one applies is part of the app/server contract, so it is an
+/// explicit input rather than a guess.
+public struct AppAttestClientDataHash: Sendable, Hashable {
+    /// The bytes appended to the authenticator data.
+    public let bytes: [UInt8]
+
+    /// SHA-256 of `clientData` (the usual case).
+    public static func hashing(_ clientData: [UInt8]) -> AppAttestClientDataHash {
+        AppAttestClientDataHash(bytes: Array(SHA256.hash(data: clientData)))
+    }
+
+    /// `bytes` used as they are (Apple's samples use the raw challenge).
+    public static func raw(_ bytes: [UInt8]) -> AppAttestClientDataHash {
+        AppAttestClientDataHash(bytes: bytes)
+    }
+}

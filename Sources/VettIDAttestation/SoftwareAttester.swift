@@ -1,0 +1,113 @@
+// Produces App Attest-format attestations and assertions without Apple hardware.
+
+public import Crypto
+import SwiftASN1
+import X509
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A P-256 key attested by a ``SoftwareAttester``.
+public struct SoftwareAttestationKey: Sendable, CustomStringConvertible {
+    /// The private key. Never log it.
+    public let privateKey: P256.Signing.PrivateKey
+
+    /// Wraps a key, or creates a fresh one.
+    public init(privateKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey()) {
+        self.privateKey = privateKey
+    }
+
+    /// SHA-256 of the uncompressed public key, as App Attest derives key ids.
+    public var keyID: [UInt8] { Array(SHA256.hash(data: privateKey.publicKey.x963Representation)) }
+
+    /// The key id in standard base64, as `DCAppAttestService` reports it.
+    public var keyIDBase64: String { Data(keyID).base64EncodedString() }
+
+    /// Shows only the key id.
+    public var description: String { "SoftwareAttestationKey(\(keyIDBase64))" }
+}
+
+/// Produces App Attest-format objects under a ``SoftwareAttestationAuthority``, so the server's full
+/// verifier runs on Linux, in CI, and in the simulator.
+public struct SoftwareAttester: Sendable {
+    /// The authority that certifies keys.
+    public let authority: SoftwareAttestationAuthority
+    /// The app id, `"<TeamID>.<bundleID>"`.
+    public let appID: String
+    /// The environment written into the aaguid.
+    public let environment: AppAttestEnvironment
+
+    /// Creates an attester.
+    public init(authority: SoftwareAttestationAuthority, appID: String, environment: AppAttestEnvironment = .development) {
+        self.authority = authority
+        self.appID = appID
+        self.environment = environment
+    }
+
+    /// The attestation object for `key`, as `DCAppAttestService.attestKey(_:clientDataHash:)` returns it:
+    /// CBOR `{fmt: "apple-appattest", attStmt: {x5c: [credential, intermediate], receipt}, authData}`.
+    public func attestKey(_ key: SoftwareAttestationKey, clientDataHash: [UInt8], now: Date = Date()) throws -> [UInt8] {
+        let publicKey = key.privateKey.publicKey
+        let raw = Array(publicKey.rawRepresentation)
+        let coseKey = CBORValue.map([
+            CBORMapEntry(key: .unsigned(1), value: .unsigned(2)),  // kty: EC2
+            CBORMapEntry(key: .unsigned(3), value: .negative(6)),  // alg: ES256 (-7)
+            CBORMapEntry(key: .negative(0), value: .unsigned(1)),  // crv: P-256
+            CBORMapEntry(key: .negative(1), value: .bytes(Array(raw[0..<32]))),  // x
+            CBORMapEntry(key: .negative(2), value: .bytes(Array(raw[32..<64]))),  // y
+        ])
+        let keyID = key.keyID
+        var authData = rpIDHash
+        authData.append(0x40)  // AT: attested credential data present
+        authData += [0, 0, 0, 0]
+        authData += environment.aaguid
+        authData += [UInt8(keyID.count >> 8), UInt8(keyID.count & 0xFF)]
+        authData += keyID
+        authData += coseKey.encoded()
+
+        let nonce = Array(SHA256.hash(data: authData + clientDataHash))
+        let credential = try authority.credentialCertificate(
+            for: publicKey,
+            nonce: nonce,
+            notBefore: now.addingTimeInterval(-60),
+            notAfter: now.addingTimeInterval(300 * 86400)
+        )
+        let x5c: [CBORValue] = [.bytes(try derBytes(credential)), .bytes(try derBytes(authority.intermediateCertificate))]
+        return CBORValue.map([
+            CBORMapEntry(key: .text("fmt"), value: .text("apple-appattest")),
+            CBORMapEntry(
+                key: .text("attStmt"),
+                value: .map([
+                    CBORMapEntry(key: .text("x5c"), value: .array(x5c)),
+                    CBORMapEntry(key: .text("receipt"), value: .bytes(Array("vettid-software-receipt".utf8))),
+                ])
+            ),
+            CBORMapEntry(key: .text("authData"), value: .bytes(authData)),
+        ]).encoded()
+    }
+
+    /// An assertion, as `DCAppAttestService.generateAssertion(_:clientDataHash:)` returns it:
+    /// CBOR `{signature: DER ECDSA over SHA-256(authenticatorData ‖ SHA-256(clientData)), authenticatorData}`.
+    /// - Parameter counter: the counter to write; a real device increments it on every assertion.
+    public func generateAssertion(_ key: SoftwareAttestationKey, clientData: [UInt8], counter: UInt32) throws -> [UInt8] {
+        var authenticatorData = rpIDHash
+        authenticatorData.append(0x40)
+        authenticatorData += (0..<4).map { UInt8(truncatingIfNeeded: counter >> (24 - 8 * $0)) }
+        let nonce = Array(SHA256.hash(data: authenticatorData + Array(SHA256.hash(data: clientData))))
+        let signature = try key.privateKey.signature(for: nonce)
+        return CBORValue.map([
+            CBORMapEntry(key: .text("signature"), value: .bytes(Array(signature.derRepresentation))),
+            CBORMapEntry(key: .text("authenticatorData"), value: .bytes(authenticatorData)),
+        ]).encoded()
+    }
+
+    private var rpIDHash: [UInt8] { Array(SHA256.hash(data: Array(appID.utf8))) }
+
+    private func derBytes(_ certificate: Certificate) throws -> [UInt8] {
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        return serializer.serializedBytes
+    }
+}
