@@ -1,0 +1,233 @@
+public import Foundation
+public import Logging
+public import Observation
+public import OpenAPIRuntime
+import VettIDAPI
+
+/// Observable member authentication state for apps and the CLI.
+///
+/// `AuthManager` keeps the session in a ``SecureStore`` so that it survives restarts: call
+/// ``restoreSession()`` at start, then ``login(email:password:)``, ``register(email:password:)``,
+/// ``logout()`` and ``checkAuthStatus()``. Requests made through ``apiClient`` carry the session's token and
+/// refresh it on 401 (single flight). When the server says the session is invalid (401 `invalid_token`, or
+/// 400 `invalid_grant` on refresh) the manager signs out and clears the store.
+///
+/// ```swift
+/// let auth = try AuthManager(configuration: .init(baseURL: URL(string: "https://api.example.com")!,
+///                                                 store: store))
+/// await auth.restoreSession()
+/// if !auth.isAuthenticated { try await auth.login(email: email, password: password) }
+/// ```
+@Observable
+@MainActor
+public final class AuthManager {
+    /// What an ``AuthManager`` needs.
+    public struct Configuration: Sendable {
+        /// How to reach the server.
+        public let api: APIClientConfiguration
+        /// Where the session persists.
+        public let store: any SecureStore
+        /// Prefix of the store keys (`<prefix>.tokens`, `<prefix>.user`).
+        public let storageKeyPrefix: String
+
+        /// Creates a configuration from an API configuration.
+        public init(api: APIClientConfiguration, store: any SecureStore, storageKeyPrefix: String = "vettid.session") {
+            self.api = api
+            self.store = store
+            self.storageKeyPrefix = storageKeyPrefix
+        }
+
+        /// Creates a configuration; the base URL must have an `http`/`https` scheme and a host.
+        /// - Throws: ``ConfigurationError`` for an invalid base URL.
+        public init(
+            baseURL: URL,
+            store: any SecureStore,
+            transport: (any ClientTransport)? = nil,
+            logger: Logger = Logger(label: "dev.vettid.auth"),
+            retryPolicy: RetryPolicy = .default,
+            proofProvider: (any DPoPProofProvider)? = nil,
+            storageKeyPrefix: String = "vettid.session"
+        ) throws {
+            let api = try APIClientConfiguration(
+                baseURL: baseURL,
+                transport: transport,
+                logger: logger,
+                retryPolicy: retryPolicy,
+                proofProvider: proofProvider
+            )
+            self.init(api: api, store: store, storageKeyPrefix: storageKeyPrefix)
+        }
+    }
+
+    /// The signed-in member, or `nil`.
+    public private(set) var currentUser: AuthenticatedUser?
+    /// Whether an operation is running.
+    public private(set) var isLoading = false
+    /// The last failure, cleared by the next success.
+    public private(set) var error: APIError?
+    /// Whether a member is signed in.
+    public var isAuthenticated: Bool { currentUser != nil }
+
+    /// The HTTP client carrying this session's credentials (for the other endpoints).
+    @ObservationIgnored public nonisolated let apiClient: APIClient
+    @ObservationIgnored private nonisolated let store: any SecureStore
+    @ObservationIgnored private nonisolated let userKey: String
+    @ObservationIgnored private nonisolated let logger: Logger
+
+    /// Creates a manager. Nothing is read until ``restoreSession()``.
+    public init(configuration: Configuration) {
+        let session = TokenSession(
+            store: configuration.store,
+            storageKey: "\(configuration.storageKeyPrefix).tokens",
+            refresher: APIClient.makeRefresher(configuration: configuration.api)
+        )
+        self.apiClient = APIClient(configuration: configuration.api, session: session)
+        self.store = configuration.store
+        self.userKey = "\(configuration.storageKeyPrefix).user"
+        self.logger = configuration.api.logger
+    }
+
+    private nonisolated var session: TokenSession { apiClient.session }
+
+    /// Restores the stored session (tokens and user) and verifies it with the server.
+    ///
+    /// Offline, the stored user stays signed in and ``error`` reports the network failure; an invalid session
+    /// is cleared.
+    public func restoreSession() async {
+        isLoading = true
+        defer { isLoading = false }
+        do {
+            guard try await session.restore() != nil else {
+                currentUser = nil
+                return
+            }
+            if let data = try await store.data(forKey: userKey),
+                let user = try? JSONDecoder().decode(AuthenticatedUser.self, from: data)
+            {
+                currentUser = user
+            }
+        } catch {
+            logger.warning("Restoring the session failed", metadata: ["error.type": "\(type(of: error))"])
+            self.error = APIError(code: .notAuthenticated, description: "The stored session cannot be read.", underlying: error)
+            currentUser = nil
+            return
+        }
+        await verifySession()
+    }
+
+    /// Creates an account, then logs in with the same credentials.
+    /// - Throws: ``APIError`` (e.g. `invalid_email`, `weak_password` with reasons, `email_taken`).
+    public func register(email: String, password: String) async throws(APIError) {
+        isLoading = true
+        defer { isLoading = false }
+        do throws(APIError) {
+            let output = try await apiClient.perform { client in
+                try await client.register(body: .json(.init(email: email, password: password)))
+            }
+            guard case .created = output else {
+                throw APIError(code: .invalidResponse, description: "Unexpected answer to register.")
+            }
+            try await performLogin(email: email, password: password)
+        } catch {
+            self.error = error
+            throw error
+        }
+    }
+
+    /// Logs in and stores the session.
+    /// - Throws: ``APIError`` (`invalid_credentials`, `rate_limited` with ``APIError/retryAfter``, ...).
+    public func login(email: String, password: String) async throws(APIError) {
+        isLoading = true
+        defer { isLoading = false }
+        do throws(APIError) {
+            try await performLogin(email: email, password: password)
+        } catch {
+            self.error = error
+            throw error
+        }
+    }
+
+    private func performLogin(email: String, password: String) async throws(APIError) {
+        let output = try await apiClient.perform { client in
+            try await client.login(body: .json(.init(email: email, password: password)))
+        }
+        guard case .ok(let ok) = output, case .json(let body) = ok.body else {
+            throw APIError(code: .invalidResponse, description: "Unexpected answer to login.")
+        }
+        let user = AuthenticatedUser(body.user)
+        do {
+            let tokens = try SessionTokens(tokenResponse: body, setCookie: ok.headers.setCookie)
+            try await session.update(tokens, extraItems: [userKey: try JSONEncoder().encode(user)])
+        } catch {
+            throw APIError.unwrap(error)
+                ?? APIError(code: .notAuthenticated, description: "The session could not be stored.", underlying: error)
+        }
+        currentUser = user
+        self.error = nil
+    }
+
+    /// Logs out: revokes the session on the server when reachable, and always clears it locally.
+    public func logout() async {
+        isLoading = true
+        defer { isLoading = false }
+        if await session.current != nil {
+            do {
+                _ = try await apiClient.perform { client in try await client.logout() }
+            } catch {
+                logger.info("Server logout failed; clearing the local session", metadata: ["error.code": "\(error.code)"])
+            }
+        }
+        await clearLocalSession()
+        self.error = nil
+    }
+
+    /// Asks the server who is signed in (refreshing the token if needed) and updates ``currentUser``.
+    public func checkAuthStatus() async {
+        isLoading = true
+        defer { isLoading = false }
+        await verifySession()
+    }
+
+    /// Clears ``error``.
+    public func clearError() {
+        error = nil
+    }
+
+    private func verifySession() async {
+        guard await session.current != nil else {
+            currentUser = nil
+            return
+        }
+        do throws(APIError) {
+            let output = try await apiClient.perform { client in try await client.getCurrentUser() }
+            guard case .ok(let ok) = output, case .json(let body) = ok.body else {
+                throw APIError(code: .invalidResponse, description: "Unexpected answer to the current-user request.")
+            }
+            let user = AuthenticatedUser(body)
+            if user != currentUser, let encoded = try? JSONEncoder().encode(user) {
+                try? await store.set(encoded, forKey: userKey)
+            }
+            currentUser = user
+            self.error = nil
+        } catch {
+            if Self.invalidatesSession(error) {
+                await clearLocalSession()
+            }
+            self.error = error
+        }
+    }
+
+    private func clearLocalSession() async {
+        do {
+            try await session.clear(extraKeys: [userKey])
+        } catch {
+            logger.warning("Clearing the stored session failed", metadata: ["error.type": "\(type(of: error))"])
+        }
+        currentUser = nil
+    }
+
+    /// Whether an error means the stored session is no longer valid.
+    static func invalidatesSession(_ error: APIError) -> Bool {
+        error.code == .invalidToken || error.code == .invalidGrant || error.code == .notAuthenticated
+    }
+}

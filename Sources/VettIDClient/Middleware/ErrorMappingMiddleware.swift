@@ -1,0 +1,29 @@
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
+
+/// Turns every non-2xx response into a thrown ``APIError`` parsed from the `Error` body.
+///
+/// Place it inside the retry and refresh middlewares (later in the chain) so that they see typed errors.
+/// The generated client therefore only ever decodes success responses.
+public struct ErrorMappingMiddleware: ClientMiddleware {
+    /// Creates the middleware.
+    public init() {}
+
+    /// Forwards the request and throws an ``APIError`` for any status outside 200-299.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status.kind != .successful else { return (response, responseBody) }
+        var bytes = Data()
+        if let responseBody {
+            bytes = (try? await Data(collecting: responseBody, upTo: APIError.maximumErrorBodySize)) ?? Data()
+        }
+        throw APIError(response: response, body: bytes)
+    }
+}

@@ -1,0 +1,51 @@
+/// A failure of a ``SecureStore``.
+///
+/// Stores never silently lose data: a file that cannot be decrypted or parsed is reported, never overwritten.
+public struct SecureStoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong (an open set).
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let rawValue: String
+        /// Creates a code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// The key cannot open the store: it is not the key the store was written with.
+        public static let wrongKey = Code(rawValue: "wrong_key")
+        /// The store's content is damaged (bad header, failed authentication under the right key, bad payload).
+        public static let corrupted = Code(rawValue: "corrupted")
+        /// A file or directory operation failed (see ``SecureStoreError/underlying``).
+        public static let io = Code(rawValue: "io")
+        /// A key or store file is readable by other users.
+        public static let insecurePermissions = Code(rawValue: "insecure_permissions")
+        /// A key has the wrong size or format.
+        public static let invalidKey = Code(rawValue: "invalid_key")
+        /// The platform keychain refused the operation (see ``SecureStoreError/status``).
+        public static let keychain = Code(rawValue: "keychain")
+    }
+
+    /// The error code.
+    public var code: Code
+    /// What happened, without secret values.
+    public var message: String
+    /// The OS status (errno or `OSStatus`), if any.
+    public var status: Int32?
+    /// The underlying error, if any.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, status: Int32? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.underlying = underlying
+    }
+
+    /// The code and the message.
+    public var description: String {
+        var text = "SecureStoreError(\(code.rawValue)): \(message)"
+        if let status { text += " (status \(status))" }
+        return text
+    }
+}
