@@ -16,7 +16,7 @@ public final class APIClient: Sendable {
     public let session: TokenSession
     /// The generated client behind the full middleware chain.
     public let client: Client
-    /// The generated client without auth and refresh (error mapping, retry and logging only).
+    /// The generated client without member tokens and refresh (retry, token-endpoint proofs, error mapping, logging).
     let unauthenticatedClient: Client
 
     /// Creates a client.
@@ -47,6 +47,7 @@ public final class APIClient: Sendable {
             transport: configuration.transport,
             middlewares: [
                 RetryMiddleware(policy: configuration.retryPolicy),
+                AuthHeaderMiddleware(session: nil, proofProvider: configuration.proofProvider),
                 ErrorMappingMiddleware(),
                 LoggingMiddleware(logger: configuration.logger),
             ]
