@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Testing
 
@@ -26,7 +25,9 @@ func fileMode(_ url: URL) throws -> mode_t {
 @Suite("Secure stores")
 struct SecureStoreTests {
     static func key() throws -> StaticSecureStoreKeyProvider {
-        try StaticSecureStoreKeyProvider(key: SymmetricKey(size: .bits256))
+        var bytes = Data(count: 32)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
+        return try StaticSecureStoreKeyProvider(keyBytes: bytes)
     }
 
     @Test("in-memory store: set, get, remove, atomic multi-set")
@@ -156,12 +157,13 @@ struct SecureStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyURL = directory.appendingPathComponent("keys/store.key")
         let first = FileSecureStoreKeyProvider(url: keyURL)
-        let key1 = try await first.key()
+        _ = try await first.key()
+        let keyBytes = try Data(contentsOf: keyURL)
         #expect(try fileMode(keyURL) == 0o600)
         #expect(try fileMode(keyURL.deletingLastPathComponent()) == 0o700)
         #expect(try Data(contentsOf: keyURL).count == 32)
-        let key2 = try await FileSecureStoreKeyProvider(url: keyURL).key()
-        #expect(key1 == key2)
+        _ = try await FileSecureStoreKeyProvider(url: keyURL).key()
+        #expect(try Data(contentsOf: keyURL) == keyBytes)
 
         let storeURL = directory.appendingPathComponent("store.bin")
         try await EncryptedFileSecureStore(url: storeURL, keyProvider: first).set(Data("v".utf8), forKey: "k")
@@ -185,6 +187,15 @@ struct SecureStoreTests {
         let sizeError = await #expect(throws: SecureStoreError.self) { _ = try await FileSecureStoreKeyProvider(url: short).key() }
         #expect(sizeError?.code == .invalidKey)
 
-        #expect(throws: SecureStoreError.self) { _ = try StaticSecureStoreKeyProvider(key: SymmetricKey(size: .bits128)) }
+        #expect(throws: SecureStoreError.self) { _ = try StaticSecureStoreKeyProvider(keyBytes: Data(count: 16)) }
+
+        let randomURL = directory.appendingPathComponent("random.bin")
+        let random = StaticSecureStoreKeyProvider.random()
+        try await EncryptedFileSecureStore(url: randomURL, keyProvider: random).set(Data("r".utf8), forKey: "k")
+        #expect(try await EncryptedFileSecureStore(url: randomURL, keyProvider: random).data(forKey: "k") == Data("r".utf8))
+        let other = await #expect(throws: SecureStoreError.self) {
+            _ = try await EncryptedFileSecureStore(url: randomURL, keyProvider: StaticSecureStoreKeyProvider.random()).data(forKey: "k")
+        }
+        #expect(other?.code == .wrongKey)
     }
 }

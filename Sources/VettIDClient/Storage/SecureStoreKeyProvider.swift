@@ -21,7 +21,23 @@ public struct StaticSecureStoreKeyProvider: SecureStoreKeyProvider {
         guard key.bitCount == 256 else {
             throw SecureStoreError(code: .invalidKey, message: "The store key must be 256 bits.")
         }
-        self.storeKey = key
+        self.init(checkedKey: key)
+    }
+
+    /// Creates the provider from raw key bytes.
+    /// - Parameter keyBytes: 32 bytes.
+    /// - Throws: ``SecureStoreError`` ``SecureStoreError/Code/invalidKey`` for another length.
+    public init(keyBytes: Data) throws {
+        try self.init(key: SymmetricKey(data: keyBytes))
+    }
+
+    /// Creates the provider with a fresh random key (for stores that must not outlive the process).
+    public static func random() -> StaticSecureStoreKeyProvider {
+        StaticSecureStoreKeyProvider(checkedKey: SymmetricKey(size: .bits256))
+    }
+
+    private init(checkedKey: SymmetricKey) {
+        self.storeKey = checkedKey
     }
 
     /// The key.
