@@ -80,8 +80,28 @@ struct LoggingRedactionTests {
         #expect(text.components(separatedBy: LoggingMiddleware.redactionMarker).count - 1 == 5)
     }
 
+    @Test("invitation codes in paths are redacted")
+    func invitationCodeRedacted() async throws {
+        let capture = LogCapture()
+        let transport = FakeTransport { _ in errorResponse(.notFound, code: "invitation_not_found") }
+        let session = TokenSession(store: InMemorySecureStore())
+        try await session.update(sessionTokens(access: "tok", refresh: nil))
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL,
+            transport: transport,
+            logger: capture.logger(level: .debug),
+            retryPolicy: .disabled
+        )
+        let client = APIClient(configuration: configuration, session: session)
+        _ = try? await client.perform { try await $0.revokeInvitation(path: .init(code: "K7QM-3XPA")) }
+        #expect(capture.text.contains("/vault/invitations/<redacted>/revoke"))
+        #expect(!capture.text.contains("K7QM-3XPA"))
+        #expect(await transport.log.requests.first?.path == "/vault/invitations/K7QM-3XPA/revoke")
+    }
+
     @Test("the query string is not logged")
     func queryNotLogged() {
         #expect(LoggingMiddleware.pathWithoutQuery("/proxy/a/b?api_key=secret#frag") == "/proxy/a/b")
+        #expect(LoggingMiddleware.pathWithoutQuery("/auth/me") == "/auth/me")
     }
 }

@@ -8,7 +8,8 @@ public import OpenAPIRuntime
 /// At `debug` it logs the operation, method, path (never the query), status and duration; at `trace` it adds the
 /// request and response header fields, with the values of `Authorization`, `Proxy-Authorization`, `Cookie`,
 /// `Set-Cookie` and `DPoP` replaced by `<redacted>`. Bodies are never logged (they carry passwords, tokens and
-/// seeds); only their declared length is.
+/// seeds); only their declared length is. Path segments shaped like invitation codes (`XXXX-XXXX`), which
+/// would let a log reader redeem a pending invitation, are redacted too.
 public struct LoggingMiddleware: ClientMiddleware {
     /// The header fields whose values are never logged.
     public static let redactedFields: Set<HTTPField.Name> = [
@@ -72,7 +73,17 @@ public struct LoggingMiddleware: ClientMiddleware {
 
     static func pathWithoutQuery(_ path: String?) -> String {
         guard let path else { return "" }
-        return String(path.prefix { $0 != "?" && $0 != "#" })
+        let withoutQuery = path.prefix { $0 != "?" && $0 != "#" }
+        return withoutQuery.split(separator: "/", omittingEmptySubsequences: false)
+            .map { isInvitationCode($0) ? Substring(redactionMarker) : $0 }
+            .joined(separator: "/")
+    }
+
+    /// Whether a path segment looks like an invitation code: 4 + 4 characters of the code alphabet.
+    static func isInvitationCode(_ segment: Substring) -> Bool {
+        let alphabet = Set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        let parts = segment.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { $0.count == 4 && $0.allSatisfy(alphabet.contains) }
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
