@@ -1176,6 +1176,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.ListInvitations.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.ListInvitations.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1196,7 +1201,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -1310,6 +1318,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 201:
+                    let headers: Operations.CreateInvitation.Output.Created.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.CreateInvitation.Output.Created.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1330,7 +1343,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(body: body))
+                    return .created(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -1535,6 +1551,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.RevokeInvitation.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.RevokeInvitation.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1555,7 +1576,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -1700,6 +1724,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.GetInvitationQRCode.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.GetInvitationQRCode.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1729,7 +1758,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -4002,6 +4034,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.DeployVault.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.DeployVault.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4022,7 +4059,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -4145,6 +4185,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 201:
+                    let headers: Operations.CreateNatsAccount.Output.Created.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.CreateNatsAccount.Output.Created.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4165,7 +4210,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(body: body))
+                    return .created(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -4301,6 +4349,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 201:
+                    let headers: Operations.CreateNatsToken.Output.Created.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.CreateNatsToken.Output.Created.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4321,7 +4374,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(body: body))
+                    return .created(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -4546,6 +4602,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.GetNatsStatus.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.GetNatsStatus.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4566,7 +4627,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -4674,6 +4738,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.RevokeNatsToken.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.RevokeNatsToken.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4694,7 +4763,10 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let headers: Components.Responses.BadRequest.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

@@ -4421,6 +4421,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/invitations/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/invitations/GET/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListInvitations.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/vault/invitations/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/invitations/GET/responses/200/content/application\/json`.
@@ -4443,8 +4459,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ListInvitations.Output.Ok.Body) {
+                public init(
+                    headers: Operations.ListInvitations.Output.Ok.Headers = .init(),
+                    body: Operations.ListInvitations.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -4598,6 +4619,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/invitations/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/invitations/POST/responses/201/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateInvitation.Output.Created.Headers
                 /// - Remark: Generated from `#/paths/vault/invitations/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/invitations/POST/responses/201/content/application\/json`.
@@ -4620,8 +4657,13 @@ public enum Operations {
                 /// Creates a new `Created`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CreateInvitation.Output.Created.Body) {
+                public init(
+                    headers: Operations.CreateInvitation.Output.Created.Headers = .init(),
+                    body: Operations.CreateInvitation.Output.Created.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -4874,6 +4916,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/invitations/{code}/revoke/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/invitations/{code}/revoke/POST/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RevokeInvitation.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/vault/invitations/{code}/revoke/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/invitations/{code}/revoke/POST/responses/200/content/application\/json`.
@@ -4896,8 +4954,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.RevokeInvitation.Output.Ok.Body) {
+                public init(
+                    headers: Operations.RevokeInvitation.Output.Ok.Headers = .init(),
+                    body: Operations.RevokeInvitation.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -5104,6 +5167,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/invitations/{code}/qr/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/invitations/{code}/qr/GET/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetInvitationQRCode.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/vault/invitations/{code}/qr/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/invitations/{code}/qr/GET/responses/200/content/image\/png`.
@@ -5150,8 +5229,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetInvitationQRCode.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetInvitationQRCode.Output.Ok.Headers = .init(),
+                    body: Operations.GetInvitationQRCode.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -7901,6 +7985,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.DeployVault.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/200/content/application\/json`.
@@ -7923,8 +8023,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.DeployVault.Output.Ok.Body) {
+                public init(
+                    headers: Operations.DeployVault.Output.Ok.Headers = .init(),
+                    body: Operations.DeployVault.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -8090,6 +8195,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateNatsAccount.Output.Created.Headers
                 /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/content/application\/json`.
@@ -8112,8 +8233,13 @@ public enum Operations {
                 /// Creates a new `Created`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CreateNatsAccount.Output.Created.Body) {
+                public init(
+                    headers: Operations.CreateNatsAccount.Output.Created.Headers = .init(),
+                    body: Operations.CreateNatsAccount.Output.Created.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -8294,6 +8420,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateNatsToken.Output.Created.Headers
                 /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/content/application\/json`.
@@ -8316,8 +8458,13 @@ public enum Operations {
                 /// Creates a new `Created`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.CreateNatsToken.Output.Created.Body) {
+                public init(
+                    headers: Operations.CreateNatsToken.Output.Created.Headers = .init(),
+                    body: Operations.CreateNatsToken.Output.Created.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -8573,6 +8720,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/nats/status/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/nats/status/GET/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetNatsStatus.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/vault/nats/status/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/nats/status/GET/responses/200/content/application\/json`.
@@ -8595,8 +8758,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetNatsStatus.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetNatsStatus.Output.Ok.Headers = .init(),
+                    body: Operations.GetNatsStatus.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -8746,6 +8914,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/nats/token/revoke/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/nats/token/revoke/POST/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RevokeNatsToken.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/vault/nats/token/revoke/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/vault/nats/token/revoke/POST/responses/200/content/application\/json`.
@@ -8768,8 +8952,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.RevokeNatsToken.Output.Ok.Body) {
+                public init(
+                    headers: Operations.RevokeNatsToken.Output.Ok.Headers = .init(),
+                    body: Operations.RevokeNatsToken.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
