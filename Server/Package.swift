@@ -50,11 +50,17 @@ let package = Package(
             name: "CZxcvbn",
             providers: [.apt(["libzxcvbn-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .target(
             name: "VettIDServer",
             dependencies: [
                 "CArgon2",
                 "CZxcvbn",
+                "CQREncode",
                 .product(name: "VettIDAPI", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -91,12 +97,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "vettid-server",
-            dependencies: ["VettIDCLI"],
+            dependencies: ["VettIDCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "vettid",
-            dependencies: ["VettIDCLI"],
+            dependencies: ["VettIDCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -109,7 +115,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

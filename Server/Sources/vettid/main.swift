@@ -1,2 +1,4 @@
+import ArgumentParser
 import VettIDCLI
-print(VettIDCLIInfo.serverName)
+
+await VettIDCommand.main()

@@ -1,0 +1,13 @@
+public import ArgumentParser
+
+/// The `vettid-server` executable: the backend and its operator tools.
+public struct ServerToolCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "vettid-server",
+        abstract: "The VettID reference backend.",
+        subcommands: [ServeCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    public init() {}
+}

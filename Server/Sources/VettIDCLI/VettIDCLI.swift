@@ -1,6 +1,0 @@
-import VettIDServer
-
-/// The `vettid` command-line tool.
-public enum VettIDCLIInfo {
-    public static let serverName = VettIDServerInfo.name
-}

@@ -1,0 +1,78 @@
+import OpenAPIRuntime
+import VettIDAPI
+
+/// Operations of flows this server does not serve yet: each answers 501 `not_implemented` with a JSON error,
+/// as the HTTP contract allows until the flow lands (see docs/protocol.md for the status of each flow).
+extension APIHandler {
+    func enrollStart(_ input: Operations.EnrollStart.Input) async throws -> Operations.EnrollStart.Output {
+        throw APIFailure.pending("enrollStart")
+    }
+
+    func enrollAttestation(_ input: Operations.EnrollAttestation.Input) async throws
+        -> Operations.EnrollAttestation.Output
+    {
+        throw APIFailure.pending("enrollAttestation")
+    }
+
+    func enrollPassword(_ input: Operations.EnrollPassword.Input) async throws -> Operations.EnrollPassword.Output {
+        throw APIFailure.pending("enrollPassword")
+    }
+
+    func enrollFinalize(_ input: Operations.EnrollFinalize.Input) async throws -> Operations.EnrollFinalize.Output {
+        throw APIFailure.pending("enrollFinalize")
+    }
+
+    func actionRequest(_ input: Operations.ActionRequest.Input) async throws -> Operations.ActionRequest.Output {
+        throw APIFailure.pending("actionRequest")
+    }
+
+    func authExecute(_ input: Operations.AuthExecute.Input) async throws -> Operations.AuthExecute.Output {
+        throw APIFailure.pending("authExecute")
+    }
+
+    func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
+        throw APIFailure.pending("getVaultStatus")
+    }
+
+    func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output {
+        throw APIFailure.pending("syncVault")
+    }
+
+    func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {
+        throw APIFailure.pending("deployVault")
+    }
+
+    func createNatsAccount(_ input: Operations.CreateNatsAccount.Input) async throws
+        -> Operations.CreateNatsAccount.Output
+    {
+        throw APIFailure.pending("createNatsAccount")
+    }
+
+    func createNatsToken(_ input: Operations.CreateNatsToken.Input) async throws -> Operations.CreateNatsToken.Output {
+        throw APIFailure.pending("createNatsToken")
+    }
+
+    func getNatsStatus(_ input: Operations.GetNatsStatus.Input) async throws -> Operations.GetNatsStatus.Output {
+        throw APIFailure.pending("getNatsStatus")
+    }
+
+    func revokeNatsToken(_ input: Operations.RevokeNatsToken.Input) async throws -> Operations.RevokeNatsToken.Output {
+        throw APIFailure.pending("revokeNatsToken")
+    }
+
+    func createAttestationChallenge(_ input: Operations.CreateAttestationChallenge.Input) async throws
+        -> Operations.CreateAttestationChallenge.Output
+    {
+        throw APIFailure.pending("createAttestationChallenge")
+    }
+
+    func registerAttestation(_ input: Operations.RegisterAttestation.Input) async throws
+        -> Operations.RegisterAttestation.Output
+    {
+        throw APIFailure.pending("registerAttestation")
+    }
+
+    func createGateToken(_ input: Operations.CreateGateToken.Input) async throws -> Operations.CreateGateToken.Output {
+        throw APIFailure.pending("createGateToken")
+    }
+}

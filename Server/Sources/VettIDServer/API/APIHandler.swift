@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+import VettIDAPI
+
+/// The server's implementation of the generated `APIProtocol`: decodes nothing itself (the generated code did),
+/// delegates to the services, and maps their results onto the generated output types.
+struct APIHandler: APIProtocol {
+    let components: ServerComponents
+    let cookies: AuthCookie
+
+    var auth: AuthService { components.auth }
+
+    /// The current request's facts (set by ``RequestInfoMiddleware``).
+    var request: RequestInfo {
+        get throws {
+            guard let info = RequestInfo.current else {
+                throw APIFailure(.internalServerError, .internalError, "request context missing")
+            }
+            return info
+        }
+    }
+
+    // MARK: Health
+
+    func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
+        .ok(.init(body: .json(.init(status: "ok", version: VettIDServerInfo.version))))
+    }
+
+    // MARK: Member auth
+
+    func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let member = try await auth.register(
+            email: body.email, password: body.password, clientIP: info.clientIP, logger: info.logger
+        )
+        return .created(.init(body: .json(.init(user: member.api))))
+    }
+
+    func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let issued = try await auth.login(
+            email: body.email, password: body.password, dpopJKT: nil, clientIP: info.clientIP, logger: info.logger
+        )
+        return .ok(try tokenIssued(issued))
+    }
+
+    func refresh(_ input: Operations.Refresh.Input) async throws -> Operations.Refresh.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let issued = try await auth.refresh(refreshToken: body.refreshToken, dpopJKT: nil, logger: try request.logger)
+        return .ok(try tokenIssued(issued))
+    }
+
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        let authenticated = try await authenticate()
+        try await auth.logout(authenticated, logger: try request.logger)
+        try request.responseHeaders.append(.setCookie, cookies.clearing())
+        return .noContent(.init())
+    }
+
+    func getCurrentUser(_ input: Operations.GetCurrentUser.Input) async throws -> Operations.GetCurrentUser.Output {
+        let authenticated = try await authenticate()
+        return .ok(.init(body: .json(authenticated.member.api)))
+    }
+
+    // MARK: Helpers
+
+    /// Authenticates the request from `Authorization: Bearer …` or the `auth-token` cookie.
+    ///
+    /// A token bound to a DPoP key (`cnf.jkt`) is refused when presented as a bearer token (RFC 9449 §7.2).
+    func authenticate() async throws -> AuthService.Authenticated {
+        let info = try request
+        let authorizations = info.headers(.authorization)
+        guard authorizations.count <= 1 else { throw APIFailure.invalidRequest("more than one Authorization header") }
+        let token: String
+        if let header = authorizations.first {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIFailure.invalidToken() }
+            token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        } else if let cookie = info.cookie(AuthCookie.name) {
+            token = cookie
+        } else {
+            throw APIFailure.invalidToken("authentication is required")
+        }
+        let (authenticated, boundJKT) = try await auth.authenticate(accessToken: token)
+        if boundJKT != nil {
+            throw APIFailure.invalidToken("this token is bound to a DPoP key and must be sent with the DPoP scheme")
+        }
+        return authenticated
+    }
+
+    private func tokenIssued(_ issued: AuthService.Issued) throws -> Components.Responses.TokenIssued {
+        try request.responseHeaders.append(.setCookie, cookies.setting(issued.accessToken, maxAge: issued.expiresIn))
+        return .init(
+            body: .json(
+                .init(
+                    accessToken: issued.accessToken, tokenType: issued.tokenType, expiresIn: issued.expiresIn,
+                    refreshToken: issued.refreshToken, refreshTokenExpiresIn: issued.refreshExpiresIn,
+                    user: issued.member.api
+                )
+            )
+        )
+    }
+}
+
+extension Member {
+    /// The wire form of a member.
+    var api: Components.Schemas.User {
+        .init(id: id.uuidString.lowercased(), email: email, createdAt: createdAt)
+    }
+}

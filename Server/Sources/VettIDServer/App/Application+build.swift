@@ -1,0 +1,38 @@
+public import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIHummingbird
+
+/// Builds the router: middlewares outermost first, then every generated operation.
+///
+/// Order: ``RequestInfoMiddleware`` (request id, access log, error rendering — it sees every outcome) →
+/// ``RequestBodyMiddleware`` (size and content type) → the generated OpenAPI routes.
+public func buildRouter(components: ServerComponents) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestInfoMiddleware(trustForwardedFor: components.configuration.trustForwardedFor))
+    router.add(middleware: RequestBodyMiddleware(maxBytes: components.configuration.maxBodyBytes))
+    let handler = APIHandler(components: components, cookies: AuthCookie())
+    try handler.registerHandlers(on: router, middlewares: [EmptyBodyMiddleware()])
+    return router
+}
+
+/// Builds the Hummingbird application for `components`. `onRunning` receives the bound port once listening.
+public func buildApplication(
+    components: ServerComponents,
+    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let configuration = components.configuration
+    return Application(
+        router: try buildRouter(components: components),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: VettIDServerInfo.name
+        ),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            components.origin.bound(host: configuration.host, port: port)
+            await onRunning(port)
+        },
+        logger: components.logger
+    )
+}

@@ -1,0 +1,49 @@
+public import Logging
+
+/// The long-lived parts of a running server, built once from a ``ServerConfiguration``.
+public struct ServerComponents: Sendable {
+    public let configuration: ServerConfiguration
+    public let store: any SQLStore
+    public let keys: ServerKeys
+    public let auth: AuthService
+    public let clock: any WallClock
+    public let logger: Logger
+    /// Where clients reach this server.
+    public let origin: PublicOrigin
+    public let invitations: InvitationRepository
+
+    /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
+    public static func make(
+        configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemWallClock()
+    ) async throws -> ServerComponents {
+        let keys = try ServerKeys.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
+        let store: any SQLStore
+        if let url = configuration.databaseURL {
+            store = try PostgresStore(url: url, logger: logger)
+        } else {
+            store = try await SQLiteStore.open(path: configuration.sqlitePath, logger: logger)
+        }
+        return try await make(configuration: configuration, store: store, keys: keys, logger: logger, clock: clock)
+    }
+
+    /// Wires services over an already-open store. Runs the migrations.
+    public static func make(
+        configuration: ServerConfiguration, store: any SQLStore, keys: ServerKeys, logger: Logger,
+        clock: any WallClock = SystemWallClock()
+    ) async throws -> ServerComponents {
+        try await Migrator(store: store, logger: logger).migrate()
+        let hasher = PasswordHasher(
+            configuration: .init(
+                parameters: configuration.argon2, maxConcurrentHashes: configuration.maxConcurrentHashes)
+        )
+        let tokens = try await TokenService(configuration: configuration.tokens, signingKey: keys.accessTokenSigningKey)
+        let auth = AuthService(
+            members: MemberRepository(store: store), sessions: SessionRepository(store: store), hasher: hasher,
+            policy: configuration.passwordPolicy, tokens: tokens, limits: configuration.limits, clock: clock
+        )
+        return ServerComponents(
+            configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
+            origin: PublicOrigin(configuration: configuration), invitations: InvitationRepository(store: store)
+        )
+    }
+}

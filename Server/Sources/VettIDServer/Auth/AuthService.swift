@@ -1,0 +1,193 @@
+import Foundation
+import HTTPTypes
+public import Logging
+
+/// Member registration, login, refresh, logout and request authentication.
+///
+/// Pure policy over the repositories, hasher, token service and rate limiters; the HTTP layer maps its
+/// results and ``APIFailure``s onto the wire.
+public struct AuthService: Sendable {
+    /// Rate limits applied to the auth endpoints.
+    public struct Limits: Sendable {
+        /// Login and registration attempts per client IP.
+        public var perIP: RateLimiter.Rule
+        /// Failed logins per account before further attempts are refused for a while.
+        public var failedLoginsPerAccount: RateLimiter.Rule
+
+        public init(
+            perIP: RateLimiter.Rule = .init(capacity: 30, window: .seconds(60)),
+            failedLoginsPerAccount: RateLimiter.Rule = .init(capacity: 5, window: .seconds(300))
+        ) {
+            self.perIP = perIP
+            self.failedLoginsPerAccount = failedLoginsPerAccount
+        }
+    }
+
+    /// A successful login or refresh.
+    public struct Issued: Sendable {
+        public let member: Member
+        public let session: MemberSession
+        public let accessToken: String
+        public let refreshToken: String
+        public let tokenType: String
+        public let expiresIn: Int
+        public let refreshExpiresIn: Int
+    }
+
+    /// An authenticated request's member and session.
+    public struct Authenticated: Sendable {
+        public let member: Member
+        public let session: MemberSession
+    }
+
+    let members: MemberRepository
+    let sessions: SessionRepository
+    let hasher: PasswordHasher
+    let policy: PasswordPolicy
+    let tokens: TokenService
+    let clock: any WallClock
+    let ipLimiter: RateLimiter
+    let accountLimiter: RateLimiter
+
+    public init(
+        members: MemberRepository, sessions: SessionRepository, hasher: PasswordHasher, policy: PasswordPolicy,
+        tokens: TokenService, limits: Limits, clock: any WallClock
+    ) {
+        self.members = members
+        self.sessions = sessions
+        self.hasher = hasher
+        self.policy = policy
+        self.tokens = tokens
+        self.clock = clock
+        self.ipLimiter = RateLimiter(rule: limits.perIP, clock: clock)
+        self.accountLimiter = RateLimiter(rule: limits.failedLoginsPerAccount, clock: clock)
+    }
+
+    /// Registers a member. Refuses an invalid email, a weak password or a taken email.
+    public func register(email rawEmail: String, password: String, clientIP: String?, logger: Logger) async throws
+        -> Member
+    {
+        try limit(ip: clientIP)
+        let email: EmailAddress
+        do { email = try EmailAddress(rawEmail) } catch {
+            throw APIFailure(.badRequest, .invalidEmail, "the email address \(error.reason)")
+        }
+        if case .failure(let violation) = policy.check(password, userInputs: email.passwordHints) {
+            throw APIFailure(
+                .badRequest, .weakPassword, "the password does not meet the policy",
+                reasons: violation.reasons, score: violation.score
+            )
+        }
+        let hash = try await hasher.hash(password)
+        guard let member = try await members.create(email: email.value, passwordHash: hash, now: clock.now()) else {
+            throw APIFailure(.conflict, .emailTaken, "an account with this email already exists")
+        }
+        logger.info("member registered", metadata: ["member_id": "\(member.id)"])
+        return member
+    }
+
+    /// Checks credentials and opens a session. Unknown email and wrong password give the same answer.
+    public func login(
+        email rawEmail: String, password: String, dpopJKT: String?, clientIP: String?, logger: Logger
+    ) async throws -> Issued {
+        try limit(ip: clientIP)
+        let invalid = APIFailure(.unauthorized, .invalidCredentials, "the email or password is incorrect")
+        guard let email = try? EmailAddress(rawEmail), password.utf8.count <= policy.maximumBytes else {
+            try await hasher.verifyAgainstDummy(password)
+            throw invalid
+        }
+        let accountKey = "account:" + email.value
+        if case .limited(let seconds) = accountLimiter.check(accountKey) {
+            logger.notice("login refused: account rate limit", metadata: ["retry_after": "\(seconds)"])
+            throw APIFailure.rateLimited(retryAfter: seconds)
+        }
+        guard let member = try await members.find(email: email.value) else {
+            try await hasher.verifyAgainstDummy(password)
+            _ = accountLimiter.consume(accountKey)
+            throw invalid
+        }
+        let verdict = try await hasher.verify(password, against: member.passwordHash)
+        guard verdict.matches else {
+            _ = accountLimiter.consume(accountKey)
+            logger.notice("login failed", metadata: ["member_id": "\(member.id)"])
+            throw invalid
+        }
+        accountLimiter.reset(accountKey)
+        if verdict.needsRehash {
+            let newHash = try await hasher.hash(password)
+            try await members.replacePasswordHash(
+                id: member.id, old: member.passwordHash, new: newHash, now: clock.now())
+            logger.info("password rehashed with current parameters", metadata: ["member_id": "\(member.id)"])
+        }
+        let now = clock.now()
+        let refresh = tokens.mintRefreshToken()
+        let session = try await sessions.create(
+            memberID: member.id, dpopJKT: dpopJKT, refreshTokenHash: refresh.hash,
+            refreshExpiresAt: now.addingTimeInterval(tokens.configuration.refreshTokenLifetime.seconds),
+            sessionExpiresAt: now.addingTimeInterval(tokens.configuration.sessionLifetime.seconds), now: now
+        )
+        logger.info("member logged in", metadata: ["member_id": "\(member.id)", "session_id": "\(session.id)"])
+        return try await issue(member: member, session: session, refreshToken: refresh.token, now: now)
+    }
+
+    /// Rotates a refresh token. A reused token revokes its whole family.
+    public func refresh(refreshToken: String, dpopJKT: String?, logger: Logger) async throws -> Issued {
+        let invalid = APIFailure(.badRequest, .invalidGrant, "the refresh token is invalid, expired or already used")
+        guard refreshToken.utf8.count <= 256 else { throw invalid }
+        let now = clock.now()
+        let next = tokens.mintRefreshToken()
+        let outcome = try await sessions.rotate(
+            presentedHash: TokenService.hash(refreshToken: refreshToken), nextHash: next.hash,
+            nextExpiresAt: now.addingTimeInterval(tokens.configuration.refreshTokenLifetime.seconds), now: now
+        )
+        switch outcome {
+        case .unknown, .sessionEnded:
+            throw invalid
+        case .reused(let sessionID):
+            logger.warning("refresh token reused: session revoked", metadata: ["session_id": "\(sessionID)"])
+            throw invalid
+        case .rotated(let session):
+            if let bound = session.dpopJKT, bound != dpopJKT {
+                // A session bound to a device key only refreshes with a proof by that key (RFC 9449 §5).
+                try await sessions.revoke(id: session.id, reason: "refresh_without_bound_key", now: now)
+                throw APIFailure(.badRequest, .invalidGrant, "the refresh token is bound to a DPoP key")
+            }
+            guard let member = try await members.find(id: session.memberID) else { throw invalid }
+            return try await issue(member: member, session: session, refreshToken: next.token, now: now)
+        }
+    }
+
+    /// Ends a session: its refresh tokens and access tokens stop working at once.
+    public func logout(_ authenticated: Authenticated, logger: Logger) async throws {
+        try await sessions.revoke(id: authenticated.session.id, reason: "logout", now: clock.now())
+        logger.info("member logged out", metadata: ["session_id": "\(authenticated.session.id)"])
+    }
+
+    /// Authenticates an access token: signature, expiry, and a live session.
+    public func authenticate(accessToken: String) async throws -> (Authenticated, boundJKT: String?) {
+        guard let verified = await tokens.verifyAccessToken(accessToken) else { throw APIFailure.invalidToken() }
+        guard let session = try await sessions.find(id: verified.sessionID), session.isActive(at: clock.now()),
+            session.memberID == verified.memberID, let member = try await members.find(id: verified.memberID)
+        else { throw APIFailure.invalidToken() }
+        return (Authenticated(member: member, session: session), verified.boundJKT)
+    }
+
+    private func issue(member: Member, session: MemberSession, refreshToken: String, now: Date) async throws -> Issued {
+        let access = try await tokens.issueAccessToken(
+            memberID: member.id, sessionID: session.id, boundJKT: session.dpopJKT, now: now
+        )
+        return Issued(
+            member: member, session: session, accessToken: access, refreshToken: refreshToken,
+            tokenType: session.dpopJKT == nil ? "Bearer" : "DPoP",
+            expiresIn: Int(tokens.configuration.accessTokenLifetime.seconds),
+            refreshExpiresIn: Int(tokens.configuration.refreshTokenLifetime.seconds)
+        )
+    }
+
+    private func limit(ip: String?) throws {
+        guard let ip else { return }
+        if case .limited(let seconds) = ipLimiter.consume("ip:" + ip) {
+            throw APIFailure.rateLimited(retryAfter: seconds)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+public import Crypto
+public import Foundation
+import JWTKit
+import VettIDCrypto
+
+/// Issues and verifies member access tokens, and mints refresh tokens.
+public struct TokenService: Sendable {
+    /// Lifetimes and names.
+    public struct Configuration: Sendable {
+        /// Access-token lifetime.
+        public var accessTokenLifetime: Duration
+        /// Lifetime of each refresh token (sliding: every rotation issues a fresh one).
+        public var refreshTokenLifetime: Duration
+        /// Absolute lifetime of a login session, whatever the refreshes.
+        public var sessionLifetime: Duration
+        /// `iss` and `aud` of access tokens.
+        public var issuer: String
+
+        public init(
+            accessTokenLifetime: Duration = .seconds(900),
+            refreshTokenLifetime: Duration = .seconds(14 * 86_400),
+            sessionLifetime: Duration = .seconds(90 * 86_400),
+            issuer: String = "vettid"
+        ) {
+            self.accessTokenLifetime = accessTokenLifetime
+            self.refreshTokenLifetime = refreshTokenLifetime
+            self.sessionLifetime = sessionLifetime
+            self.issuer = issuer
+        }
+    }
+
+    /// What a verified access token says.
+    public struct Verified: Sendable, Equatable {
+        public let memberID: UUID
+        public let sessionID: UUID
+        public let boundJKT: String?
+    }
+
+    public let configuration: Configuration
+    private let keys: JWTKeyCollection
+
+    public init(configuration: Configuration, signingKey: P256.Signing.PrivateKey) async throws {
+        self.configuration = configuration
+        self.keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: "access-1")
+    }
+
+    /// Signs an access token for a member session.
+    public func issueAccessToken(memberID: UUID, sessionID: UUID, boundJKT: String?, now: Date) async throws -> String {
+        // NumericDate in whole seconds: fractional values are legal but trip up other verifiers.
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = AccessTokenClaims(
+            iss: .init(value: configuration.issuer),
+            aud: .init(value: [configuration.issuer]),
+            sub: .init(value: memberID.uuidString.lowercased()),
+            sid: sessionID.uuidString.lowercased(),
+            jti: .init(value: Base64URL.encode(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })),
+            iat: .init(value: now),
+            exp: .init(value: now.addingTimeInterval(configuration.accessTokenLifetime.seconds)),
+            cnf: boundJKT.map { .init(jkt: $0) }
+        )
+        return try await keys.sign(claims, kid: "access-1")
+    }
+
+    /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
+    public func verifyAccessToken(_ token: String) async -> Verified? {
+        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else {
+            return nil
+        }
+        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.issuer),
+            let member = UUID(uuidString: claims.sub.value), let session = UUID(uuidString: claims.sid)
+        else { return nil }
+        return Verified(memberID: member, sessionID: session, boundJKT: claims.cnf?.jkt)
+    }
+
+    /// A new opaque refresh token (256 random bits) and the hash under which it is stored.
+    public func mintRefreshToken() -> (token: String, hash: String) {
+        let token = "rt_" + Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+        return (token, Self.hash(refreshToken: token))
+    }
+
+    /// The stored form of a refresh token: hex SHA-256. Only hashes reach the database.
+    public static func hash(refreshToken: String) -> String {
+        Hex.encode(SHA256.hash(data: Array(refreshToken.utf8)))
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    var seconds: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}

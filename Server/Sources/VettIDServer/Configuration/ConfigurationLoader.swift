@@ -1,0 +1,135 @@
+public import Foundation
+import Logging
+
+/// Builds a ``ServerConfiguration`` from, in increasing precedence: defaults, a JSON file, environment
+/// variables (`VETTID_` + the key in upper case, e.g. `VETTID_DATABASE_URL`), and command-line flags.
+///
+/// Keys are the snake_case names documented on ``ServerConfiguration``; an unknown key or a bad value is an
+/// error naming the key and its source, never silently ignored.
+public struct ConfigurationLoader: Sendable {
+    /// A configuration value that could not be used.
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public let key: String
+        public let source: String
+        public let reason: String
+        public var description: String { "configuration \(key) from \(source): \(reason)" }
+    }
+
+    /// Every key the server understands.
+    public static let keys: Set<String> = [
+        "host", "port", "data_dir", "database_url", "log_level", "max_body_bytes",
+        "argon2_iterations", "argon2_memory_kib", "argon2_parallelism", "argon2_max_concurrent",
+        "password_min_length", "password_min_score",
+        "access_token_ttl_seconds", "refresh_token_ttl_seconds", "session_ttl_seconds",
+        "rate_limit_ip_per_minute", "rate_limit_account_failures", "trust_forwarded_for", "public_url",
+    ]
+
+    public init() {}
+
+    /// Loads the configuration. `flags` are already-parsed command-line values keyed like the file.
+    public func load(
+        file: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        flags: [String: String] = [:]
+    ) throws -> ServerConfiguration {
+        var layers: [(source: String, values: [String: String])] = []
+        let filePath = flags["config"] ?? file ?? environment["VETTID_CONFIG"]
+        if let filePath { layers.append(("file \(filePath)", try Self.readFile(filePath))) }
+        var fromEnvironment: [String: String] = [:]
+        for key in Self.keys {
+            if let value = environment["VETTID_" + key.uppercased()] { fromEnvironment[key] = value }
+        }
+        layers.append(("environment", fromEnvironment))
+        layers.append(("flags", flags.filter { $0.key != "config" }))
+
+        var configuration = ServerConfiguration()
+        for layer in layers {
+            for (key, value) in layer.values.sorted(by: { $0.key < $1.key }) {
+                try Self.apply(key: key, value: value, source: layer.source, to: &configuration)
+            }
+        }
+        return configuration
+    }
+
+    /// A scalar value in the JSON configuration file.
+    private struct Scalar: Decodable {
+        let text: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                text = nil
+            } else if let flag = try? container.decode(Bool.self) {
+                text = flag ? "true" : "false"
+            } else if let number = try? container.decode(Int.self) {
+                text = String(number)
+            } else {
+                text = try container.decode(String.self)
+            }
+        }
+    }
+
+    static func readFile(_ path: String) throws -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Invalid(key: "config", source: path, reason: "cannot read the file")
+        }
+        guard let object = try? JSONDecoder().decode([String: Scalar].self, from: data) else {
+            throw Invalid(
+                key: "config", source: path, reason: "must be a JSON object of strings, integers and booleans")
+        }
+        return object.compactMapValues(\.text)
+    }
+
+    // swiftlint:disable:next cyclomatic_complexity
+    static func apply(key: String, value: String, source: String, to c: inout ServerConfiguration) throws {
+        func int(_ range: ClosedRange<Int>) throws -> Int {
+            guard let number = Int(value.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+                throw Invalid(
+                    key: key, source: source, reason: "must be an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        switch key {
+        case "host": c.host = value
+        case "port": c.port = try int(0...65_535)
+        case "data_dir": c.dataDirectory = value
+        case "database_url": c.databaseURL = value.isEmpty ? nil : value
+        case "log_level":
+            guard let level = Logger.Level(rawValue: value.lowercased()) else {
+                throw Invalid(
+                    key: key, source: source,
+                    reason: "must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            c.logLevel = level
+        case "max_body_bytes": c.maxBodyBytes = try int(1_024...(64 << 20))
+        case "argon2_iterations": c.argon2.iterations = UInt32(try int(1...100))
+        case "argon2_memory_kib": c.argon2.memoryKiB = UInt32(try int(1_024...(4 << 20)))
+        case "argon2_parallelism": c.argon2.parallelism = UInt32(try int(1...64))
+        case "argon2_max_concurrent": c.maxConcurrentHashes = try int(1...1_024)
+        case "password_min_length": c.passwordPolicy.minimumLength = try int(8...256)
+        case "password_min_score": c.passwordPolicy.minimumScore = try int(0...4)
+        case "access_token_ttl_seconds": c.tokens.accessTokenLifetime = .seconds(try int(30...86_400))
+        case "refresh_token_ttl_seconds": c.tokens.refreshTokenLifetime = .seconds(try int(60...(366 * 86_400)))
+        case "session_ttl_seconds": c.tokens.sessionLifetime = .seconds(try int(60...(3 * 366 * 86_400)))
+        case "rate_limit_ip_per_minute": c.limits.perIP = .init(capacity: try int(1...1_000_000), window: .seconds(60))
+        case "rate_limit_account_failures":
+            c.limits.failedLoginsPerAccount = .init(capacity: try int(1...1_000), window: .seconds(300))
+        case "trust_forwarded_for":
+            switch value.lowercased() {
+            case "true", "1", "yes": c.trustForwardedFor = true
+            case "false", "0", "no": c.trustForwardedFor = false
+            default: throw Invalid(key: key, source: source, reason: "must be true or false")
+            }
+        case "public_url":
+            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw Invalid(
+                    key: key, source: source, reason: "must be an http(s) origin such as https://api.example.com")
+            }
+            c.publicURL = value.hasSuffix("/") ? String(value.dropLast()) : value
+        default:
+            throw Invalid(key: key, source: source, reason: "unknown key")
+        }
+    }
+}

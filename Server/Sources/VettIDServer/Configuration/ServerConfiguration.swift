@@ -1,0 +1,68 @@
+public import Logging
+
+/// Everything the server is configured with. Immutable once loaded; see ``ConfigurationLoader`` for sources
+/// and docs/operations.md for every key.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on (`host`, default `127.0.0.1`).
+    public var host: String
+    /// Port to listen on (`port`, default `8080`; `0` picks a free port).
+    public var port: Int
+    /// Where keys and the SQLite database live (`data_dir`, default `./vettid-data`).
+    public var dataDirectory: String
+    /// `postgres://…` to use PostgreSQL; `nil` uses SQLite at `<data_dir>/vettid.sqlite` (`database_url`).
+    public var databaseURL: String?
+    /// Log level (`log_level`: trace, debug, info, notice, warning, error, critical; default `info`).
+    public var logLevel: Logger.Level
+    /// Largest accepted request body in bytes (`max_body_bytes`, default 65536); larger bodies get 413.
+    public var maxBodyBytes: Int
+    /// Argon2id parameters (`argon2_iterations`, `argon2_memory_kib`, `argon2_parallelism`).
+    public var argon2: Argon2Parameters
+    /// Concurrent Argon2id hashes at most (`argon2_max_concurrent`, default 4).
+    public var maxConcurrentHashes: Int
+    /// Password rules (`password_min_length` default 12, `password_min_score` default 3).
+    public var passwordPolicy: PasswordPolicy
+    /// Token lifetimes (`access_token_ttl_seconds` 900, `refresh_token_ttl_seconds` 1209600,
+    /// `session_ttl_seconds` 7776000).
+    public var tokens: TokenService.Configuration
+    /// Rate limits (`rate_limit_ip_per_minute` 30, `rate_limit_account_failures` 5 per 5 minutes).
+    public var limits: AuthService.Limits
+    /// Whether to take the client address from `X-Forwarded-For` (`trust_forwarded_for`, default false): only
+    /// behind a proxy that sets it.
+    public var trustForwardedFor: Bool
+    /// The origin clients use to reach this server (`public_url`, e.g. `https://api.example.com`); it goes into
+    /// invitation QR codes. Default: `http://<host>:<port>` as bound.
+    public var publicURL: String?
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String = "./vettid-data",
+        databaseURL: String? = nil,
+        logLevel: Logger.Level = .info,
+        maxBodyBytes: Int = 65_536,
+        argon2: Argon2Parameters = .rfc9106LowMemory,
+        maxConcurrentHashes: Int = 4,
+        passwordPolicy: PasswordPolicy = PasswordPolicy(),
+        tokens: TokenService.Configuration = .init(),
+        limits: AuthService.Limits = .init(),
+        trustForwardedFor: Bool = false,
+        publicURL: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
+        self.logLevel = logLevel
+        self.maxBodyBytes = maxBodyBytes
+        self.argon2 = argon2
+        self.maxConcurrentHashes = maxConcurrentHashes
+        self.passwordPolicy = passwordPolicy
+        self.tokens = tokens
+        self.limits = limits
+        self.trustForwardedFor = trustForwardedFor
+        self.publicURL = publicURL
+    }
+
+    /// The SQLite file used when no database URL is set.
+    public var sqlitePath: String { dataDirectory + "/vettid.sqlite" }
+}

@@ -1,0 +1,99 @@
+import Foundation
+public import HTTPTypes
+public import Hummingbird
+import NIOCore
+
+/// An error the API reports to the client as `{"error": code, "error_description": text}` with a status.
+///
+/// Every failure of every endpoint becomes one of these (see ``ErrorMiddleware``); the code set is open and
+/// documented in docs/protocol.md.
+public struct APIFailure: Error, Sendable, HTTPResponseError {
+    /// A stable, documented error code.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public static let invalidRequest = Code(rawValue: "invalid_request")
+        public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
+        public static let payloadTooLarge = Code(rawValue: "payload_too_large")
+        public static let notFound = Code(rawValue: "not_found")
+        public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
+        public static let invalidEmail = Code(rawValue: "invalid_email")
+        public static let weakPassword = Code(rawValue: "weak_password")
+        public static let emailTaken = Code(rawValue: "email_taken")
+        public static let invalidCredentials = Code(rawValue: "invalid_credentials")
+        public static let invalidToken = Code(rawValue: "invalid_token")
+        public static let invalidGrant = Code(rawValue: "invalid_grant")
+        public static let rateLimited = Code(rawValue: "rate_limited")
+        public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
+        public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
+        public static let notImplemented = Code(rawValue: "not_implemented")
+        public static let internalError = Code(rawValue: "internal_error")
+    }
+
+    public var status: HTTPResponse.Status
+    public var code: Code
+    public var message: String
+    public var reasons: [String]?
+    public var score: Int?
+    public var headers: HTTPFields
+
+    public init(
+        _ status: HTTPResponse.Status, _ code: Code, _ message: String,
+        reasons: [String]? = nil, score: Int? = nil, headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.reasons = reasons
+        self.score = score
+        self.headers = headers
+    }
+
+    private struct Body: Encodable {
+        let error: String
+        let error_description: String
+        let reasons: [String]?
+        let score: Int?
+    }
+
+    /// The JSON body bytes.
+    public var bodyBytes: [UInt8] {
+        let body = Body(error: code.rawValue, error_description: message, reasons: reasons, score: score)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(body))) ?? Array(#"{"error":"internal_error","error_description":""}"#.utf8)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        makeResponse()
+    }
+
+    /// The HTTP response for this failure.
+    public func makeResponse() -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        let bytes = bodyBytes
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+extension APIFailure {
+    static func invalidRequest(_ message: String) -> APIFailure { APIFailure(.badRequest, .invalidRequest, message) }
+    static func invalidToken(_ message: String = "the access token is missing, invalid, expired or revoked")
+        -> APIFailure
+    {
+        APIFailure(.unauthorized, .invalidToken, message, headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+    }
+    static func rateLimited(retryAfter seconds: Int) -> APIFailure {
+        APIFailure(
+            .tooManyRequests, .rateLimited, "too many requests; retry after \(seconds) s",
+            headers: [.retryAfter: String(seconds)]
+        )
+    }
+    static func pending(_ operation: String) -> APIFailure {
+        APIFailure(.notImplemented, .notImplemented, "\(operation) is part of a flow this server does not serve yet")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+public import Hummingbird
+import NIOCore
+
+/// Enforces the request body limit (413 `payload_too_large`, also for chunked bodies that grow past it) and
+/// the JSON content type for requests that carry a body (415 `unsupported_media_type`). The body is collected
+/// here, once, so handlers see a bounded buffer.
+public struct RequestBodyMiddleware: RouterMiddleware {
+    public typealias Context = AppRequestContext
+    let maxBytes: Int
+
+    public init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        let tooLarge = APIFailure(
+            .contentTooLarge, .payloadTooLarge, "the request body is larger than \(maxBytes) bytes")
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBytes { throw tooLarge }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: maxBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        if buffer.readableBytes > 0 {
+            let type = request.headers[.contentType]?.split(separator: ";").first?
+                .trimmingCharacters(in: .whitespaces).lowercased()
+            guard type == "application/json" else {
+                throw APIFailure(
+                    .unsupportedMediaType, .unsupportedMediaType, "the request body must be application/json")
+            }
+        }
+        return try await next(request, context)
+    }
+}

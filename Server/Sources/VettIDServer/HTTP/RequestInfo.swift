@@ -1,0 +1,43 @@
+import Foundation
+public import HTTPTypes
+public import Logging
+
+/// What the generated OpenAPI handlers cannot see on their own: the raw request line and headers, the client
+/// address and the request's logger. Set for the duration of each request by ``RequestInfoMiddleware``.
+public struct RequestInfo: Sendable {
+    /// The request head (method, scheme, authority, path, headers).
+    public let head: HTTPRequest
+    /// The client's IP address (the peer, or `X-Forwarded-For` when configured to trust it).
+    public let clientIP: String?
+    /// The request id, also returned as `X-Request-ID`.
+    public let requestID: String
+    /// A logger carrying the request id.
+    public let logger: Logger
+    /// Fields to add to the response verbatim (e.g. `Set-Cookie`).
+    public let responseHeaders: ResponseHeaders
+
+    /// The current request's info.
+    @TaskLocal public static var current: RequestInfo?
+
+    /// The header field value, if present exactly once.
+    public func header(_ name: HTTPField.Name) -> String? {
+        let values = head.headerFields[values: name]
+        return values.count == 1 ? values[0] : nil
+    }
+
+    /// All values of a header.
+    public func headers(_ name: HTTPField.Name) -> [String] { head.headerFields[values: name] }
+
+    /// The value of cookie `name` from the `Cookie` header(s).
+    public func cookie(_ name: String) -> String? {
+        for header in head.headerFields[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                    return parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return nil
+    }
+}

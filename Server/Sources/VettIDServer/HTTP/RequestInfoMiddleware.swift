@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import Logging
+import NIOCore
+
+/// Gives each request an id (a sane incoming `X-Request-ID`, or a new one), logs one structured line per
+/// request (method, path without query, status, duration; never headers or bodies), and exposes the
+/// request's facts to handlers through ``RequestInfo/current``.
+public struct RequestInfoMiddleware: RouterMiddleware {
+    public typealias Context = AppRequestContext
+    let trustForwardedFor: Bool
+
+    public init(trustForwardedFor: Bool) { self.trustForwardedFor = trustForwardedFor }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let requestID = Self.acceptableID(request.headers[.xRequestID]) ?? Self.newID()
+        var context = context
+        context.logger[metadataKey: "request_id"] = .string(requestID)
+        let info = RequestInfo(
+            head: request.head, clientIP: clientIP(request, context: context), requestID: requestID,
+            logger: context.logger, responseHeaders: ResponseHeaders()
+        )
+        let started = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await RequestInfo.$current.withValue(info) { try await next(request, context) }
+        } catch {
+            response = ErrorRendering.response(for: error, logger: context.logger)
+        }
+        response.headers.append(contentsOf: info.responseHeaders.all)
+        response.headers[.xRequestID] = requestID
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(response.status.code),
+                "duration_ms": .stringConvertible((milliseconds * 100).rounded() / 100),
+            ]
+        )
+        return response
+    }
+
+    private func clientIP(_ request: Request, context: Context) -> String? {
+        if trustForwardedFor, let forwarded = request.headers[.xForwardedFor] {
+            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+            if let first, !first.isEmpty { return first }
+        }
+        return context.peerAddress
+    }
+
+    static func acceptableID(_ value: String?) -> String? {
+        guard let value, (1...64).contains(value.utf8.count),
+            value.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (48...57).contains($0) || (65...90).contains($0)
+                    || (97...122).contains($0)
+            })
+        else { return nil }
+        return value
+    }
+
+    static func newID() -> String { UUID().uuidString.lowercased() }
+}
+
+extension HTTPField.Name {
+    static let xRequestID = HTTPField.Name("X-Request-ID")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let dpop = HTTPField.Name("DPoP")!
+    static let dpopNonce = HTTPField.Name("DPoP-Nonce")!
+}

@@ -1,0 +1,56 @@
+/// Every schema migration of the server, oldest first. Never edit a released migration: append a new one.
+enum Migrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "members and sessions") { engine in
+            [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL,
+                    updated_at \(engine.bigint) NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    dpop_jkt TEXT,
+                    created_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    revoked_at \(engine.bigint),
+                    revoked_reason TEXT
+                )
+                """,
+                "CREATE INDEX sessions_user_idx ON sessions(user_id)",
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                    created_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    used_at \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX refresh_tokens_session_idx ON refresh_tokens(session_id)",
+            ]
+        },
+        Migration(version: 2, name: "device invitations") { engine in
+            [
+                """
+                CREATE TABLE invitations (
+                    code TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    label TEXT,
+                    created_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    used_at \(engine.bigint),
+                    revoked_at \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX invitations_user_idx ON invitations(user_id, created_at)",
+            ]
+        },
+    ]
+}

@@ -1,0 +1,63 @@
+public import Logging
+import NIOPosix
+public import SQLKit
+import SQLiteKit
+
+/// The embedded default store: one SQLite connection in WAL mode, every use serialised.
+public final class SQLiteStore: SQLStore {
+    public let engine = SQLEngine.sqlite
+    private let connection: SQLiteConnection
+    private let database: any SQLDatabase
+    private let lock = AsyncSerialLock()
+
+    private init(connection: SQLiteConnection, logger: Logger) {
+        self.connection = connection
+        self.database = connection.sql(queryLogLevel: .trace)
+    }
+
+    /// Opens (creating if needed) the database file at `path`; `nil` opens a private in-memory database.
+    public static func open(path: String?, logger: Logger) async throws -> SQLiteStore {
+        let storage: SQLiteConnection.Storage = path.map { .file(path: $0) } ?? .memory
+        let connection = try await SQLiteConnection.open(
+            storage: storage,
+            threadPool: NIOThreadPool.singleton,
+            logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.any()
+        ).get()
+        let store = SQLiteStore(connection: connection, logger: logger)
+        let sql = store.database
+        // WAL keeps readers and the writer apart and survives a crash with every committed transaction.
+        if path != nil { try await sql.raw("PRAGMA journal_mode=WAL").run() }
+        try await sql.raw("PRAGMA synchronous=FULL").run()
+        try await sql.raw("PRAGMA foreign_keys=ON").run()
+        try await sql.raw("PRAGMA busy_timeout=5000").run()
+        return store
+    }
+
+    public func withDatabase<Result: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        try await lock.withLock { try await body(database) }
+    }
+
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        try await lock.withLock {
+            // IMMEDIATE takes the write lock at BEGIN, so a transaction never fails half-way on a busy database.
+            try await database.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await body(database)
+                try await database.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    public func shutdown() async throws {
+        try await lock.withLock { try await connection.close() }
+    }
+}

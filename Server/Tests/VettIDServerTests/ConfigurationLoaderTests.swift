@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import VettIDServer
+
+@Suite struct ConfigurationLoaderTests {
+    @Test func defaultsAreDocumentedValues() throws {
+        let configuration = try ConfigurationLoader().load(environment: [:])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.databaseURL == nil)
+        #expect(configuration.sqlitePath == "./vettid-data/vettid.sqlite")
+        #expect(configuration.argon2 == .rfc9106LowMemory)
+        #expect(configuration.passwordPolicy.minimumLength == 12)
+        #expect(configuration.maxBodyBytes == 65_536)
+    }
+
+    @Test func flagsBeatEnvironmentWhichBeatsTheFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-config-\(UUID()).json")
+        try Data(#"{"port": 9000, "host": "0.0.0.0", "log_level": "debug", "trust_forwarded_for": true}"#.utf8).write(
+            to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let configuration = try ConfigurationLoader().load(
+            file: file.path,
+            environment: ["VETTID_PORT": "9100", "VETTID_DATABASE_URL": "postgres://u@h/db"],
+            flags: ["port": "9200"]
+        )
+        #expect(configuration.port == 9200)
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.trustForwardedFor)
+        #expect(configuration.databaseURL == "postgres://u@h/db")
+    }
+
+    @Test(arguments: [
+        (["port": "70000"], "port"),
+        (["port": "eighty"], "port"),
+        (["log_level": "loud"], "log_level"),
+        (["argon2_memory_kib": "8"], "argon2_memory_kib"),
+        (["no_such_key": "1"], "no_such_key"),
+    ])
+    func badValuesAreErrorsNamingTheKey(flags: [String: String], key: String) {
+        #expect {
+            _ = try ConfigurationLoader().load(environment: [:], flags: flags)
+        } throws: { error in
+            (error as? ConfigurationLoader.Invalid)?.key == key
+        }
+    }
+
+    @Test func unreadableOrMalformedFileIsAnError() throws {
+        #expect(throws: ConfigurationLoader.Invalid.self) {
+            _ = try ConfigurationLoader().load(file: "/nonexistent/vettid.json", environment: [:])
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-config-\(UUID()).json")
+        try Data("[1,2]".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: ConfigurationLoader.Invalid.self) {
+            _ = try ConfigurationLoader().load(file: file.path, environment: [:])
+        }
+    }
+}

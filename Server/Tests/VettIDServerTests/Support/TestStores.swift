@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+@testable import VettIDServer
+
+/// The SQL engines a storage test runs on: SQLite always, PostgreSQL when the test script started one
+/// (`VETTID_TEST_DATABASE_URL`). `scripts/test` always starts it, so CI runs both.
+enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static let postgresURL = ProcessInfo.processInfo.environment["VETTID_TEST_DATABASE_URL"]
+
+    /// Engines available in this run.
+    static var available: [TestEngine] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+}
+
+/// A migrated, empty store of one engine, private to one test.
+struct TestStore {
+    let store: any SQLStore
+    let directory: String
+
+    static func make(_ engine: TestEngine, logger: Logger = Logger(label: "test")) async throws -> TestStore {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vettid-test-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store: any SQLStore
+        switch engine {
+        case .sqlite:
+            store = try await SQLiteStore.open(path: directory + "/vettid.sqlite", logger: logger)
+        case .postgres:
+            let base = try #require(TestEngine.postgresURL)
+            let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let admin = try PostgresStore(url: base, logger: logger)
+            try await admin.withDatabase { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
+            try await admin.shutdown()
+            store = try PostgresStore(url: base + "&search_path=\(schema)", logger: logger)
+        }
+        try await Migrator(store: store, logger: logger).migrate()
+        return TestStore(store: store, directory: directory)
+    }
+
+    func tearDown() async throws {
+        try await store.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A clock tests move by hand.
+final class ManualClock: WallClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+
+    func now() -> Date { lock.withLock { current } }
+
+    func advance(_ seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+}
+
+/// Runs `body` with a fresh store of `engine` and tears the store down afterwards, whether `body` throws or not.
+func withTestStore<Result>(
+    _ engine: TestEngine, _ body: (any SQLStore) async throws -> Result
+) async throws -> Result {
+    let test = try await TestStore.make(engine)
+    do {
+        let result = try await body(test.store)
+        try await test.tearDown()
+        return result
+    } catch {
+        try? await test.tearDown()
+        throw error
+    }
+}
