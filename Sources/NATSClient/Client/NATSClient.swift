@@ -1,0 +1,194 @@
+// The public client: connect, publish, subscribe, request, flush, drain, close, events and statistics.
+
+public import NIOCore
+import NIOPosix
+
+/// A NATS client on SwiftNIO.
+///
+/// ```swift
+/// let client = try NATSClient(configuration: .init(servers: ["nats://127.0.0.1:4222"]))
+/// try await client.connect()
+/// let subscription = try client.subscribe(to: "greet.*")
+/// try client.publish("hello", to: "greet.joe")
+/// for await message in subscription { print(message.payloadString) }
+/// await client.close()
+/// ```
+///
+/// Publishing never waits: bytes are encoded into one outbound buffer and written in coalesced batches on
+/// the event loop. While reconnecting, publishes are kept (up to ``Configuration/reconnectBufferSize``) and
+/// sent after subscriptions are restored.
+public final class NATSClient: Sendable {
+    /// The configuration the client was created with.
+    public let configuration: Configuration
+    /// Lifecycle events and asynchronous errors. One consumer; ends when the client closes.
+    public let events: AsyncStream<NATSEvent>
+    private let core: NATSConnectionCore
+
+    /// The major protocol version sent in CONNECT (`1`: the client accepts asynchronous INFO).
+    public static let protocolVersion = 1
+
+    /// Creates a client; nothing connects until ``connect()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: Servers, options and credentials.
+    ///   - eventLoopGroup: Where the connection runs (one event loop of it); the shared singleton by default.
+    /// - Throws: ``NATSError/Code/invalidConfiguration`` if no server URL parses.
+    public init(
+        configuration: Configuration,
+        eventLoopGroup: (any EventLoopGroup)? = nil
+    ) throws(NATSError) {
+        let servers = configuration.servers.compactMap { NATSServerAddress($0) }
+        guard !servers.isEmpty, servers.count == configuration.servers.count else {
+            throw NATSError(.invalidConfiguration, "unparsable server URL in \(configuration.servers.count) servers")
+        }
+        self.configuration = configuration
+        let (events, continuation) = AsyncStream.makeStream(of: NATSEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        self.events = events
+        self.core = NATSConnectionCore(
+            configuration: configuration,
+            servers: servers,
+            eventLoop: (eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton).next(),
+            eventsContinuation: continuation
+        )
+    }
+
+    /// Connects to the first reachable server and completes the handshake (CONNECT, then PING/PONG).
+    public func connect() async throws {
+        try await core.connect()
+    }
+
+    /// Whether a connection is established right now.
+    public var isConnected: Bool { core.isConnected }
+
+    /// The INFO of the current server, if connected.
+    public var serverInfo: NATSServerInfo? { core.connectedServerInfo }
+
+    /// The largest payload the current server accepts.
+    public var maxPayload: Int { core.maxPayload }
+
+    /// Configured and discovered servers, in the order they will be tried.
+    public var knownServers: [String] { core.knownServers }
+
+    /// Message and byte counters.
+    public var statistics: NATSStatistics { core.statistics }
+
+    // MARK: Publish
+
+    /// Publishes `payload` to `subject` without waiting.
+    ///
+    /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded`, `bufferFull` or `connectionClosed`.
+    public func publish(
+        _ payload: ByteBuffer,
+        to subject: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil
+    ) throws(NATSError) {
+        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    }
+
+    /// Publishes the UTF-8 bytes of `payload`.
+    public func publish(
+        _ payload: String,
+        to subject: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil
+    ) throws(NATSError) {
+        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload))
+    }
+
+    /// Publishes raw bytes.
+    public func publish(
+        _ payload: [UInt8],
+        to subject: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil
+    ) throws(NATSError) {
+        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(bytes: payload))
+    }
+
+    /// Sends a PING after everything published so far and waits for the PONG: when this returns, the
+    /// server has processed every earlier publish.
+    public func flush(timeout: Duration = .seconds(10)) async throws {
+        try await core.flush(timeout: timeout)
+    }
+
+    // MARK: Subscribe
+
+    /// Subscribes to `subject`, optionally in a queue group. Messages arrive through the returned
+    /// asynchronous sequence, which buffers up to `pendingLimit` messages; beyond that new messages are
+    /// dropped, counted in ``NATSSubscription/droppedMessages`` and reported once per episode as a
+    /// `slowConsumer` error event.
+    public func subscribe(
+        to subject: String,
+        queue: String? = nil,
+        pendingLimit: Int? = nil
+    ) throws(NATSError) -> NATSSubscription {
+        let (sid, stream) = try core.subscribe(
+            subject: subject,
+            queue: queue,
+            pendingLimit: pendingLimit ?? configuration.subscriptionPendingLimit
+        )
+        return NATSSubscription(sid: sid, subject: subject, queue: queue, stream: stream, core: core)
+    }
+
+    /// Subscribes for the duration of `body` and unsubscribes when it returns or throws.
+    public func withSubscription<Result: Sendable>(
+        to subject: String,
+        queue: String? = nil,
+        _ body: (NATSSubscription) async throws -> Result
+    ) async throws -> Result {
+        let subscription = try subscribe(to: subject, queue: queue)
+        do {
+            let result = try await body(subscription)
+            subscription.unsubscribe()
+            return result
+        } catch {
+            subscription.unsubscribe()
+            throw error
+        }
+    }
+
+    // MARK: Request/reply
+
+    /// Publishes a request and waits for the first reply.
+    ///
+    /// All requests share one wildcard inbox subscription (`<inboxPrefix>.<random>.*`).
+    /// - Throws: ``NATSError`` `noResponders` when nobody is subscribed (status 503), `timeout` when no
+    ///   reply arrives in time.
+    public func request(
+        _ payload: ByteBuffer,
+        to subject: String,
+        headers: NATSHeaders? = nil,
+        timeout: Duration? = nil
+    ) async throws -> NATSMessage {
+        try await core.request(
+            subject: subject,
+            headers: headers,
+            payload: payload,
+            timeout: timeout ?? configuration.requestTimeout
+        )
+    }
+
+    /// Publishes a UTF-8 request and waits for the first reply.
+    public func request(
+        _ payload: String,
+        to subject: String,
+        headers: NATSHeaders? = nil,
+        timeout: Duration? = nil
+    ) async throws -> NATSMessage {
+        try await request(ByteBuffer(string: payload), to: subject, headers: headers, timeout: timeout)
+    }
+
+    // MARK: Shutdown
+
+    /// Unsubscribes everything, lets messages already sent by the server reach the subscriptions, flushes
+    /// pending publishes, then closes. Subscriptions' sequences end after their buffered messages.
+    public func drain(timeout: Duration = .seconds(30)) async throws {
+        try await core.drain(timeout: timeout)
+    }
+
+    /// Closes the connection now. Pending requests and flushes fail; subscription sequences end.
+    public func close() async {
+        await core.close()
+    }
+}

@@ -1,0 +1,53 @@
+/// A subscription: an asynchronous sequence of the messages delivered to it.
+///
+/// The sequence ends after ``unsubscribe()``, after the auto-unsubscribe count is reached, on drain, or when
+/// the client closes. Cancelling the task iterating it unsubscribes. Iterate it from one task only.
+public struct NATSSubscription: AsyncSequence, Sendable {
+    /// The element type.
+    public typealias Element = NATSMessage
+
+    /// The subscription id used on the wire.
+    public let sid: UInt64
+    /// The subscribed subject (may contain wildcards).
+    public let subject: String
+    /// The queue group, if any.
+    public let queue: String?
+    private let stream: AsyncStream<NATSMessage>
+    private let core: NATSConnectionCore
+
+    init(sid: UInt64, subject: String, queue: String?, stream: AsyncStream<NATSMessage>, core: NATSConnectionCore) {
+        self.sid = sid
+        self.subject = subject
+        self.queue = queue
+        self.stream = stream
+        self.core = core
+    }
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<NATSMessage>.AsyncIterator
+
+        /// The next message, or `nil` when the subscription has ended.
+        public mutating func next() async -> NATSMessage? {
+            await base.next()
+        }
+    }
+
+    /// Creates the iterator.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator())
+    }
+
+    /// Stops the subscription now; buffered messages are still delivered, then the sequence ends.
+    public func unsubscribe() {
+        core.unsubscribe(sid: sid, after: nil)
+    }
+
+    /// Ends the subscription automatically after `count` messages in total (also across reconnects).
+    public func unsubscribe(after count: Int) {
+        core.unsubscribe(sid: sid, after: Swift.max(count, 0))
+    }
+
+    /// Messages dropped because the consumer did not keep up.
+    public var droppedMessages: Int { core.droppedCount(sid: sid) }
+}

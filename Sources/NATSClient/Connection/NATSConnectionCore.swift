@@ -1,0 +1,738 @@
+// Shared state of one client: the state machine, the outbound buffer, subscriptions, flush waiters and
+// pending requests, behind one lock. Event-loop callbacks and user calls both go through here; actions the
+// state machine returns are carried out after the lock is released.
+
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+final class NATSConnectionCore: Sendable {
+    struct SubscriptionEntry {
+        let subject: String
+        let queue: String?
+        let continuation: AsyncStream<NATSMessage>.Continuation?
+        var delivered: Int = 0
+        var max: Int?
+        var dropped: Int = 0
+        var inSlowEpisode = false
+        var isRequestInbox: Bool { continuation == nil }
+    }
+
+    struct PendingRequest {
+        let promise: EventLoopPromise<NATSMessage>
+        var timeout: Scheduled<Void>?
+    }
+
+    struct State {
+        var machine: NATSConnectionStateMachine
+        var channel: (any Channel)?
+        var outbound = ByteBuffer()
+        var flushScheduled = false
+        var pongWaiters = CircularBuffer<(id: UInt64, promise: EventLoopPromise<Void>?)>()
+        var nextWaiterID: UInt64 = 0
+        var subscriptions: [UInt64: SubscriptionEntry] = [:]
+        var nextSID: UInt64 = 1
+        var statistics = NATSStatistics()
+        var maxPayload = 1_048_576
+        var serverHeaders = true
+        var connectPromise: EventLoopPromise<Void>?
+        var closeWaiters: [EventLoopPromise<Void>] = []
+        var requestInbox: (prefix: String, sid: UInt64)?
+        var pendingRequests: [Substring: PendingRequest] = [:]
+        var nextRequestToken: UInt64 = 0
+        var pingTask: RepeatedTask?
+        var handshakeTimeout: Scheduled<Void>?
+        var finished = false
+    }
+
+    let configuration: NATSClient.Configuration
+    let eventLoop: any EventLoop
+    let state: NIOLockedValueBox<State>
+    let eventsContinuation: AsyncStream<NATSEvent>.Continuation
+    private let logger: Logger
+
+    init(
+        configuration: NATSClient.Configuration,
+        servers: [NATSServerAddress],
+        eventLoop: any EventLoop,
+        eventsContinuation: AsyncStream<NATSEvent>.Continuation
+    ) {
+        self.configuration = configuration
+        self.eventLoop = eventLoop
+        self.eventsContinuation = eventsContinuation
+        self.logger = configuration.logger
+        var machineConfiguration = NATSConnectionStateMachine.Configuration()
+        machineConfiguration.requireTLS = configuration.requireTLS
+        machineConfiguration.maxPingsOut = configuration.maxPingsOut
+        machineConfiguration.reconnect = configuration.reconnect
+        machineConfiguration.retryOnFailedConnect = configuration.retryOnFailedConnect
+        let machine = NATSConnectionStateMachine(
+            servers: servers,
+            configuration: machineConfiguration,
+            jitter: { Double.random(in: 0..<1) }
+        )
+        self.state = NIOLockedValueBox(State(machine: machine))
+    }
+
+    // MARK: - Lifecycle
+
+    func connect() async throws {
+        let promise = eventLoop.makePromise(of: Void.self)
+        let action: NATSConnectionStateMachine.Action = state.withLockedValue { state in
+            state.connectPromise = promise
+            return state.machine.start()
+        }
+        eventLoop.execute { self.perform([action], channel: nil) }
+        do {
+            try await promise.futureResult.get()
+        } catch let error as NATSError {
+            throw error
+        } catch {
+            throw NATSError(.noServers, "\(error)")
+        }
+    }
+
+    func close() async {
+        let promise = eventLoop.makePromise(of: Void.self)
+        let (actions, channel): ([NATSConnectionStateMachine.Action], (any Channel)?) = state.withLockedValue { state in
+            if state.finished { return ([], nil) }
+            state.closeWaiters.append(promise)
+            return (state.machine.close(), state.channel)
+        }
+        if actions.isEmpty, state.withLockedValue({ $0.finished }) { promise.succeed() }
+        eventLoop.execute { self.perform(actions, channel: channel) }
+        try? await promise.futureResult.get()
+    }
+
+    // MARK: - Channel events (event loop)
+
+    func channelActive(_ channel: any Channel) {
+        eventLoop.assertInEventLoop()
+        let timeout = TimeAmount(configuration.connectTimeout)
+        state.withLockedValue { state in
+            state.channel = channel
+            state.machine.channelActive()
+            state.handshakeTimeout = eventLoop.scheduleTask(in: timeout) { [weak channel] in
+                self.handshakeTimedOut(channel)
+            }
+        }
+    }
+
+    private func handshakeTimedOut(_ channel: (any Channel)?) {
+        let actions: [NATSConnectionStateMachine.Action] = state.withLockedValue { state in
+            guard let channel, state.channel === channel, !state.machine.isConnected else { return [] }
+            return state.machine.protocolFailure(NATSError(.timeout, "handshake did not finish in time"))
+        }
+        perform(actions, channel: channel)
+    }
+
+    func connectFailed(_ error: any Error) {
+        eventLoop.assertInEventLoop()
+        logger.debug("connect failed", metadata: ["error": "\(error)"])
+        let actions = state.withLockedValue { state in
+            state.machine.channelInactive(error: NATSError(.noServers, "\(error)"))
+        }
+        perform(actions, channel: nil)
+    }
+
+    func channelInactive(_ channel: any Channel) {
+        eventLoop.assertInEventLoop()
+        let actions: [NATSConnectionStateMachine.Action] = state.withLockedValue { state in
+            guard state.channel === channel else { return [] }
+            state.channel = nil
+            state.flushScheduled = false
+            state.pingTask?.cancel()
+            state.pingTask = nil
+            state.handshakeTimeout?.cancel()
+            state.handshakeTimeout = nil
+            return state.machine.channelInactive()
+        }
+        perform(actions, channel: nil)
+    }
+
+    func errorCaught(_ error: any Error, channel: any Channel) {
+        let natsError: NATSError
+        if let protocolError = error as? NATSProtocolError {
+            natsError = NATSError(.protocolError, protocolError.description)
+        } else {
+            natsError = NATSError(.notConnected, "\(error)")
+        }
+        let actions = state.withLockedValue { state in
+            state.channel === channel ? state.machine.protocolFailure(natsError) : []
+        }
+        perform(actions, channel: channel)
+    }
+
+    func tlsEstablished(channel: any Channel) {
+        let actions = state.withLockedValue { state in
+            state.channel === channel ? state.machine.tlsEstablished() : []
+        }
+        perform(actions, channel: channel)
+    }
+
+    func received(_ operation: NATSServerOperation, channel: any Channel) {
+        switch operation {
+        case .message(let sid, let message):
+            deliver(sid: sid, message: message)
+        case .ping:
+            perform(state.withLockedValue { $0.machine.receivedPing() }, channel: channel)
+        case .pong:
+            perform(state.withLockedValue { $0.machine.receivedPong() }, channel: channel)
+        case .info(let info):
+            perform(state.withLockedValue { $0.machine.receivedInfo(info) }, channel: channel)
+        case .ok:
+            break
+        case .error(let text):
+            logger.debug("server error", metadata: ["error": "\(text)"])
+            perform(state.withLockedValue { $0.machine.receivedError(text) }, channel: channel)
+        }
+    }
+
+    func writabilityChanged(channel: any Channel) {
+        guard channel.isWritable else { return }
+        state.withLockedValue { $0.flushScheduled = false }
+        flushOutbound()
+    }
+
+    // MARK: - Actions
+
+    func perform(_ actions: [NATSConnectionStateMachine.Action], channel: (any Channel)?) {
+        for action in actions { perform(action, channel: channel) }
+    }
+
+    private func perform(_ action: NATSConnectionStateMachine.Action, channel: (any Channel)?) {
+        switch action {
+        case .connect(let server):
+            logger.debug("connecting", metadata: ["server": "\(server)"])
+            openChannel(to: server)
+
+        case .upgradeTLS(let server, _):
+            guard let channel else { return }
+            do {
+                try NATSTLSUpgrade.addHandler(
+                    to: channel,
+                    configuration: configuration.tls,
+                    serverHostname: configuration.tls.serverName ?? server.host
+                )
+            } catch {
+                let actions = state.withLockedValue { state in
+                    state.machine.protocolFailure(NATSError(.tlsRequired, "TLS setup failed: \(error)"))
+                }
+                perform(actions, channel: channel)
+            }
+
+        case .sendConnect(let info):
+            guard let channel else { return }
+            sendConnect(info: info, channel: channel)
+
+        case .sendPong:
+            guard let channel else { return }
+            var buffer = channel.allocator.buffer(capacity: 6)
+            buffer.writeNATSCommand(.pong)
+            channel.writeAndFlush(buffer, promise: nil)
+
+        case .sendPing:
+            let shouldFlush = state.withLockedValue { state in
+                state.outbound.writeNATSCommand(.ping)
+                state.pongWaiters.append((id: 0, promise: nil))
+                return scheduleFlushLocked(&state)
+            }
+            if shouldFlush { eventLoop.execute { self.flushOutbound() } }
+
+        case .completePong:
+            let promise: EventLoopPromise<Void>? = state.withLockedValue { state in
+                state.pongWaiters.isEmpty ? nil : state.pongWaiters.removeFirst().promise
+            }
+            promise?.succeed()
+
+        case .connected(let info, let server, let isReconnect):
+            guard let channel else { return }
+            didConnect(info: info, server: server, isReconnect: isReconnect, channel: channel)
+
+        case .updateInfo(let info, let discovered, let enteredLameDuck):
+            state.withLockedValue { state in
+                state.maxPayload = info.maxPayload
+                state.serverHeaders = info.headers
+            }
+            if !discovered.isEmpty { eventsContinuation.yield(.discoveredServers(discovered.map(\.description))) }
+            if enteredLameDuck { eventsContinuation.yield(.lameDuckMode) }
+
+        case .reportError(let error):
+            logger.debug("non-fatal server error", metadata: ["error": "\(error)"])
+            eventsContinuation.yield(.error(error))
+
+        case .closeChannel(let error):
+            logger.debug("closing connection", metadata: ["reason": "\(error)"])
+            let current = state.withLockedValue { $0.channel } ?? channel
+            current?.close(promise: nil)
+
+        case .disconnected(let error):
+            let waiters: [EventLoopPromise<Void>] = state.withLockedValue { state in
+                let waiters = state.pongWaiters.compactMap(\.promise)
+                state.pongWaiters.removeAll()
+                return waiters
+            }
+            let failure = NATSError(.notConnected, "connection lost")
+            for waiter in waiters { waiter.fail(failure) }
+            logger.info("disconnected", metadata: ["reason": "\(error.map { "\($0)" } ?? "closed")"])
+            eventsContinuation.yield(.disconnected(error))
+
+        case .scheduleReconnect(let server, let delay):
+            logger.debug("reconnect scheduled", metadata: ["server": "\(server)", "delay": "\(delay)"])
+            eventLoop.scheduleTask(in: TimeAmount(delay)) {
+                let actions = self.state.withLockedValue { $0.machine.reconnectTimerFired() }
+                self.perform(actions, channel: nil)
+            }
+
+        case .fail(let error):
+            finish(error: error)
+
+        case .finishClose:
+            finish(error: nil)
+        }
+    }
+
+    private func openChannel(to server: NATSServerAddress) {
+        let maxControlLine = configuration.maxControlLine
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .connectTimeout(TimeAmount(configuration.connectTimeout))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(NATSProtocolDecoder(maxControlLine: maxControlLine))
+                    )
+                    try channel.pipeline.syncOperations.addHandler(NATSChannelHandler(core: self))
+                }
+            }
+        bootstrap.connect(host: server.host, port: server.port).whenFailure { error in
+            self.connectFailed(error)
+        }
+    }
+
+    private func sendConnect(info: NATSServerInfo, channel: any Channel) {
+        var options = NATSConnectOptions()
+        options.verbose = configuration.verbose
+        options.pedantic = configuration.pedantic
+        options.name = configuration.name
+        options.echo = configuration.echo
+        options.headers = info.headers
+        options.noResponders = info.headers
+        options.tlsRequired = configuration.requireTLS
+        let server = state.withLockedValue { $0.machine.pool.current }
+        if let user = server?.user {
+            if let password = server?.password {
+                options.user = user
+                options.pass = password
+            } else {
+                options.authToken = user
+            }
+        }
+        do {
+            try configuration.auth.apply(to: &options, nonce: info.nonce)
+        } catch {
+            let actions = state.withLockedValue { $0.machine.protocolFailure(error) }
+            perform(actions, channel: channel)
+            return
+        }
+        var buffer = channel.allocator.buffer(capacity: 512)
+        buffer.writeNATSConnect(options)
+        buffer.writeNATSCommand(.ping)
+        channel.writeAndFlush(buffer, promise: nil)
+    }
+
+    private func didConnect(info: NATSServerInfo, server: NATSServerAddress, isReconnect: Bool, channel: any Channel) {
+        let interval = TimeAmount(configuration.pingInterval)
+        let (buffer, connectPromise): (ByteBuffer, EventLoopPromise<Void>?) = state.withLockedValue { state in
+            state.handshakeTimeout?.cancel()
+            state.handshakeTimeout = nil
+            state.maxPayload = info.maxPayload
+            state.serverHeaders = info.headers
+            if isReconnect { state.statistics.reconnects += 1 }
+            // Re-send every subscription (queue group and remaining auto-unsubscribe count), then the
+            // publishes buffered while disconnected.
+            var buffer = channel.allocator.buffer(capacity: 256 + state.outbound.readableBytes)
+            for (sid, entry) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
+                buffer.writeNATSCommand(.subscribe(subject: entry.subject, queue: entry.queue, sid: sid))
+                if let max = entry.max {
+                    buffer.writeNATSCommand(.unsubscribe(sid: sid, max: Swift.max(max - entry.delivered, 1)))
+                }
+            }
+            buffer.writeBuffer(&state.outbound)
+            state.outbound = channel.allocator.buffer(capacity: 64 * 1024)
+            state.flushScheduled = false
+            state.pingTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                let actions = self.state.withLockedValue { $0.machine.pingTimerFired() }
+                self.perform(actions, channel: nil)
+            }
+            let promise = state.connectPromise
+            state.connectPromise = nil
+            return (buffer, promise)
+        }
+        if buffer.readableBytes > 0 { channel.writeAndFlush(buffer, promise: nil) }
+        logger.info("connected", metadata: ["server": "\(server)", "reconnect": "\(isReconnect)"])
+        eventsContinuation.yield(isReconnect ? .reconnected(server: server.description) : .connected(server: server.description))
+        connectPromise?.succeed()
+    }
+
+    private func finish(error: NATSError?) {
+        let (streams, requests, waiters, connectPromise, closeWaiters, channel) = state.withLockedValue { state in
+            state.finished = true
+            let streams = state.subscriptions.values.compactMap(\.continuation)
+            state.subscriptions.removeAll()
+            let requests = state.pendingRequests.values.map { $0 }
+            state.pendingRequests.removeAll()
+            let waiters = state.pongWaiters.compactMap(\.promise)
+            state.pongWaiters.removeAll()
+            let connectPromise = state.connectPromise
+            state.connectPromise = nil
+            let closeWaiters = state.closeWaiters
+            state.closeWaiters.removeAll()
+            state.pingTask?.cancel()
+            state.pingTask = nil
+            let channel = state.channel
+            state.channel = nil
+            return (streams, requests, waiters, connectPromise, closeWaiters, channel)
+        }
+        channel?.close(promise: nil)
+        let closed = error ?? NATSError(.connectionClosed, "connection closed")
+        for stream in streams { stream.finish() }
+        for request in requests {
+            request.timeout?.cancel()
+            request.promise.fail(closed)
+        }
+        for waiter in waiters { waiter.fail(closed) }
+        connectPromise?.fail(closed)
+        for waiter in closeWaiters { waiter.succeed() }
+        logger.info("closed", metadata: ["reason": "\(error.map { "\($0)" } ?? "requested")"])
+        eventsContinuation.yield(.closed(error))
+        eventsContinuation.finish()
+    }
+
+    // MARK: - Outbound
+
+    /// Marks a flush as scheduled if one is needed; returns whether the caller must schedule it.
+    func scheduleFlushLocked(_ state: inout State) -> Bool {
+        guard !state.flushScheduled, state.channel != nil, state.machine.isConnected else { return false }
+        state.flushScheduled = true
+        return true
+    }
+
+    func flushOutbound() {
+        let work: ((any Channel), ByteBuffer)? = state.withLockedValue { state in
+            guard let channel = state.channel, state.machine.isConnected, state.outbound.readableBytes > 0 else {
+                state.flushScheduled = false
+                return nil
+            }
+            // Not writable: keep the flag set so publishes stop scheduling flushes; the writability
+            // change flushes once the socket drains.
+            guard channel.isWritable else { return nil }
+            state.flushScheduled = false
+            let data = state.outbound
+            state.outbound = channel.allocator.buffer(capacity: max(64 * 1024, min(data.readableBytes, 1024 * 1024)))
+            return (channel, data)
+        }
+        if let (channel, data) = work { channel.writeAndFlush(data, promise: nil) }
+    }
+
+    func publish(
+        subject: String,
+        replyTo: String?,
+        headers: NATSHeaders?,
+        payload: ByteBuffer
+    ) throws(NATSError) {
+        guard NATSSubjectValidator.isValidPublishSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid publish subject")
+        }
+        let size = payload.readableBytes
+        let result: Result<Bool, NATSError> = state.withLockedValue { state in
+            if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            var total = size
+            var headerBlock: ByteBuffer?
+            if let headers {
+                guard state.serverHeaders else { return .failure(NATSError(.invalidConfiguration, "server does not support headers")) }
+                var block = ByteBuffer()
+                block.writeNATSHeaderBlock(headers)
+                total += block.readableBytes
+                headerBlock = block
+            }
+            if total > state.maxPayload {
+                return .failure(NATSError(.maxPayloadExceeded, "payload of \(total) bytes exceeds the server maximum \(state.maxPayload)"))
+            }
+            let connected = state.machine.isConnected && state.channel != nil
+            let limit = connected ? configuration.maxPendingOutboundBytes : configuration.reconnectBufferSize
+            if state.outbound.readableBytes + total > limit {
+                return .failure(NATSError(.bufferFull, connected ? "outbound buffer full" : "reconnect buffer full"))
+            }
+            if headerBlock != nil, let headers {
+                state.outbound.writeNATSHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+            } else {
+                state.outbound.writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
+            }
+            state.statistics.outMessages += 1
+            state.statistics.outBytes += UInt64(size)
+            return .success(scheduleFlushLocked(&state))
+        }
+        switch result {
+        case .success(let needsFlush):
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    func flush(timeout: Duration) async throws {
+        let promise = eventLoop.makePromise(of: Void.self)
+        let result: Result<(UInt64, Bool), NATSError> = state.withLockedValue { state in
+            guard !state.finished else { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            guard state.machine.isConnected, state.channel != nil else {
+                return .failure(NATSError(.notConnected, "not connected"))
+            }
+            state.nextWaiterID += 1
+            state.outbound.writeNATSCommand(.ping)
+            state.pongWaiters.append((id: state.nextWaiterID, promise: promise))
+            return .success((state.nextWaiterID, scheduleFlushLocked(&state)))
+        }
+        let id: UInt64
+        switch result {
+        case .success(let (waiterID, needsFlush)):
+            id = waiterID
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .failure(let error):
+            promise.fail(error)
+            throw error
+        }
+        let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            let expired: EventLoopPromise<Void>? = self.state.withLockedValue { state in
+                guard let index = state.pongWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                let waiter = state.pongWaiters[index].promise
+                state.pongWaiters[index] = (id: 0, promise: nil)
+                return waiter
+            }
+            expired?.fail(NATSError(.timeout, "no PONG within \(timeout)"))
+        }
+        defer { timer.cancel() }
+        try await promise.futureResult.get()
+    }
+
+    // MARK: - Subscriptions
+
+    func subscribe(subject: String, queue: String?, pendingLimit: Int) throws(NATSError) -> (UInt64, AsyncStream<NATSMessage>) {
+        guard NATSSubjectValidator.isValidSubscribeSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid subscription subject")
+        }
+        if let queue, !NATSSubjectValidator.isValidQueueName(queue) {
+            throw NATSError(.invalidSubject, "invalid queue group name")
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: NATSMessage.self, bufferingPolicy: .bufferingOldest(pendingLimit))
+        let result: Result<(UInt64, Bool), NATSError> = state.withLockedValue { state in
+            if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            let sid = state.nextSID
+            state.nextSID += 1
+            state.subscriptions[sid] = SubscriptionEntry(subject: subject, queue: queue, continuation: continuation)
+            guard state.machine.isConnected, state.channel != nil else { return .success((sid, false)) }
+            state.outbound.writeNATSCommand(.subscribe(subject: subject, queue: queue, sid: sid))
+            return .success((sid, scheduleFlushLocked(&state)))
+        }
+        switch result {
+        case .success(let (sid, needsFlush)):
+            continuation.onTermination = { [weak self] termination in
+                if case .cancelled = termination { self?.unsubscribe(sid: sid, after: nil) }
+            }
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+            return (sid, stream)
+        case .failure(let error):
+            continuation.finish()
+            throw error
+        }
+    }
+
+    func unsubscribe(sid: UInt64, after max: Int?) {
+        let (needsFlush, finished): (Bool, AsyncStream<NATSMessage>.Continuation?) = state.withLockedValue { state in
+            guard var entry = state.subscriptions[sid] else { return (false, nil) }
+            var finished: AsyncStream<NATSMessage>.Continuation?
+            if let max, entry.delivered < max {
+                entry.max = max
+                state.subscriptions[sid] = entry
+            } else {
+                state.subscriptions[sid] = nil
+                finished = entry.continuation
+            }
+            guard state.machine.isConnected, state.channel != nil else { return (false, finished) }
+            // Like nats.go, the live UNSUB carries the total; a resubscribe after reconnect sends what remains.
+            state.outbound.writeNATSCommand(.unsubscribe(sid: sid, max: finished == nil ? max : nil))
+            return (scheduleFlushLocked(&state), finished)
+        }
+        finished?.finish()
+        if needsFlush { eventLoop.execute { self.flushOutbound() } }
+    }
+
+    func droppedCount(sid: UInt64) -> Int {
+        state.withLockedValue { $0.subscriptions[sid]?.dropped ?? 0 }
+    }
+
+    private func deliver(sid: UInt64, message: NATSMessage) {
+        enum Outcome {
+            case none
+            case slowConsumer(NATSError)
+            case response(EventLoopPromise<NATSMessage>, Scheduled<Void>?)
+        }
+        let outcome: Outcome = state.withLockedValue { state in
+            state.statistics.inMessages += 1
+            state.statistics.inBytes += UInt64(message.payload.readableBytes)
+            guard var entry = state.subscriptions[sid] else { return .none }
+            guard let continuation = entry.continuation else {
+                // The shared request inbox: route by the last token.
+                guard let inbox = state.requestInbox, message.subject.hasPrefix(inbox.prefix) else { return .none }
+                let token = message.subject.dropFirst(inbox.prefix.count)
+                guard let pending = state.pendingRequests.removeValue(forKey: token) else { return .none }
+                return .response(pending.promise, pending.timeout)
+            }
+            entry.delivered += 1
+            var outcome = Outcome.none
+            switch continuation.yield(message) {
+            case .dropped:
+                entry.dropped += 1
+                if !entry.inSlowEpisode {
+                    entry.inSlowEpisode = true
+                    outcome = .slowConsumer(
+                        NATSError(.slowConsumer, "subscription \(sid) on \(entry.subject) is dropping messages")
+                    )
+                }
+            case .enqueued:
+                entry.inSlowEpisode = false
+            case .terminated:
+                break
+            @unknown default:
+                break
+            }
+            if let max = entry.max, entry.delivered >= max {
+                state.subscriptions[sid] = nil
+                continuation.finish()
+            } else {
+                state.subscriptions[sid] = entry
+            }
+            return outcome
+        }
+        switch outcome {
+        case .none:
+            break
+        case .slowConsumer(let error):
+            eventsContinuation.yield(.error(error))
+        case .response(let promise, let timeout):
+            timeout?.cancel()
+            if message.status == 503, message.payload.readableBytes == 0 {
+                promise.fail(NATSError(.noResponders, "no responders for the request"))
+            } else {
+                promise.succeed(message)
+            }
+        }
+    }
+
+    // MARK: - Request/reply
+
+    func request(
+        subject: String,
+        headers: NATSHeaders?,
+        payload: ByteBuffer,
+        timeout: Duration
+    ) async throws -> NATSMessage {
+        guard NATSSubjectValidator.isValidPublishSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid publish subject")
+        }
+        let promise = eventLoop.makePromise(of: NATSMessage.self)
+        let reply: Result<(String, Substring), NATSError> = state.withLockedValue { state in
+            if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            if state.requestInbox == nil {
+                let prefix = "\(configuration.inboxPrefix).\(NATSNUID.next())."
+                let sid = state.nextSID
+                state.nextSID += 1
+                state.subscriptions[sid] = SubscriptionEntry(subject: prefix + "*", queue: nil, continuation: nil)
+                state.requestInbox = (prefix, sid)
+                if state.machine.isConnected, state.channel != nil {
+                    state.outbound.writeNATSCommand(.subscribe(subject: prefix + "*", queue: nil, sid: sid))
+                }
+            }
+            state.nextRequestToken += 1
+            let token = Substring(String(state.nextRequestToken, radix: 36))
+            state.pendingRequests[token] = PendingRequest(promise: promise, timeout: nil)
+            return .success((state.requestInbox!.prefix + token, token))
+        }
+        let (replySubject, token): (String, Substring)
+        switch reply {
+        case .success(let value): (replySubject, token) = value
+        case .failure(let error):
+            promise.fail(error)
+            throw error
+        }
+        let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            self.failRequest(token: token, error: NATSError(.timeout, "no reply within \(timeout)"))
+        }
+        state.withLockedValue { state in state.pendingRequests[token]?.timeout = timer }
+        do {
+            try publish(subject: subject, replyTo: replySubject, headers: headers, payload: payload)
+        } catch {
+            timer.cancel()
+            failRequest(token: token, error: error)
+        }
+        return try await withTaskCancellationHandler {
+            try await promise.futureResult.get()
+        } onCancel: {
+            self.failRequest(token: token, error: NATSError(.timeout, "request cancelled"))
+        }
+    }
+
+    private func failRequest(token: Substring, error: NATSError) {
+        let pending = state.withLockedValue { $0.pendingRequests.removeValue(forKey: token) }
+        pending?.timeout?.cancel()
+        pending?.promise.fail(error)
+    }
+
+    // MARK: - Drain
+
+    func drain(timeout: Duration) async throws {
+        let (needsFlush, started): (Bool, Bool) = state.withLockedValue { state in
+            guard state.machine.startDraining() else { return (false, false) }
+            for (sid, entry) in state.subscriptions where !entry.isRequestInbox {
+                state.outbound.writeNATSCommand(.unsubscribe(sid: sid, max: nil))
+            }
+            return (scheduleFlushLocked(&state), true)
+        }
+        guard started else {
+            await close()
+            return
+        }
+        if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        var failure: (any Error)?
+        do {
+            // The PONG comes after every message the server sent before it processed our UNSUBs.
+            try await flush(timeout: timeout)
+        } catch {
+            failure = error
+        }
+        let streams = state.withLockedValue { state in
+            let streams = state.subscriptions.values.compactMap(\.continuation)
+            state.subscriptions = state.subscriptions.filter { $0.value.isRequestInbox }
+            return streams
+        }
+        for stream in streams { stream.finish() }
+        await close()
+        if let failure { throw failure }
+    }
+
+    // MARK: - Introspection
+
+    var statistics: NATSStatistics { state.withLockedValue { $0.statistics } }
+    var maxPayload: Int { state.withLockedValue { $0.maxPayload } }
+    var isConnected: Bool { state.withLockedValue { $0.machine.isConnected } }
+    var connectedServerInfo: NATSServerInfo? { state.withLockedValue { $0.machine.serverInfo } }
+    var knownServers: [String] { state.withLockedValue { $0.machine.pool.addresses.map(\.description) } }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,155 @@
+// Writers for client-to-server operations, straight into the outgoing ByteBuffer.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import NIOCore
+
+extension ByteBuffer {
+    /// Writes one command in wire format.
+    public mutating func writeNATSCommand(_ command: NATSClientCommand) {
+        switch command {
+        case .connect(let options):
+            writeNATSConnect(options)
+        case .publish(let subject, let replyTo, let headers, let payload):
+            if let headers {
+                writeNATSHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+            } else {
+                writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
+            }
+        case .subscribe(let subject, let queue, let sid):
+            writeStaticString("SUB ")
+            writeString(subject)
+            if let queue {
+                writeInteger(UInt8(ascii: " "))
+                writeString(queue)
+            }
+            writeInteger(UInt8(ascii: " "))
+            writeDecimal(sid)
+            writeStaticString("\r\n")
+        case .unsubscribe(let sid, let max):
+            writeStaticString("UNSUB ")
+            writeDecimal(sid)
+            if let max {
+                writeInteger(UInt8(ascii: " "))
+                writeDecimal(UInt64(max))
+            }
+            writeStaticString("\r\n")
+        case .ping:
+            writeStaticString("PING\r\n")
+        case .pong:
+            writeStaticString("PONG\r\n")
+        }
+    }
+
+    /// Writes `CONNECT {json}\r\n`.
+    public mutating func writeNATSConnect(_ options: NATSConnectOptions) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding this plain struct cannot fail.
+        let json = (try? encoder.encode(options)) ?? Data("{}".utf8)
+        writeStaticString("CONNECT ")
+        writeBytes(json)
+        writeStaticString("\r\n")
+    }
+
+    /// Writes `PUB subject [reply] size\r\npayload\r\n`.
+    @inlinable
+    public mutating func writeNATSPublish(subject: String, replyTo: String?, payload: ByteBuffer) {
+        writeStaticString("PUB ")
+        writeString(subject)
+        writeInteger(UInt8(ascii: " "))
+        if let replyTo {
+            writeString(replyTo)
+            writeInteger(UInt8(ascii: " "))
+        }
+        writeDecimal(UInt64(payload.readableBytes))
+        writeStaticString("\r\n")
+        writeImmutableBuffer(payload)
+        writeStaticString("\r\n")
+    }
+
+    /// Writes `PUB subject [reply] size\r\npayload\r\n` from raw bytes.
+    @inlinable
+    public mutating func writeNATSPublish<Bytes: Collection<UInt8>>(subject: String, replyTo: String?, bytes: Bytes) {
+        writeStaticString("PUB ")
+        writeString(subject)
+        writeInteger(UInt8(ascii: " "))
+        if let replyTo {
+            writeString(replyTo)
+            writeInteger(UInt8(ascii: " "))
+        }
+        writeDecimal(UInt64(bytes.count))
+        writeStaticString("\r\n")
+        writeBytes(bytes)
+        writeStaticString("\r\n")
+    }
+
+    /// Writes `HPUB subject [reply] hdrlen totlen\r\nheaders payload\r\n`.
+    public mutating func writeNATSHeaderPublish(
+        subject: String,
+        replyTo: String?,
+        headers: NATSHeaders,
+        payload: ByteBuffer
+    ) {
+        var block = ByteBuffer()
+        block.writeNATSHeaderBlock(headers)
+        writeStaticString("HPUB ")
+        writeString(subject)
+        writeInteger(UInt8(ascii: " "))
+        if let replyTo {
+            writeString(replyTo)
+            writeInteger(UInt8(ascii: " "))
+        }
+        writeDecimal(UInt64(block.readableBytes))
+        writeInteger(UInt8(ascii: " "))
+        writeDecimal(UInt64(block.readableBytes + payload.readableBytes))
+        writeStaticString("\r\n")
+        writeImmutableBuffer(block)
+        writeImmutableBuffer(payload)
+        writeStaticString("\r\n")
+    }
+
+    /// Writes a header block `NATS/1.0[ status[ description]]\r\n(Name: Value\r\n)*\r\n`.
+    public mutating func writeNATSHeaderBlock(_ headers: NATSHeaders) {
+        writeStaticString("NATS/1.0")
+        if let status = headers.status {
+            writeInteger(UInt8(ascii: " "))
+            writeDecimal(UInt64(status))
+            if let description = headers.statusDescription {
+                writeInteger(UInt8(ascii: " "))
+                writeString(description)
+            }
+        }
+        writeStaticString("\r\n")
+        for field in headers {
+            writeString(field.name)
+            writeStaticString(": ")
+            writeString(field.value)
+            writeStaticString("\r\n")
+        }
+        writeStaticString("\r\n")
+    }
+
+    /// Writes an unsigned integer in ASCII decimal without building a String.
+    @inlinable
+    public mutating func writeDecimal(_ value: UInt64) {
+        if value < 10 {
+            writeInteger(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, enough for 20 digits
+        var remaining = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            while remaining > 0 {
+                count += 1
+                scratch[24 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+                remaining /= 10
+            }
+            _ = writeBytes(UnsafeRawBufferPointer(rebasing: scratch[(24 - count)...]))
+        }
+    }
+}

@@ -1,0 +1,317 @@
+// Parses the server-to-client NATS protocol in place on ByteBuffer: the control line is located with a
+// byte search, arguments are read without building intermediate strings, and payloads are sliced (no copy)
+// by their declared length, never by scanning for CRLF.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+public import NIOCore
+
+/// A `ByteToMessageDecoder` for the server side of the NATS protocol.
+///
+/// It produces ``NATSServerOperation`` values. A control line longer than ``maxControlLine`` (or with no
+/// line end within that many bytes) and a payload longer than ``maxPayload`` are errors; so is any
+/// malformed frame. Operation names are matched case-insensitively.
+public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
+    /// The decoded operation.
+    public typealias InboundOut = NATSServerOperation
+
+    /// Longest accepted control line, including CRLF. Server INFO can exceed 4 KiB, so the default is larger.
+    public let maxControlLine: Int
+    /// Largest accepted message (headers plus payload).
+    public let maxPayload: Int
+
+    /// Creates a decoder.
+    public init(maxControlLine: Int = 64 * 1024, maxPayload: Int = 64 * 1024 * 1024) {
+        self.maxControlLine = maxControlLine
+        self.maxPayload = maxPayload
+    }
+
+    /// Decodes one operation, or asks for more bytes.
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let operation = try Self.parse(&buffer, maxControlLine: maxControlLine, maxPayload: maxPayload) else {
+            return .needMoreData
+        }
+        context.fireChannelRead(Self.wrapInboundOut(operation))
+        return .continue
+    }
+
+    /// Decodes what is left at end of stream; a partial frame is dropped with the connection.
+    public mutating func decodeLast(
+        context: ChannelHandlerContext,
+        buffer: inout ByteBuffer,
+        seenEOF: Bool
+    ) throws -> DecodingState {
+        try decode(context: context, buffer: &buffer)
+    }
+
+    /// Parses one operation from the front of `buffer`, consuming it; returns `nil` (consuming nothing)
+    /// if the frame is incomplete. This is the decoder's whole logic, usable without a channel.
+    public static func parse(
+        _ buffer: inout ByteBuffer,
+        maxControlLine: Int = 64 * 1024,
+        maxPayload: Int = 64 * 1024 * 1024
+    ) throws(NATSProtocolError) -> NATSServerOperation? {
+        let start = buffer.readerIndex
+        let available = buffer.readableBytes
+        guard available > 0 else { return nil }
+        let searchLength = min(available, maxControlLine)
+        let newline: Int? = buffer.withUnsafeReadableBytes { bytes in
+            for index in 0..<searchLength where bytes[index] == UInt8(ascii: "\n") { return index }
+            return nil
+        }
+        guard let newline else {
+            if available >= maxControlLine {
+                throw NATSProtocolError(.controlLineTooLong, "no line end within \(maxControlLine) bytes")
+            }
+            return nil
+        }
+        // Line content without CR LF.
+        var lineLength = newline
+        if lineLength > 0, buffer.getInteger(at: start + lineLength - 1, as: UInt8.self) == UInt8(ascii: "\r") {
+            lineLength -= 1
+        }
+        let lineEnd = start + newline + 1
+        let opLength = buffer.withUnsafeReadableBytes { bytes in
+            var index = 0
+            while index < lineLength, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") {
+                index += 1
+            }
+            return index
+        }
+        let op = opCode(buffer, at: start, length: opLength)
+        var arguments = Arguments(buffer: buffer, start: start + opLength, end: start + lineLength)
+
+        switch op {
+        case .msg:
+            arguments.split()
+            let count = arguments.count
+            guard count == 3 || count == 4 else {
+                throw NATSProtocolError(.invalidArguments, "MSG takes 3 or 4 arguments, got \(count)")
+            }
+            let size = try arguments.integer(count - 1)
+            guard size <= maxPayload else { throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large") }
+            guard available >= (lineEnd - start) + size + 2 else { return nil }
+            let subject = arguments.string(0)
+            let sid = try arguments.integer(1)
+            let reply = count == 4 ? arguments.string(2) : nil
+            buffer.moveReaderIndex(to: lineEnd)
+            let payload = try readPayload(&buffer, length: size)
+            return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, payload: payload))
+
+        case .hmsg:
+            arguments.split()
+            let count = arguments.count
+            guard count == 4 || count == 5 else {
+                throw NATSProtocolError(.invalidArguments, "HMSG takes 4 or 5 arguments, got \(count)")
+            }
+            let headerLength = try arguments.integer(count - 2)
+            let totalLength = try arguments.integer(count - 1)
+            guard headerLength <= totalLength else {
+                throw NATSProtocolError(.invalidArguments, "header length exceeds total length")
+            }
+            guard totalLength <= maxPayload else {
+                throw NATSProtocolError(.invalidPayload, "message of \(totalLength) bytes is too large")
+            }
+            guard available >= (lineEnd - start) + totalLength + 2 else { return nil }
+            let subject = arguments.string(0)
+            let sid = try arguments.integer(1)
+            let reply = count == 5 ? arguments.string(2) : nil
+            buffer.moveReaderIndex(to: lineEnd)
+            var whole = try readPayload(&buffer, length: totalLength)
+            let headerBlock = whole.readSlice(length: headerLength)!
+            let headers = try parseHeaders(headerBlock)
+            return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, headers: headers, payload: whole))
+
+        case .ping:
+            buffer.moveReaderIndex(to: lineEnd)
+            return .ping
+
+        case .pong:
+            buffer.moveReaderIndex(to: lineEnd)
+            return .pong
+
+        case .ok:
+            buffer.moveReaderIndex(to: lineEnd)
+            return .ok
+
+        case .err:
+            var text = arguments.rest()
+            if text.hasPrefix("'"), text.hasSuffix("'"), text.count >= 2 {
+                text = String(text.dropFirst().dropLast())
+            }
+            buffer.moveReaderIndex(to: lineEnd)
+            return .error(text)
+
+        case .info:
+            let json = arguments.restBytes()
+            let info: NATSServerInfo
+            do {
+                info = try JSONDecoder().decode(NATSServerInfo.self, from: Data(json))
+            } catch {
+                throw NATSProtocolError(.invalidInfo, "INFO JSON does not decode")
+            }
+            buffer.moveReaderIndex(to: lineEnd)
+            return .info(info)
+
+        case .unknown:
+            throw NATSProtocolError(.unknownOperation, "unknown operation of \(opLength) bytes")
+        }
+    }
+
+    private enum Op {
+        case msg, hmsg, ping, pong, ok, err, info, unknown
+    }
+
+    /// Identifies the operation from its name bytes without allocating (ASCII case-insensitive).
+    private static func opCode(_ buffer: ByteBuffer, at index: Int, length: Int) -> Op {
+        guard length >= 3, length <= 4 else { return .unknown }
+        var word: UInt32 = 0
+        for offset in 0..<length {
+            var byte = buffer.getInteger(at: index + offset, as: UInt8.self) ?? 0
+            if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { byte -= 32 }
+            word = (word << 8) | UInt32(byte)
+        }
+        switch (length, word) {
+        case (3, 0x4D_5347): return .msg  // MSG
+        case (4, 0x484D_5347): return .hmsg  // HMSG
+        case (4, 0x5049_4E47): return .ping  // PING
+        case (4, 0x504F_4E47): return .pong  // PONG
+        case (3, 0x2B_4F4B): return .ok  // +OK
+        case (4, 0x2D45_5252): return .err  // -ERR
+        case (4, 0x494E_464F): return .info  // INFO
+        default: return .unknown
+        }
+    }
+
+    private static func readPayload(_ buffer: inout ByteBuffer, length: Int) throws(NATSProtocolError) -> ByteBuffer {
+        let payload = buffer.readSlice(length: length)!
+        guard buffer.readInteger(as: UInt8.self) == UInt8(ascii: "\r"),
+            buffer.readInteger(as: UInt8.self) == UInt8(ascii: "\n")
+        else {
+            throw NATSProtocolError(.invalidPayload, "payload is not followed by CRLF")
+        }
+        return payload
+    }
+
+    /// Parses a header block: `NATS/1.0[ status[ description]]\r\n(Name: Value\r\n)*\r\n`.
+    static func parseHeaders(_ block: ByteBuffer) throws(NATSProtocolError) -> NATSHeaders {
+        let text = String(buffer: block)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
+        guard let first = lines.popFirst(), first.hasPrefix("NATS/1.0") else {
+            throw NATSProtocolError(.invalidHeaders, "header block must start with NATS/1.0")
+        }
+        var headers = NATSHeaders()
+        let statusPart = first.dropFirst("NATS/1.0".count).drop(while: { $0 == " " })
+        if !statusPart.isEmpty {
+            let code = statusPart.prefix(while: { $0 != " " })
+            guard code.count == 3, let status = Int(code) else {
+                throw NATSProtocolError(.invalidHeaders, "status must be three digits")
+            }
+            headers.status = status
+            let description = statusPart.dropFirst(3).drop(while: { $0 == " " })
+            if !description.isEmpty { headers.statusDescription = String(description) }
+        }
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw NATSProtocolError(.invalidHeaders, "header line without a colon")
+            }
+            let name = line[..<colon]
+            guard !name.isEmpty, !name.contains(" ") else { throw NATSProtocolError(.invalidHeaders, "invalid header name") }
+            let value = line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
+            headers.append(name: String(name), value: String(value))
+        }
+        return headers
+    }
+
+    /// Space/tab separated arguments of a control line, located by offsets in the buffer.
+    private struct Arguments {
+        let buffer: ByteBuffer
+        let start: Int
+        let end: Int
+        private var ranges = TokenRanges()
+
+        init(buffer: ByteBuffer, start: Int, end: Int) {
+            self.buffer = buffer
+            self.start = start
+            self.end = end
+        }
+
+        var count: Int { ranges.count }
+
+        /// Splits on spaces and tabs; more than five tokens is reported as six (always invalid).
+        mutating func split() {
+            var result = TokenRanges()
+            let base = buffer.readerIndex
+            buffer.withUnsafeReadableBytes { bytes in
+                var index = start - base
+                let stop = end - base
+                while index < stop {
+                    while index < stop, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+                    let tokenStart = index
+                    while index < stop, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") { index += 1 }
+                    if index > tokenStart { result.append(tokenStart + base, index - tokenStart) }
+                }
+            }
+            ranges = result
+        }
+
+        func string(_ index: Int) -> String {
+            let (offset, length) = ranges[index]
+            return buffer.getString(at: offset, length: length) ?? ""
+        }
+
+        func integer(_ index: Int) throws(NATSProtocolError) -> Int {
+            let (offset, length) = ranges[index]
+            guard length > 0, length <= 18 else { throw NATSProtocolError(.invalidArguments, "invalid number") }
+            var value = 0
+            for position in offset..<(offset + length) {
+                let digit = buffer.getInteger(at: position, as: UInt8.self)! &- UInt8(ascii: "0")
+                guard digit < 10 else { throw NATSProtocolError(.invalidArguments, "invalid number") }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+
+        func restBytes() -> [UInt8] {
+            var offset = start
+            while offset < end, let byte = buffer.getInteger(at: offset, as: UInt8.self), byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                offset += 1
+            }
+            return buffer.getBytes(at: offset, length: end - offset) ?? []
+        }
+
+        func rest() -> String {
+            String(decoding: restBytes(), as: UTF8.self)
+        }
+    }
+
+    /// Up to five (offset, length) pairs stored inline: no allocation per control line.
+    private struct TokenRanges {
+        private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        private(set) var count = 0
+
+        mutating func append(_ offset: Int, _ length: Int) {
+            guard count < 5 else {
+                count = 6
+                return
+            }
+            withUnsafeMutableBytes(of: &storage) { raw in
+                let slots = raw.bindMemory(to: Int.self)
+                slots[count * 2] = offset
+                slots[count * 2 + 1] = length
+            }
+            count += 1
+        }
+
+        subscript(index: Int) -> (Int, Int) {
+            var copy = storage
+            return withUnsafeBytes(of: &copy) { raw in
+                let slots = raw.bindMemory(to: Int.self)
+                return (slots[index * 2], slots[index * 2 + 1])
+            }
+        }
+    }
+}
