@@ -64,6 +64,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(
                     name: "NIOTransportServices",
                     package: "swift-nio-transport-services",
@@ -140,6 +141,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Against a real nats-server started by the tests on free loopback ports (skipped if it is absent).
+        .testTarget(
+            name: "NATSIntegrationTests",
+            dependencies: [
+                "NATSClient",
+                "VettIDCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

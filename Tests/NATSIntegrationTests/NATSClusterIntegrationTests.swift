@@ -1,0 +1,77 @@
+import Foundation
+import NATSClient
+import NIOCore
+import Testing
+
+@Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
+struct NATSClusterIntegrationTests {
+    @Test func discoversTheSecondServerAndFailsOverToIt() async throws {
+        let routeA = try NATSServerProcess.freePort()
+        let routeB = try NATSServerProcess.freePort()
+        func cluster(own: Int, other: Int) -> String {
+            """
+            server_name: s\(own)
+            cluster {
+              name: test
+              listen: 127.0.0.1:\(own)
+              routes: [ nats-route://127.0.0.1:\(other) ]
+            }
+            """
+        }
+        let serverA = try await NATSServerProcess(configuration: cluster(own: routeA, other: routeB))
+        defer { serverA.cleanUp() }
+        let serverB = try await NATSServerProcess(configuration: cluster(own: routeB, other: routeA))
+        defer { serverB.cleanUp() }
+
+        let client = try NATSClient(
+            configuration: NATSClient.Configuration(
+                servers: [serverA.url],
+                reconnect: NATSReconnectPolicy(wait: .milliseconds(100), jitter: .milliseconds(10))
+            )
+        )
+        let events = Task {
+            var discovered: [String] = []
+            for await event in client.events {
+                switch event {
+                case .discoveredServers(let urls): discovered += urls
+                case .reconnected(let server): return (discovered, server)
+                default: break
+                }
+            }
+            return (discovered, "")
+        }
+        try await client.connect()
+        // The route forms asynchronously; the server then sends an async INFO with both client URLs.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !client.knownServers.contains("nats://127.0.0.1:\(serverB.port)"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(client.knownServers.contains("nats://127.0.0.1:\(serverB.port)"))
+
+        let subscription = try client.subscribe(to: "failover")
+        try await client.flush()
+        serverA.stop()
+
+        let (discovered, reconnectedTo) = try await withThrowingTaskGroup(of: ([String], String)?.self) { group in
+            group.addTask { await events.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return try #require(first, "no failover within 10 s")
+        }
+        // Discovery events fire for async INFO updates only (as in nats.go); if the route formed before we
+        // connected, the first INFO already listed server B and it joined the pool silently.
+        #expect(discovered.allSatisfy { $0.hasPrefix("nats://") })
+        #expect(reconnectedTo == "nats://127.0.0.1:\(serverB.port)")
+
+        // The subscription was re-sent to the second server.
+        try await client.flush()
+        try client.publish("still here", to: "failover")
+        let messages = try await collect(subscription, count: 1)
+        #expect(messages.first?.payloadString == "still here")
+        await client.close()
+    }
+}

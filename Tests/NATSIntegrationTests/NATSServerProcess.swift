@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOPosix
+
+/// A real nats-server started for one test: its own temporary directory, a generated configuration and a
+/// free loopback port. `stop()` kills it; tests call it in `defer`.
+final class NATSServerProcess: @unchecked Sendable {
+    static let executable: String? = {
+        for path in ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        return nil
+    }()
+
+    static var isAvailable: Bool { executable != nil }
+
+    let port: Int
+    let directory: URL
+    private let process: Process
+    private let extraConfiguration: String
+
+    var url: String { "nats://127.0.0.1:\(port)" }
+
+    /// Starts nats-server with `configuration` (without `port`/`listen`, which are added) and waits until
+    /// it accepts connections.
+    init(configuration: String = "", port: Int? = nil, directory: URL? = nil) async throws {
+        guard let executable = Self.executable else { throw SkipError("nats-server is not installed") }
+        self.port = try port ?? Self.freePort()
+        self.directory = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("nats-test-\(UUID().uuidString)")
+        self.extraConfiguration = configuration
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        let configFile = self.directory.appendingPathComponent("server.conf")
+        try "listen: 127.0.0.1:\(self.port)\n\(configuration)\n".write(to: configFile, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-c", configFile.path]
+        let log = self.directory.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try await waitUntilReady()
+    }
+
+    /// Starts a new server process with the same configuration and port (a restart).
+    func restarted() async throws -> NATSServerProcess {
+        try await NATSServerProcess(configuration: extraConfiguration, port: port, directory: directory)
+    }
+
+    var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+    }
+
+    private func waitUntilReady() async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if !process.isRunning { throw SkipError("nats-server exited: \(log)") }
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: port).get()
+            {
+                try? await channel.close()
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw SkipError("nats-server did not start: \(log)")
+    }
+
+    /// Puts the server into lame duck mode (SIGUSR2, what `nats-server --signal ldm` sends).
+    func enterLameDuckMode() {
+        kill(process.processIdentifier, SIGUSR2)
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    func cleanUp() {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    static func freePort() throws -> Int {
+        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0).wait()
+        defer { try? channel.close().wait() }
+        return channel.localAddress?.port ?? 0
+    }
+
+    struct SkipError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
