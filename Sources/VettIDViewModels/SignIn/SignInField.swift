@@ -1,0 +1,7 @@
+/// A field of the sign-in form.
+public enum SignInField: String, Sendable, Hashable, CaseIterable {
+    /// The email field.
+    case email
+    /// The password field.
+    case password
+}
