@@ -42,12 +42,18 @@ import VettIDCrypto
     }
 
     @Test func refusesWrongType() async throws {
-        for typ: JSONValue in [.string("JWT"), .string("DPoP+JWT"), .integer(1)] {
+        for typ: JSONValue in [.string("JWT"), .string("at+jwt"), .string("dpop"), .string("dpop+jwt "), .integer(1)] {
             let proof = try await forge.sign(header: [("typ", typ)] + forge.header.dropFirst())
             #expect(await refusal(makeVerifier(), .forged(proof)) == .invalidType)
         }
         let noType = try await forge.sign(header: Array(forge.header.dropFirst()))
         #expect(await refusal(makeVerifier(), .forged(noType)) == .invalidType)
+    }
+
+    @Test(arguments: ["DPoP+JWT", "application/dpop+jwt"])
+    func acceptsEquivalentMediaTypes(typ: String) async throws {
+        let proof = try await forge.sign(header: [("typ", .string(typ))] + forge.header.dropFirst())
+        #expect(await refusal(makeVerifier(), .forged(proof)) == nil)
     }
 
     @Test func refusesAlgorithmsOutsideTheAllowlist() async throws {

@@ -10,7 +10,7 @@ public import Foundation
 ///
 /// The checks run in this order, each refusal with its own ``DPoPError/Code``:
 /// 1. exactly one `DPoP` header, at most ``Configuration/maxProofBytes``, a well-formed compact JWS;
-/// 2. `typ` is `dpop+jwt`;
+/// 2. `typ` is `dpop+jwt` (a media type, so compared case-insensitively; `application/dpop+jwt` also matches);
 /// 3. `alg` is in the allowlist and the `jwk` key type and curve match it;
 /// 4. `jwk` has no private members;
 /// 5. the signature verifies with `jwk`;
@@ -68,7 +68,9 @@ public struct DPoPVerifier: Sendable {
         if jws.header["crit"] != nil { throw DPoPError(.malformedProof, "crit header parameters are not supported") }
 
         // 2. typ.
-        guard jws.header["typ"]?.stringValue == "dpop+jwt" else { throw DPoPError(.invalidType, "typ must be dpop+jwt") }
+        guard let typ = jws.header["typ"]?.stringValue, Self.isDPoPType(typ) else {
+            throw DPoPError(.invalidType, "typ must be dpop+jwt")
+        }
 
         // 3. alg allowlist and key type.
         guard let alg = jws.header["alg"]?.stringValue, configuration.allowedAlgorithms.contains(alg), alg == ES256.algorithm
@@ -165,6 +167,13 @@ public struct DPoPVerifier: Sendable {
             nonce: nonce,
             claims: claims
         )
+    }
+
+    /// `typ` is a media type: compared case-insensitively, with the optional `application/` prefix
+    /// (RFC 7515 §4.1.9).
+    static func isDPoPType(_ typ: String) -> Bool {
+        let lowered = typ.lowercased()
+        return lowered == "dpop+jwt" || lowered == "application/dpop+jwt"
     }
 
     private static func requiredString(_ name: String, in claims: JSONValue) throws(DPoPError) -> String {
