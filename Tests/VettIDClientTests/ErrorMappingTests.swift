@@ -111,3 +111,17 @@ struct ErrorMappingTests {
         #expect(try output.ok.body.json.version == "1.2.3")
     }
 }
+
+@Suite("Retry-After parsing")
+struct RetryAfterParsingTests {
+    @Test("delay-seconds and IMF-fixdate")
+    func parse() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        #expect(APIError.parseRetryAfter("120", now: now) == .seconds(120))
+        #expect(APIError.parseRetryAfter(" 0 ", now: now) == .seconds(0))
+        #expect(APIError.parseRetryAfter("-5", now: now) == nil)
+        #expect(APIError.parseRetryAfter("Tue, 14 Nov 2023 22:14:20 GMT", now: now) == .seconds(60))
+        #expect(APIError.parseRetryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == .seconds(0))
+        #expect(APIError.parseRetryAfter("soon", now: now) == nil)
+    }
+}

@@ -112,3 +112,57 @@ struct RefreshSingleFlightTests {
         #expect(await transport.log.requests.first?.headers[.authorization] == nil)
     }
 }
+
+@Suite("Refresh on 401 (replay)")
+struct RefreshReplayTests {
+    @Test("a POST with a JSON body refused with 401 is replayed once, with the same body and the new token")
+    func postReplayed() async throws {
+        let transport = FakeTransport { request in
+            switch request.path {
+            case "/vault/invitations":
+                guard request.headers[.authorization] == "Bearer access-2" else {
+                    return errorResponse(.unauthorized, code: "invalid_token")
+                }
+                return jsonResponse(
+                    .created,
+                    #"{"code":"K7QM-3XPA","status":"pending","created_at":"2026-01-01T00:00:00Z","expires_at":"2026-01-02T00:00:00Z","qr_payload":"vettid://enroll?code=K7QM-3XPA&api=http%3A%2F%2F127.0.0.1%3A9"}"#
+                )
+            case "/auth/refresh":
+                return jsonResponse(.ok, tokenResponseJSON(access: "access-2", refresh: "refresh-2"))
+            default:
+                return errorResponse(.notFound, code: "not_found")
+            }
+        }
+        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let session = TokenSession(store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
+        try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
+        let client = APIClient(configuration: configuration, session: session)
+        let output = try await client.perform {
+            try await $0.createInvitation(body: .json(.init(expiresIn: 3600, label: "phone")))
+        }
+        #expect(try output.created.body.json.code == "K7QM-3XPA")
+        let posts = await transport.log.requests.filter { $0.path == "/vault/invitations" }
+        #expect(posts.count == 2)
+        #expect(posts[0].body == posts[1].body)
+        #expect(posts.map { $0.headers[.authorization] } == ["Bearer access-1", "Bearer access-2"])
+        #expect(await transport.log.count(path: "/auth/refresh") == 1)
+    }
+
+    @Test("a second 401 after the refresh is returned, not looped")
+    func noLoop() async throws {
+        let transport = FakeTransport { request in
+            switch request.path {
+            case "/auth/refresh": return jsonResponse(.ok, tokenResponseJSON(access: "access-2", refresh: "refresh-2"))
+            default: return errorResponse(.unauthorized, code: "invalid_token")
+            }
+        }
+        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let session = TokenSession(store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
+        try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
+        let client = APIClient(configuration: configuration, session: session)
+        let error = await #expect(throws: APIError.self) { _ = try await client.perform { try await $0.getCurrentUser() } }
+        #expect(error?.code == .invalidToken)
+        #expect(await transport.log.count(path: "/auth/me") == 2)
+        #expect(await transport.log.count(path: "/auth/refresh") == 1)
+    }
+}

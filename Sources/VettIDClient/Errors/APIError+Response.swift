@@ -13,7 +13,7 @@ extension APIError {
     ///   - response: The HTTP response.
     ///   - body: The response body bytes (already collected).
     public init(response: HTTPResponse, body: Data) {
-        let retryAfter = response.headerFields[.retryAfter].flatMap(Self.parseRetryAfter)
+        let retryAfter = response.headerFields[.retryAfter].flatMap { Self.parseRetryAfter($0) }
         let status = response.status.code
         if let wire = try? JSONDecoder().decode(WireError.self, from: body), !wire.error.isEmpty {
             self.init(
@@ -83,10 +83,19 @@ extension APIError {
         return APIError(code: .networkError, description: "The request failed: \(type(of: error)).", underlying: error)
     }
 
-    /// Parses `Retry-After` as delay-seconds (RFC 9110 §10.2.3). HTTP-date values are not used by VettID servers.
-    static func parseRetryAfter(_ value: String) -> Duration? {
-        guard let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
-        return .seconds(seconds)
+    /// Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds, or an IMF-fixdate measured from `now`
+    /// (a date in the past means "now": zero).
+    static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) {
+            return seconds >= 0 ? .seconds(seconds) : nil
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 }
 
