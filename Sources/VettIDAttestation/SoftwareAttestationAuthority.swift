@@ -71,16 +71,21 @@ public struct SoftwareAttestationAuthority: Sendable {
     }
 
     /// Issues a credential certificate for `publicKey` carrying `nonce` in extension 1.2.840.113635.100.8.2.
-    func credentialCertificate(for publicKey: P256.Signing.PublicKey, nonce: [UInt8], notBefore: Date, notAfter: Date) throws -> Certificate {
+    /// A `nil` nonce leaves the extension out (for negative tests).
+    func credentialCertificate(for publicKey: P256.Signing.PublicKey, nonce: [UInt8]?, notBefore: Date, notAfter: Date) throws -> Certificate {
         let keyID = Array(SHA256.hash(data: publicKey.x963Representation))
         let subject = try DistinguishedName { CommonName(keyID.map { String($0, radix: 16) }.joined()) }
-        let extensions = try Certificate.Extensions([
-            Certificate.Extension(
-                oid: AppAttestNonceExtension.oid,
-                critical: false,
-                value: ArraySlice(try AppAttestNonceExtension.extensionValue(nonce: nonce))
+        var extensionList: [Certificate.Extension] = []
+        if let nonce {
+            extensionList.append(
+                Certificate.Extension(
+                    oid: AppAttestNonceExtension.oid,
+                    critical: false,
+                    value: ArraySlice(try AppAttestNonceExtension.extensionValue(nonce: nonce))
+                )
             )
-        ])
+        }
+        let extensions = try Certificate.Extensions(extensionList)
         return try Certificate(
             version: .v3,
             serialNumber: Certificate.SerialNumber(),

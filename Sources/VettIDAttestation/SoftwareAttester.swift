@@ -49,8 +49,12 @@ public struct SoftwareAttester: Sendable {
     /// The attestation object for `key`, as `DCAppAttestService.attestKey(_:clientDataHash:)` returns it:
     /// CBOR `{fmt: "apple-appattest", attStmt: {x5c: [credential, intermediate], receipt}, authData}`.
     public func attestKey(_ key: SoftwareAttestationKey, clientDataHash: [UInt8], now: Date = Date()) throws -> [UInt8] {
-        let publicKey = key.privateKey.publicKey
-        let raw = Array(publicKey.rawRepresentation)
+        try attestationObject(for: key, authData: attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: now)
+    }
+
+    /// `rpIdHash ‖ flags 0x40 ‖ counter ‖ aaguid ‖ u16be(32) ‖ credentialId ‖ COSE_Key(EC2, ES256, P-256)`.
+    func attestationAuthenticatorData(for key: SoftwareAttestationKey, counter: UInt32 = 0, credentialID: [UInt8]? = nil) -> [UInt8] {
+        let raw = Array(key.privateKey.publicKey.rawRepresentation)
         let coseKey = CBORValue.map([
             CBORMapEntry(key: .unsigned(1), value: .unsigned(2)),  // kty: EC2
             CBORMapEntry(key: .unsigned(3), value: .negative(6)),  // alg: ES256 (-7)
@@ -58,25 +62,37 @@ public struct SoftwareAttester: Sendable {
             CBORMapEntry(key: .negative(1), value: .bytes(Array(raw[0..<32]))),  // x
             CBORMapEntry(key: .negative(2), value: .bytes(Array(raw[32..<64]))),  // y
         ])
-        let keyID = key.keyID
+        let credentialID = credentialID ?? key.keyID
         var authData = rpIDHash
         authData.append(0x40)  // AT: attested credential data present
-        authData += [0, 0, 0, 0]
+        authData += (0..<4).map { UInt8(truncatingIfNeeded: counter >> (24 - 8 * $0)) }
         authData += environment.aaguid
-        authData += [UInt8(keyID.count >> 8), UInt8(keyID.count & 0xFF)]
-        authData += keyID
+        authData += [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)]
+        authData += credentialID
         authData += coseKey.encoded()
+        return authData
+    }
 
+    /// Builds an attestation object around given authenticator data (tests use it to forge fields that
+    /// `attestKey` always writes correctly, such as the counter or the credential id).
+    func attestationObject(
+        for key: SoftwareAttestationKey,
+        authData: [UInt8],
+        clientDataHash: [UInt8],
+        now: Date,
+        format: String = "apple-appattest",
+        includeNonceExtension: Bool = true
+    ) throws -> [UInt8] {
         let nonce = Array(SHA256.hash(data: authData + clientDataHash))
         let credential = try authority.credentialCertificate(
-            for: publicKey,
-            nonce: nonce,
+            for: key.privateKey.publicKey,
+            nonce: includeNonceExtension ? nonce : nil,
             notBefore: now.addingTimeInterval(-60),
             notAfter: now.addingTimeInterval(300 * 86400)
         )
         let x5c: [CBORValue] = [.bytes(try derBytes(credential)), .bytes(try derBytes(authority.intermediateCertificate))]
         return CBORValue.map([
-            CBORMapEntry(key: .text("fmt"), value: .text("apple-appattest")),
+            CBORMapEntry(key: .text("fmt"), value: .text(format)),
             CBORMapEntry(
                 key: .text("attStmt"),
                 value: .map([

@@ -25,6 +25,21 @@ import VettIDCrypto
         #expect(throws: TransactionKeyEnvelopeError.self) { try TransactionKeyContext(purpose: .enrollmentPassword, contextID: "", keyID: "k").info() }
     }
 
+    @Test func envelopeUsesTheDocumentedInfoWithPlainHPKE() throws {
+        // An independent HPKE recipient, given the documented info bytes, opens what the envelope sealed.
+        let payload = try TransactionKeyEnvelope.seal(password, to: key.publicKey, context: context, aad: aad)
+        let info: [UInt8] = [0, 16] + Array("vettid-tx-key/v1".utf8) + [0, 19] + Array("enrollment-password".utf8)
+            + [0, 10] + Array("session-42".utf8) + [0, 4] + Array("tk-1".utf8)
+        var recipient = try HPKE.Recipient(
+            privateKey: key.privateKey,
+            ciphersuite: .Curve25519_SHA256_ChachaPoly,
+            info: Data(info),
+            encapsulatedKey: Data(try #require(Base64URL.decode(payload.enc)))
+        )
+        let plaintext = try recipient.open(try #require(Base64URL.decode(payload.ciphertext)), authenticating: aad)
+        #expect(Array(plaintext) == password)
+    }
+
     @Test func sealsAndOpens() throws {
         let payload = try TransactionKeyEnvelope.seal(password, to: key.publicKey, context: context, aad: aad)
         #expect(payload.keyID == "tk-1")

@@ -61,7 +61,10 @@ public enum DPoPTargetURI {
         } else {
             hostBytes = authority
         }
-        guard !hostBytes.isEmpty else { return nil }
+        // An unbracketed host cannot hold a colon (only IP literals in brackets do).
+        guard !hostBytes.isEmpty, hostBytes.first == UInt8(ascii: "[") || !hostBytes.contains(UInt8(ascii: ":")) else {
+            return nil
+        }
         hostBytes = hostBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
         guard let host = normalizePercentEncoding(hostBytes) else { return nil }
 
