@@ -29,6 +29,12 @@ import VettIDCrypto
         #expect(jws.signature.count == 64)
     }
 
+    @Test func acceptsAURL() async throws {
+        let url = try #require(URL(string: "https://api.example.com/v1/items?limit=5"))
+        let jws = try CompactJWS(parsing: try await builder().proof(method: "GET", url: url))
+        #expect(jws.payload["htu"]?.stringValue == "https://api.example.com/v1/items")
+    }
+
     @Test func omitsAthAndNonceWhenNotGiven() async throws {
         let jws = try CompactJWS(parsing: try await builder().proof(method: "POST", url: "https://api.example.com/token"))
         #expect(jws.payload["ath"] == nil)

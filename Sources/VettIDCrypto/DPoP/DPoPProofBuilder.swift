@@ -31,6 +31,11 @@ public struct DPoPProofBuilder: Sendable {
         Base64URL.encode(SHA256.hash(data: Array(accessToken.utf8)))
     }
 
+    /// Builds and signs a proof for a `URL`; the same as the `String` overload with `url.absoluteString`.
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil) async throws(DPoPError) -> String {
+        try await proof(method: method, url: url.absoluteString, accessToken: accessToken, nonce: nonce)
+    }
+
     /// Builds and signs a proof.
     /// - Parameters:
     ///   - method: the HTTP method, as sent (for example `GET`).
