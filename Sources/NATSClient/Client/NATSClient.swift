@@ -123,12 +123,14 @@ public final class NATSClient: Sendable {
         queue: String? = nil,
         pendingLimit: Int? = nil
     ) throws(NATSError) -> NATSSubscription {
+        let dropCounter = NATSDropCounter()
         let (sid, stream) = try core.subscribe(
             subject: subject,
             queue: queue,
-            pendingLimit: pendingLimit ?? configuration.subscriptionPendingLimit
+            pendingLimit: pendingLimit ?? configuration.subscriptionPendingLimit,
+            dropCounter: dropCounter
         )
-        return NATSSubscription(sid: sid, subject: subject, queue: queue, stream: stream, core: core)
+        return NATSSubscription(sid: sid, subject: subject, queue: queue, stream: stream, core: core, dropCounter: dropCounter)
     }
 
     /// Subscribes for the duration of `body` and unsubscribes when it returns or throws.

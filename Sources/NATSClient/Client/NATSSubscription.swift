@@ -14,13 +14,22 @@ public struct NATSSubscription: AsyncSequence, Sendable {
     public let queue: String?
     private let stream: AsyncStream<NATSMessage>
     private let core: NATSConnectionCore
+    private let dropCounter: NATSDropCounter
 
-    init(sid: UInt64, subject: String, queue: String?, stream: AsyncStream<NATSMessage>, core: NATSConnectionCore) {
+    init(
+        sid: UInt64,
+        subject: String,
+        queue: String?,
+        stream: AsyncStream<NATSMessage>,
+        core: NATSConnectionCore,
+        dropCounter: NATSDropCounter
+    ) {
         self.sid = sid
         self.subject = subject
         self.queue = queue
         self.stream = stream
         self.core = core
+        self.dropCounter = dropCounter
     }
 
     /// The iterator.
@@ -48,6 +57,6 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         core.unsubscribe(sid: sid, after: Swift.max(count, 0))
     }
 
-    /// Messages dropped because the consumer did not keep up.
-    public var droppedMessages: Int { core.droppedCount(sid: sid) }
+    /// Messages dropped because the consumer did not keep up (still readable after the subscription ended).
+    public var droppedMessages: Int { dropCounter.value }
 }

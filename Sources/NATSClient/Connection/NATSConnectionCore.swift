@@ -12,9 +12,9 @@ final class NATSConnectionCore: Sendable {
         let subject: String
         let queue: String?
         let continuation: AsyncStream<NATSMessage>.Continuation?
+        let dropCounter: NATSDropCounter?
         var delivered: Int = 0
         var max: Int?
-        var dropped: Int = 0
         var inSlowEpisode = false
         var isRequestInbox: Bool { continuation == nil }
     }
@@ -518,7 +518,12 @@ final class NATSConnectionCore: Sendable {
 
     // MARK: - Subscriptions
 
-    func subscribe(subject: String, queue: String?, pendingLimit: Int) throws(NATSError) -> (UInt64, AsyncStream<NATSMessage>) {
+    func subscribe(
+        subject: String,
+        queue: String?,
+        pendingLimit: Int,
+        dropCounter: NATSDropCounter
+    ) throws(NATSError) -> (UInt64, AsyncStream<NATSMessage>) {
         guard NATSSubjectValidator.isValidSubscribeSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid subscription subject")
         }
@@ -530,7 +535,12 @@ final class NATSConnectionCore: Sendable {
             if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
             let sid = state.nextSID
             state.nextSID += 1
-            state.subscriptions[sid] = SubscriptionEntry(subject: subject, queue: queue, continuation: continuation)
+            state.subscriptions[sid] = SubscriptionEntry(
+                subject: subject,
+                queue: queue,
+                continuation: continuation,
+                dropCounter: dropCounter
+            )
             guard state.machine.isConnected, state.channel != nil else { return .success((sid, false)) }
             state.outbound.writeNATSCommand(.subscribe(subject: subject, queue: queue, sid: sid))
             return .success((sid, scheduleFlushLocked(&state)))
@@ -568,10 +578,6 @@ final class NATSConnectionCore: Sendable {
         if needsFlush { eventLoop.execute { self.flushOutbound() } }
     }
 
-    func droppedCount(sid: UInt64) -> Int {
-        state.withLockedValue { $0.subscriptions[sid]?.dropped ?? 0 }
-    }
-
     private func deliver(sid: UInt64, message: NATSMessage) {
         enum Outcome {
             case none
@@ -593,7 +599,7 @@ final class NATSConnectionCore: Sendable {
             var outcome = Outcome.none
             switch continuation.yield(message) {
             case .dropped:
-                entry.dropped += 1
+                entry.dropCounter?.increment()
                 if !entry.inSlowEpisode {
                     entry.inSlowEpisode = true
                     outcome = .slowConsumer(
@@ -648,7 +654,12 @@ final class NATSConnectionCore: Sendable {
                 let prefix = "\(configuration.inboxPrefix).\(NATSNUID.next())."
                 let sid = state.nextSID
                 state.nextSID += 1
-                state.subscriptions[sid] = SubscriptionEntry(subject: prefix + "*", queue: nil, continuation: nil)
+                state.subscriptions[sid] = SubscriptionEntry(
+                    subject: prefix + "*",
+                    queue: nil,
+                    continuation: nil,
+                    dropCounter: nil
+                )
                 state.requestInbox = (prefix, sid)
                 if state.machine.isConnected, state.channel != nil {
                     state.outbound.writeNATSCommand(.subscribe(subject: prefix + "*", queue: nil, sid: sid))
@@ -728,6 +739,15 @@ final class NATSConnectionCore: Sendable {
     var isConnected: Bool { state.withLockedValue { $0.machine.isConnected } }
     var connectedServerInfo: NATSServerInfo? { state.withLockedValue { $0.machine.serverInfo } }
     var knownServers: [String] { state.withLockedValue { $0.machine.pool.addresses.map(\.description) } }
+}
+
+/// Counts messages a subscription dropped; shared by the subscription value and the connection.
+final class NATSDropCounter: Sendable {
+    private let count = NIOLockedValueBox(0)
+
+    func increment() { count.withLockedValue { $0 += 1 } }
+
+    var value: Int { count.withLockedValue { $0 } }
 }
 
 extension TimeAmount {
