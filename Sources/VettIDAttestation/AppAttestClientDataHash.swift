@@ -16,6 +16,16 @@ public struct AppAttestClientDataHash: Sendable, Hashable {
         AppAttestClientDataHash(bytes: Array(SHA256.hash(data: clientData)))
     }
 
+    /// VettID's binding of a server challenge to the device's DPoP key:
+    /// `SHA-256(challenge ‖ jkt)`, where `jkt` is the 32-byte RFC 7638 SHA-256 thumbprint of the device
+    /// key's public JWK (the base64url-decoded `cnf.jkt`). An attestation or assertion made for one device
+    /// key cannot be replayed with another.
+    /// - Returns: `nil` when `keyThumbprint` is not 32 bytes.
+    public static func binding(challenge: [UInt8], keyThumbprint: [UInt8]) -> AppAttestClientDataHash? {
+        guard keyThumbprint.count == 32 else { return nil }
+        return hashing(challenge + keyThumbprint)
+    }
+
     /// `bytes` used as they are (Apple's samples use the raw challenge).
     public static func raw(_ bytes: [UInt8]) -> AppAttestClientDataHash {
         AppAttestClientDataHash(bytes: bytes)

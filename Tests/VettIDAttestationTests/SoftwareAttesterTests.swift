@@ -43,6 +43,20 @@ import X509
         #expect(Data(key.keyID).base64EncodedString() == key.keyIDBase64)
     }
 
+    @Test func clientDataHashBindsTheChallengeAndTheDeviceKey() async throws {
+        let jkt = Array(SHA256.hash(data: Array("device key thumbprint input".utf8)))
+        let otherJKT = Array(SHA256.hash(data: Array("another device key".utf8)))
+        let bound = try #require(AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: jkt))
+        #expect(bound.bytes == Array(SHA256.hash(data: challenge + jkt)))
+        #expect(AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: [1, 2, 3]) == nil)
+        let object = try attester.attestKey(key, clientDataHash: bound.bytes)
+        _ = try await verifier().verifyAttestation(object, keyID: key.keyID, clientDataHash: bound)
+        let otherDevice = try #require(AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: otherJKT))
+        await #expect(throws: AppAttestError.self) {
+            try await verifier().verifyAttestation(object, keyID: key.keyID, clientDataHash: otherDevice)
+        }
+    }
+
     @Test func softwareAttestationIsRefusedUnlessConfigured() async throws {
         let object = try attester.attestKey(key, clientDataHash: Array(SHA256.hash(data: challenge)))
         #expect(await refusal(verifier(trustSoftwareRoot: false), object: object) == .untrustedCertificateChain)
