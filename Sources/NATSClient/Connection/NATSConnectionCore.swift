@@ -110,13 +110,17 @@ final class NATSConnectionCore: Sendable {
     func channelActive(_ channel: any Channel) {
         eventLoop.assertInEventLoop()
         let timeout = TimeAmount(configuration.connectTimeout)
-        state.withLockedValue { state in
+        let closeNow: Bool = state.withLockedValue { state in
             state.channel = channel
+            // close() was called while the TCP connect was in flight: finish closing through this channel.
+            if state.machine.state == .closing { return true }
             state.machine.channelActive()
             state.handshakeTimeout = eventLoop.scheduleTask(in: timeout) { [weak channel] in
                 self.handshakeTimedOut(channel)
             }
+            return false
         }
+        if closeNow { channel.close(promise: nil) }
     }
 
     private func handshakeTimedOut(_ channel: (any Channel)?) {
