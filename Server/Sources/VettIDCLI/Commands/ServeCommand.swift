@@ -23,7 +23,7 @@ public struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger.process(label: "vettid-server", level: configuration.logLevel)
         let components = try await ServerComponents.make(configuration: configuration, logger: logger)
-        try await ServerRuntime.run(components: components) { port in
+        try await ServerRuntime(components: components) { port in
             logger.notice(
                 "listening",
                 metadata: [
@@ -32,6 +32,6 @@ public struct ServeCommand: AsyncParsableCommand {
                         "\(configuration.databaseURL == nil ? "sqlite \(configuration.sqlitePath)" : "postgres")",
                 ]
             )
-        }
+        }.run()
     }
 }

@@ -5,7 +5,10 @@ public struct VettIDCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vettid",
         abstract: "The VettID reference client, and a way to run the whole system locally.",
-        subcommands: [ServerCommand.self]
+        subcommands: [
+            DemoCommand.self, ServerCommand.self, RegisterCommand.self, LoginCommand.self, WhoamiCommand.self,
+            LogoutCommand.self,
+        ]
     )
 
     public init() {}

@@ -3,27 +3,46 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Runs a server until asked to stop, then shuts down gracefully: stops accepting, lets in-flight requests
-/// finish, and releases the store.
-public enum ServerRuntime {
-    /// Runs `components` until SIGTERM or SIGINT (or cancellation). `onRunning` receives the bound port.
-    public static func run(
+/// finish, and closes the store.
+///
+/// A process runs it until SIGTERM or SIGINT; an embedding program (`vettid demo`, tests) calls
+/// ``shutdown()``.
+public final class ServerRuntime: Sendable {
+    private let group: ServiceGroup
+    private let components: ServerComponents
+
+    /// Prepares the server. `onRunning` receives the bound port once it listens.
+    public init(
         components: ServerComponents,
+        handlingSignals: Bool = true,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) async throws {
+    ) throws {
         let application = try buildApplication(components: components, onRunning: onRunning)
-        let group = ServiceGroup(
+        self.components = components
+        self.group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: application)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
+                gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
                 logger: components.logger
             )
         )
+    }
+
+    /// Serves until shut down, then closes the store (also when serving failed).
+    public func run() async throws {
+        let result: Result<Void, any Error>
         do {
             try await group.run()
+            result = .success(())
         } catch {
-            try? await components.store.shutdown()
-            throw error
+            result = .failure(error)
         }
         try await components.store.shutdown()
+        try result.get()
+    }
+
+    /// Starts a graceful shutdown; ``run()`` returns once it completes.
+    public func shutdown() async {
+        await group.triggerGracefulShutdown()
     }
 }

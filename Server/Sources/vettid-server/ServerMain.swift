@@ -1,4 +1,5 @@
 import ArgumentParser
 import VettIDCLI
 
-await VettIDCommand.main()
+@main
+extension ServerToolCommand {}

@@ -1,4 +1,5 @@
 import ArgumentParser
 import VettIDCLI
 
-await ServerToolCommand.main()
+@main
+extension VettIDCommand {}

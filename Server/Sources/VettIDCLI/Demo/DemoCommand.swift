@@ -1,0 +1,48 @@
+public import ArgumentParser
+import Foundation
+import Logging
+import VettIDClient
+
+/// `vettid demo`: runs the whole system on embedded defaults and walks every flow, one line per step.
+public struct DemoCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract:
+            "Start the backend in-process (SQLite in a temporary folder, a free loopback port) and walk every flow."
+    )
+
+    @Option(help: "Output format: human or json.")
+    var output: OutputFormat = .human
+
+    @Flag(help: "Show the server's own log lines (info level) on standard error.")
+    var verbose = false
+
+    public init() {}
+
+    @MainActor
+    public func run() async throws {
+        let reporter = DemoReporter(format: output)
+        let started = ContinuousClock.now
+        var serverLogger = Logger(label: "vettid-server") { StreamLogHandler.standardError(label: $0) }
+        serverLogger.logLevel = verbose ? .info : .error
+
+        reporter.section("backend")
+        let server = try await reporter.step("start backend") {
+            let server = try await InProcessServer.start(logger: serverLogger)
+            return (server, "\(server.baseURL.absoluteString), SQLite in \(server.directory.path)")
+        }
+        var failure: (any Error)?
+        do {
+            try await DemoFlows(server: server, reporter: reporter).run()
+        } catch {
+            failure = error
+        }
+        reporter.section("shutdown")
+        try? await reporter.step("stop backend") {
+            await server.stop()
+            return ((), "graceful shutdown, temporary data removed")
+        }
+        reporter.finish(total: ContinuousClock.now - started)
+        if failure != nil || reporter.failures > 0 { throw ExitCode(1) }
+    }
+}

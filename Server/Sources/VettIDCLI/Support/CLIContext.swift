@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import VettIDClient
+
+/// What a client command works with: the profile store, the server URL, the session.
+///
+/// Profiles live in one encrypted store (`<config-dir>/profiles.store`, ChaChaPoly, key in
+/// `<config-dir>/store.key`, both 0600): `profile.<name>.server` holds the profile's server URL and
+/// `profile.<name>.session.*` its session, which persists across runs.
+@MainActor
+struct CLIContext {
+    let options: GlobalOptions
+    let store: any SecureStore
+    let serverURL: URL
+    let auth: AuthManager
+    var output: Output { Output(format: options.output) }
+
+    static func open(_ options: GlobalOptions) async throws -> CLIContext {
+        let directory = options.resolvedConfigDirectory
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store = EncryptedFileSecureStore(
+            url: directory.appendingPathComponent("profiles.store"),
+            keyProvider: FileSecureStoreKeyProvider(url: directory.appendingPathComponent("store.key"))
+        )
+        let serverKey = "profile.\(options.profile).server"
+        let stored = try await store.data(forKey: serverKey).map { String(decoding: $0, as: UTF8.self) }
+        let text = options.serverURL ?? stored ?? "http://127.0.0.1:8080"
+        guard let serverURL = URL(string: text) else {
+            throw CLIFailure(code: "invalid_server", message: "the server URL \(text) is not valid")
+        }
+        if options.serverURL != nil, options.serverURL != stored {
+            try await store.set(Data(text.utf8), forKey: serverKey)
+        }
+        var logger = Logger(label: "vettid") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        let auth = AuthManager(
+            configuration: try AuthManager.Configuration(
+                baseURL: serverURL, store: store, logger: logger, storageKeyPrefix: "profile.\(options.profile).session"
+            )
+        )
+        await auth.restoreSession()
+        return CLIContext(options: options, store: store, serverURL: serverURL, auth: auth)
+    }
+}

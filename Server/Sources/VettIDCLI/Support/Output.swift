@@ -1,0 +1,19 @@
+import Foundation
+
+/// Prints command results as human text or as one JSON object per command.
+struct Output {
+    let format: OutputFormat
+
+    /// Prints `human` in human mode, or `json` as a JSON object in JSON mode.
+    func emit(_ human: @autoclosure () -> String, json: [String: Any]) {
+        switch format {
+        case .human:
+            print(human())
+        case .json:
+            let data =
+                (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes]))
+                ?? Data("{}".utf8)
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}

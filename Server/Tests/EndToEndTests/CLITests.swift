@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import VettIDCLI
+
+/// The built `vettid` binary, run as a user would run it, against a live server.
+@Suite(.serialized) struct CLITests {
+    /// The directory holding the test bundle also holds the built executables.
+    static var binDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    static let vettid: URL? = locateVettid()
+
+    static func locateVettid() -> URL? {
+        let candidates = [
+            binDirectory.appendingPathComponent("vettid"),
+            binDirectory.deletingLastPathComponent().appendingPathComponent("vettid"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+        }
+        var errorJSON: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(stderr.utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil, configDirectory: URL) throws -> Run {
+        let process = Process()
+        guard let executable = Self.vettid else {
+            throw CLITestFailure("the vettid executable is not built next to the tests")
+        }
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = configDirectory.path
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data((stdin + "\n").utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func registerWhoamiLogoutWithProfilesAndJSON() async throws {
+        try await LiveServer.withServer { server in
+            let config = server.directory.appendingPathComponent("config")
+            let url = server.baseURL.absoluteString
+            let register = try run(
+                ["register", "--email", "cli@example.com", "--server", url, "--output", "json"],
+                stdin: "vivid-Otter-parsley-42", configDirectory: config)
+            #expect(register.status == 0, "\(register.stderr)")
+            #expect(register.json["status"] as? String == "registered")
+
+            // The profile remembers its server: no --server needed any more.
+            let whoami = try run(["whoami", "--output", "json"], configDirectory: config)
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            #expect(whoami.json["email"] as? String == "cli@example.com")
+
+            // Another profile has no session.
+            let other = try run(["whoami", "--profile", "work", "--server", url], configDirectory: config)
+            #expect(other.status == 1)
+            #expect(other.stderr.contains("not signed in"))
+
+            let mode =
+                try FileManager.default.attributesOfItem(
+                    atPath: config.appendingPathComponent("vettid/profiles.store").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            let stored = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
+            #expect(
+                !String(decoding: stored, as: UTF8.self).contains("cli@example.com"), "the profile store is encrypted")
+
+            let wrong = try run(
+                ["login", "--email", "cli@example.com", "--output", "json"], stdin: "not-the-password-9",
+                configDirectory: config)
+            #expect(wrong.status == 1)
+            #expect(wrong.errorJSON["error"] as? String == "invalid_credentials")
+
+            #expect(try run(["logout"], configDirectory: config).status == 0)
+            #expect(try run(["whoami"], configDirectory: config).status == 1)
+        }
+    }
+
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func demoRunsEveryStepAndExitsZero() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-config-\(UUID())")
+        let demo = try run(["demo", "--output", "json"], configDirectory: config)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.json["ok"] as? Bool == true)
+        let steps = try #require(demo.json["steps"] as? [[String: Any]])
+        #expect(steps.count >= 12)
+        #expect(steps.allSatisfy { $0["ok"] as? Bool == true })
+        let names = steps.compactMap { $0["step"] as? String }
+        for expected in ["register", "login", "current user", "refresh", "logout", "refuse revoked tokens"] {
+            #expect(names.contains(expected), "the demo runs \(expected)")
+        }
+    }
+
+    @Test func argumentParsing() throws {
+        let whoami = try #require(
+            try VettIDCommand.parseAsRoot(["whoami", "--profile", "work", "--output", "json"]) as? WhoamiCommand)
+        #expect(whoami.global.profile == "work")
+        #expect(whoami.global.output == .json)
+        #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--profile", "bad profile"]) }
+        #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["login"]) }
+        #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--server", "ftp://x"]) }
+        #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--output", "yaml"]) }
+    }
+}
+
+struct CLITestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
