@@ -63,6 +63,8 @@ let package = Package(
                 "CQREncode",
                 .product(name: "VettIDAPI", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "VettIDAttestation", package: "VettID"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

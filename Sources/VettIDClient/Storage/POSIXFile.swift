@@ -46,9 +46,18 @@ enum POSIXFile {
 
     /// The permission bits of `path`.
     static func permissions(_ path: String) throws -> mode_t {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ioError("stat", path) }
-        return info.st_mode & 0o7777
+        // FileManager rather than stat(2): `struct stat` is visible through several clang modules and
+        // MemberImportVisibility then rejects its members depending on the build graph.
+        do {
+            guard let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int else {
+                throw ioError("stat", path)
+            }
+            return mode_t(mode & 0o7777)
+        } catch let error as SecureStoreError {
+            throw error
+        } catch {
+            throw ioError("stat", path)
+        }
     }
 
     /// Atomically replaces `destination` with `source` (same directory) and syncs the directory.

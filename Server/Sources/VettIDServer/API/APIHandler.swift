@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCrypto
 
 /// The server's implementation of the generated `APIProtocol`: decodes nothing itself (the generated code did),
 /// delegates to the services, and maps their results onto the generated output types.
@@ -42,15 +43,18 @@ struct APIHandler: APIProtocol {
     func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
         let info = try request
+        let jkt = try await proofThumbprintIfPresent(info)
         let issued = try await auth.login(
-            email: body.email, password: body.password, dpopJKT: nil, clientIP: info.clientIP, logger: info.logger
+            email: body.email, password: body.password, dpopJKT: jkt, clientIP: info.clientIP, logger: info.logger
         )
         return .ok(try tokenIssued(issued))
     }
 
     func refresh(_ input: Operations.Refresh.Input) async throws -> Operations.Refresh.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let issued = try await auth.refresh(refreshToken: body.refreshToken, dpopJKT: nil, logger: try request.logger)
+        let info = try request
+        let jkt = try await proofThumbprintIfPresent(info)
+        let issued = try await auth.refresh(refreshToken: body.refreshToken, dpopJKT: jkt, logger: info.logger)
         return .ok(try tokenIssued(issued))
     }
 
@@ -68,17 +72,21 @@ struct APIHandler: APIProtocol {
 
     // MARK: Helpers
 
-    /// Authenticates the request from `Authorization: Bearer …` or the `auth-token` cookie.
+    /// Authenticates the request from `Authorization: DPoP …` with a `DPoP` proof, `Authorization: Bearer …`, or
+    /// the `auth-token` cookie.
     ///
-    /// A token bound to a DPoP key (`cnf.jkt`) is refused when presented as a bearer token (RFC 9449 §7.2).
+    /// A token bound to a DPoP key (`cnf.jkt`) must come with the DPoP scheme and a proof by that key (`ath`
+    /// over the token); a bound token presented as a bearer token or cookie is refused (RFC 9449 §7.2).
     func authenticate() async throws -> AuthService.Authenticated {
         let info = try request
         let authorizations = info.headers(.authorization)
         guard authorizations.count <= 1 else { throw APIFailure.invalidRequest("more than one Authorization header") }
+        var scheme = "cookie"
         let token: String
         if let header = authorizations.first {
             let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw APIFailure.invalidToken() }
+            guard parts.count == 2, ["bearer", "dpop"].contains(parts[0].lowercased()) else { throw APIFailure.invalidToken() }
+            scheme = parts[0].lowercased()
             token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         } else if let cookie = info.cookie(AuthCookie.name) {
             token = cookie
@@ -86,10 +94,23 @@ struct APIHandler: APIProtocol {
             throw APIFailure.invalidToken("authentication is required")
         }
         let (authenticated, boundJKT) = try await auth.authenticate(accessToken: token)
-        if boundJKT != nil {
+        switch (scheme, boundJKT) {
+        case ("dpop", let jkt?):
+            _ = try await components.dpop.verify(info, endpoint: .resource, accessToken: token, boundJKT: jkt)
+        case ("dpop", nil):
+            throw APIFailure.invalidToken("this token is not bound to a DPoP key; send it with the Bearer scheme")
+        case (_, .some):
             throw APIFailure.invalidToken("this token is bound to a DPoP key and must be sent with the DPoP scheme")
+        default:
+            break
         }
         return authenticated
+    }
+
+    /// Verifies the request's DPoP proof at a token endpoint when it carries one, returning its key thumbprint.
+    func proofThumbprintIfPresent(_ info: RequestInfo) async throws -> String? {
+        guard DPoPGuard.hasProof(info) else { return nil }
+        return try await components.dpop.verify(info, endpoint: .token).thumbprint
     }
 
     private func tokenIssued(_ issued: AuthService.Issued) throws -> Components.Responses.TokenIssued {

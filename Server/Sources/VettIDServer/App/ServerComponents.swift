@@ -11,6 +11,8 @@ public struct ServerComponents: Sendable {
     /// Where clients reach this server.
     public let origin: PublicOrigin
     public let invitations: InvitationRepository
+    /// Verifies DPoP proofs (shared replay cache, stateless nonces).
+    public let dpop: DPoPGuard
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
@@ -41,9 +43,11 @@ public struct ServerComponents: Sendable {
             members: MemberRepository(store: store), sessions: SessionRepository(store: store), hasher: hasher,
             policy: configuration.passwordPolicy, tokens: tokens, limits: configuration.limits, clock: clock
         )
+        let origin = PublicOrigin(configuration: configuration)
         return ServerComponents(
             configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
-            origin: PublicOrigin(configuration: configuration), invitations: InvitationRepository(store: store)
+            origin: origin, invitations: InvitationRepository(store: store),
+            dpop: DPoPGuard(keys: keys, store: store, origin: origin, clock: clock)
         )
     }
 }

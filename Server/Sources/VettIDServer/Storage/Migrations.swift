@@ -52,5 +52,16 @@ enum Migrations {
                 "CREATE INDEX invitations_user_idx ON invitations(user_id, created_at)",
             ]
         },
+        Migration(version: 3, name: "DPoP proof replay cache") { engine in
+            [
+                """
+                CREATE TABLE dpop_replay (
+                    key_hash TEXT PRIMARY KEY,
+                    expires_at \(engine.bigint) NOT NULL
+                )
+                """,
+                "CREATE INDEX dpop_replay_expiry_idx ON dpop_replay(expires_at)",
+            ]
+        },
     ]
 }
