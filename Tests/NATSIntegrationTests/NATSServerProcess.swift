@@ -28,26 +28,41 @@ final class NATSServerProcess: @unchecked Sendable {
     var url: String { "nats://127.0.0.1:\(port)" }
 
     /// Starts nats-server with `configuration` (without `port`/`listen`, which are added) and waits until
-    /// it accepts connections.
-    init(configuration: String = "", port: Int? = nil, directory: URL? = nil) async throws {
+    /// it accepts connections. With no fixed port, a port another process grabbed in the meantime is
+    /// retried with a fresh one.
+    init(configuration: String = "", port fixedPort: Int? = nil, directory: URL? = nil) async throws {
         guard let executable = Self.executable else { throw SkipError("nats-server is not installed") }
-        self.port = try port ?? Self.freePort()
-        self.directory = directory ?? FileManager.default.temporaryDirectory
+        let directory = directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nats-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let configFile = directory.appendingPathComponent("server.conf")
+        let log = directory.appendingPathComponent("server.log")
+        var started: (Process, Int)?
+        for _ in 0..<(fixedPort == nil ? 3 : 1) {
+            let port = try fixedPort ?? Self.freePort()
+            try "listen: 127.0.0.1:\(port)\n\(configuration)\n".write(to: configFile, atomically: true, encoding: .utf8)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["-c", configFile.path]
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            if try await Self.waitUntilReady(process, port: port) {
+                started = (process, port)
+                break
+            }
+            if process.isRunning { process.terminate() }
+        }
+        guard let (process, port) = started else {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw SkipError("nats-server did not start: \(text)")
+        }
+        self.process = process
+        self.port = port
+        self.directory = directory
         self.extraConfiguration = configuration
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        let configFile = self.directory.appendingPathComponent("server.conf")
-        try "listen: 127.0.0.1:\(self.port)\n\(configuration)\n".write(to: configFile, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-c", configFile.path]
-        let log = self.directory.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        try await waitUntilReady()
     }
 
     /// Starts a new server process with the same configuration and port (a restart).
@@ -59,19 +74,19 @@ final class NATSServerProcess: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
-    private func waitUntilReady() async throws {
+    private static func waitUntilReady(_ process: Process, port: Int) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            if !process.isRunning { throw SkipError("nats-server exited: \(log)") }
+            if !process.isRunning { return false }
             if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connect(host: "127.0.0.1", port: port).get()
             {
                 try? await channel.close()
-                return
+                return true
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw SkipError("nats-server did not start: \(log)")
+        return false
     }
 
     /// Puts the server into lame duck mode (SIGUSR2, what `nats-server --signal ldm` sends).

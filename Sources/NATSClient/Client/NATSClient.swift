@@ -124,13 +124,13 @@ public final class NATSClient: Sendable {
         pendingLimit: Int? = nil
     ) throws(NATSError) -> NATSSubscription {
         let dropCounter = NATSDropCounter()
-        let (sid, stream) = try core.subscribe(
+        let (sid, messages) = try core.subscribe(
             subject: subject,
             queue: queue,
             pendingLimit: pendingLimit ?? configuration.subscriptionPendingLimit,
             dropCounter: dropCounter
         )
-        return NATSSubscription(sid: sid, subject: subject, queue: queue, stream: stream, core: core, dropCounter: dropCounter)
+        return NATSSubscription(sid: sid, subject: subject, queue: queue, messages: messages, core: core, dropCounter: dropCounter)
     }
 
     /// Subscribes for the duration of `body` and unsubscribes when it returns or throws.

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// A subscription: an asynchronous sequence of the messages delivered to it.
 ///
 /// The sequence ends after ``unsubscribe()``, after the auto-unsubscribe count is reached, on drain, or when
@@ -12,7 +14,7 @@ public struct NATSSubscription: AsyncSequence, Sendable {
     public let subject: String
     /// The queue group, if any.
     public let queue: String?
-    private let stream: AsyncStream<NATSMessage>
+    private let messages: NATSMessageQueue
     private let core: NATSConnectionCore
     private let dropCounter: NATSDropCounter
 
@@ -20,31 +22,35 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         sid: UInt64,
         subject: String,
         queue: String?,
-        stream: AsyncStream<NATSMessage>,
+        messages: NATSMessageQueue,
         core: NATSConnectionCore,
         dropCounter: NATSDropCounter
     ) {
         self.sid = sid
         self.subject = subject
         self.queue = queue
-        self.stream = stream
+        self.messages = messages
         self.core = core
         self.dropCounter = dropCounter
     }
 
-    /// The iterator.
+    /// The iterator. It takes every buffered message at once and hands them out without locking.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<NATSMessage>.AsyncIterator
+        let queue: NATSMessageQueue
+        var batch = CircularBuffer<NATSMessage>()
 
         /// The next message, or `nil` when the subscription has ended.
         public mutating func next() async -> NATSMessage? {
-            await base.next()
+            if let message = batch.popFirst() { return message }
+            guard let next = await queue.nextBatch() else { return nil }
+            batch = next
+            return batch.popFirst()
         }
     }
 
     /// Creates the iterator.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator())
+        AsyncIterator(queue: messages)
     }
 
     /// Stops the subscription now; buffered messages are still delivered, then the sequence ends.

@@ -30,6 +30,11 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
         core.received(unwrapInboundIn(data), channel: context.channel)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        core.readComplete()
+        context.fireChannelReadComplete()
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         core.writabilityChanged(channel: context.channel)
         context.fireChannelWritabilityChanged()

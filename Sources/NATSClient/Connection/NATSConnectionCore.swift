@@ -11,7 +11,7 @@ final class NATSConnectionCore: Sendable {
     struct SubscriptionEntry {
         let subject: String
         let queue: String?
-        let continuation: AsyncStream<NATSMessage>.Continuation?
+        let continuation: NATSMessageQueue?
         let dropCounter: NATSDropCounter?
         var delivered: Int = 0
         var max: Int?
@@ -44,6 +44,7 @@ final class NATSConnectionCore: Sendable {
         var pingTask: RepeatedTask?
         var handshakeTimeout: Scheduled<Void>?
         var finished = false
+        var queuesToWake: [NATSMessageQueue] = []
     }
 
     let configuration: NATSClient.Configuration
@@ -191,6 +192,17 @@ final class NATSConnectionCore: Sendable {
             logger.debug("server error", metadata: ["error": "\(text)"])
             perform(state.withLockedValue { $0.machine.receivedError(text) }, channel: channel)
         }
+    }
+
+    /// End of a read batch: wake the consumers that got messages in it.
+    func readComplete() {
+        let queues: [NATSMessageQueue] = state.withLockedValue { state in
+            guard !state.queuesToWake.isEmpty else { return [] }
+            let queues = state.queuesToWake
+            state.queuesToWake.removeAll(keepingCapacity: true)
+            return queues
+        }
+        for queue in queues { queue.wake() }
     }
 
     func writabilityChanged(channel: any Channel) {
@@ -527,45 +539,43 @@ final class NATSConnectionCore: Sendable {
         queue: String?,
         pendingLimit: Int,
         dropCounter: NATSDropCounter
-    ) throws(NATSError) -> (UInt64, AsyncStream<NATSMessage>) {
+    ) throws(NATSError) -> (UInt64, NATSMessageQueue) {
         guard NATSSubjectValidator.isValidSubscribeSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid subscription subject")
         }
         if let queue, !NATSSubjectValidator.isValidQueueName(queue) {
             throw NATSError(.invalidSubject, "invalid queue group name")
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: NATSMessage.self, bufferingPolicy: .bufferingOldest(pendingLimit))
-        let result: Result<(UInt64, Bool), NATSError> = state.withLockedValue { state in
+        let result: Result<(UInt64, NATSMessageQueue, Bool), NATSError> = state.withLockedValue { state in
             if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
             let sid = state.nextSID
             state.nextSID += 1
+            let continuation = NATSMessageQueue(limit: pendingLimit) { [weak self] in
+                self?.unsubscribe(sid: sid, after: nil)
+            }
             state.subscriptions[sid] = SubscriptionEntry(
                 subject: subject,
                 queue: queue,
                 continuation: continuation,
                 dropCounter: dropCounter
             )
-            guard state.machine.isConnected, state.channel != nil else { return .success((sid, false)) }
+            guard state.machine.isConnected, state.channel != nil else { return .success((sid, continuation, false)) }
             state.outbound.writeNATSCommand(.subscribe(subject: subject, queue: queue, sid: sid))
-            return .success((sid, scheduleFlushLocked(&state)))
+            return .success((sid, continuation, scheduleFlushLocked(&state)))
         }
         switch result {
-        case .success(let (sid, needsFlush)):
-            continuation.onTermination = { [weak self] termination in
-                if case .cancelled = termination { self?.unsubscribe(sid: sid, after: nil) }
-            }
+        case .success(let (sid, queue, needsFlush)):
             if needsFlush { eventLoop.execute { self.flushOutbound() } }
-            return (sid, stream)
+            return (sid, queue)
         case .failure(let error):
-            continuation.finish()
             throw error
         }
     }
 
     func unsubscribe(sid: UInt64, after max: Int?) {
-        let (needsFlush, finished): (Bool, AsyncStream<NATSMessage>.Continuation?) = state.withLockedValue { state in
+        let (needsFlush, finished): (Bool, NATSMessageQueue?) = state.withLockedValue { state in
             guard var entry = state.subscriptions[sid] else { return (false, nil) }
-            var finished: AsyncStream<NATSMessage>.Continuation?
+            var finished: NATSMessageQueue?
             if let max, entry.delivered < max {
                 entry.max = max
                 state.subscriptions[sid] = entry
@@ -601,7 +611,7 @@ final class NATSConnectionCore: Sendable {
             }
             entry.delivered += 1
             var outcome = Outcome.none
-            switch continuation.yield(message) {
+            switch continuation.enqueue(message) {
             case .dropped:
                 entry.dropCounter?.increment()
                 if !entry.inSlowEpisode {
@@ -610,11 +620,10 @@ final class NATSConnectionCore: Sendable {
                         NATSError(.slowConsumer, "subscription \(sid) on \(entry.subject) is dropping messages")
                     )
                 }
-            case .enqueued:
+            case .enqueued(let needsWake):
                 entry.inSlowEpisode = false
+                if needsWake { state.queuesToWake.append(continuation) }
             case .terminated:
-                break
-            @unknown default:
                 break
             }
             if let max = entry.max, entry.delivered >= max {
