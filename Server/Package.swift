@@ -87,6 +87,7 @@ let package = Package(
             name: "VettIDCLI",
             dependencies: [
                 "VettIDServer",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "VettIDClient", package: "VettID"),
                 .product(name: "VettIDAPI", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),

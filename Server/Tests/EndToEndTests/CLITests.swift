@@ -101,6 +101,28 @@ import Testing
     }
 
     @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func inviteCreateListRevoke() async throws {
+        try await LiveServer.withServer { server in
+            let config = server.directory.appendingPathComponent("config")
+            let url = server.baseURL.absoluteString
+            #expect(try run(["register", "--email", "inviter@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
+            let human = try run(["invite", "create", "--label", "Phone"], configDirectory: config)
+            #expect(human.status == 0, "\(human.stderr)")
+            #expect(human.stdout.contains("█"), "the QR code is printed as terminal text")
+            let created = try run(["invite", "create", "--expires-in", "600", "--output", "json"], configDirectory: config)
+            let code = try #require(created.json["code"] as? String)
+            #expect((created.json["qr_payload"] as? String)?.hasPrefix("vettid://enroll?code=\(code)&api=") == true)
+            let list = try run(["invite", "list", "--output", "json"], configDirectory: config)
+            #expect((list.json["invitations"] as? [[String: Any]])?.count == 2)
+            let revoked = try run(["invite", "revoke", code.lowercased(), "--output", "json"], configDirectory: config)
+            #expect(revoked.json["status"] as? String == "revoked")
+            let again = try run(["invite", "revoke", code, "--output", "json"], configDirectory: config)
+            #expect(again.status == 1)
+            #expect(again.errorJSON["error"] as? String == "invitation_revoked")
+        }
+    }
+
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
     func demoRunsEveryStepAndExitsZero() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-config-\(UUID())")
         let demo = try run(["demo", "--output", "json"], configDirectory: config)
