@@ -131,9 +131,25 @@ import Testing
         _ = try? channel.finish()
     }
 
-    @Test func payloadIsASliceOfTheInputBuffer() throws {
+    @Test func payloadIsCopiedByDefault() throws {
         var input = ByteBuffer(string: "MSG foo 1 5\r\nhello\r\n")
         let operation = try NATSProtocolDecoder.parse(&input)
+        guard case .message(_, let message) = operation else {
+            Issue.record("no message")
+            return
+        }
+        #expect(message.payloadString == "hello")
+        input.moveReaderIndex(to: 0)
+        input.withUnsafeReadableBytes { inputBytes in
+            message.payload.withUnsafeReadableBytes { payloadBytes in
+                #expect(payloadBytes.baseAddress != inputBytes.baseAddress! + 13)
+            }
+        }
+    }
+
+    @Test func zeroCopyPayloadIsASliceOfTheInputBuffer() throws {
+        var input = ByteBuffer(string: "MSG foo 1 5\r\nhello\r\n")
+        let operation = try NATSProtocolDecoder.parse(&input, zeroCopyPayloads: true)
         guard case .message(_, let message) = operation else {
             Issue.record("no message")
             return

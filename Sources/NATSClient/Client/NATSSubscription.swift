@@ -46,6 +46,15 @@ public struct NATSSubscription: AsyncSequence, Sendable {
             batch = next
             return batch.popFirst()
         }
+
+        /// The next message, running in the caller's isolation (SE-0421): a `for await` loop on an actor
+        /// hops executors only when it must wait for a new batch, not once per message.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> NATSMessage? {
+            if let message = batch.popFirst() { return message }
+            guard let next = await queue.nextBatch() else { return nil }
+            batch = next
+            return batch.popFirst()
+        }
     }
 
     /// Creates the iterator.

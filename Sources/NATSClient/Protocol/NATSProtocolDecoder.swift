@@ -22,16 +22,30 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
     public let maxControlLine: Int
     /// Largest accepted message (headers plus payload).
     public let maxPayload: Int
+    /// Whether payloads are slices of the read buffer (no copy) or copied into their own buffer.
+    ///
+    /// Slices keep the whole read buffer alive while a message waits in a subscription, and then every
+    /// further read must copy that buffer (copy-on-write). The client therefore copies each payload once,
+    /// as nats.go does; zero-copy suits consumers that drop messages at once.
+    public let zeroCopyPayloads: Bool
 
     /// Creates a decoder.
-    public init(maxControlLine: Int = 64 * 1024, maxPayload: Int = 64 * 1024 * 1024) {
+    public init(maxControlLine: Int = 64 * 1024, maxPayload: Int = 64 * 1024 * 1024, zeroCopyPayloads: Bool = false) {
         self.maxControlLine = maxControlLine
         self.maxPayload = maxPayload
+        self.zeroCopyPayloads = zeroCopyPayloads
     }
 
     /// Decodes one operation, or asks for more bytes.
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let operation = try Self.parse(&buffer, maxControlLine: maxControlLine, maxPayload: maxPayload) else {
+        guard
+            let operation = try Self.parse(
+                &buffer,
+                maxControlLine: maxControlLine,
+                maxPayload: maxPayload,
+                zeroCopyPayloads: zeroCopyPayloads
+            )
+        else {
             return .needMoreData
         }
         context.fireChannelRead(Self.wrapInboundOut(operation))
@@ -52,7 +66,8 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
     public static func parse(
         _ buffer: inout ByteBuffer,
         maxControlLine: Int = 64 * 1024,
-        maxPayload: Int = 64 * 1024 * 1024
+        maxPayload: Int = 64 * 1024 * 1024,
+        zeroCopyPayloads: Bool = false
     ) throws(NATSProtocolError) -> NATSServerOperation? {
         let start = buffer.readerIndex
         let available = buffer.readableBytes
@@ -98,7 +113,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             let sid = try arguments.integer(1)
             let reply = count == 4 ? arguments.string(2) : nil
             buffer.moveReaderIndex(to: lineEnd)
-            let payload = try readPayload(&buffer, length: size)
+            let payload = try readPayload(&buffer, length: size, copy: !zeroCopyPayloads)
             return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, payload: payload))
 
         case .hmsg:
@@ -120,7 +135,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             let sid = try arguments.integer(1)
             let reply = count == 5 ? arguments.string(2) : nil
             buffer.moveReaderIndex(to: lineEnd)
-            var whole = try readPayload(&buffer, length: totalLength)
+            var whole = try readPayload(&buffer, length: totalLength, copy: !zeroCopyPayloads)
             let headerBlock = whole.readSlice(length: headerLength)!
             let headers = try parseHeaders(headerBlock)
             return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, headers: headers, payload: whole))
@@ -186,8 +201,19 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         }
     }
 
-    private static func readPayload(_ buffer: inout ByteBuffer, length: Int) throws(NATSProtocolError) -> ByteBuffer {
-        let payload = buffer.readSlice(length: length)!
+    private static let allocator = ByteBufferAllocator()
+
+    private static func readPayload(
+        _ buffer: inout ByteBuffer,
+        length: Int,
+        copy: Bool
+    ) throws(NATSProtocolError) -> ByteBuffer {
+        var payload = buffer.readSlice(length: length)!
+        if copy {
+            var owned = allocator.buffer(capacity: length)
+            owned.writeBuffer(&payload)
+            payload = owned
+        }
         guard buffer.readInteger(as: UInt8.self) == UInt8(ascii: "\r"),
             buffer.readInteger(as: UInt8.self) == UInt8(ascii: "\n")
         else {

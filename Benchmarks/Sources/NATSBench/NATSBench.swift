@@ -1,0 +1,117 @@
+// Same workloads as Peers/bench.c and Peers/bench.go, same output format:
+//   pub <size> <msgs> <seconds> <msgs/s>
+//   pubsub <size> <msgs> <seconds> <msgs/s>
+//   reqrep <count> <p50 µs> <p99 µs>
+// Usage: NATSBench <url> <msgs> <reqrep count>
+
+import NATSClient
+import NIOCore
+
+
+@main
+struct NATSBench {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        let url = arguments.count > 1 ? arguments[1] : "nats://127.0.0.1:4222"
+        let count = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+        let requests = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
+        if url == "decode" {
+            // Decoder alone: parse `count` MSG frames of 128 bytes from one buffer.
+            var input = ByteBuffer()
+            let payload = String(repeating: "x", count: 128)
+            for _ in 0..<count { input.writeString("MSG bench.pubsub 1 128\r\n\(payload)\r\n") }
+            let start = ContinuousClock.now
+            var decoded = 0
+            while let _ = try NATSProtocolDecoder.parse(&input) { decoded += 1 }
+            report("decode", 128, decoded, ContinuousClock.now - start)
+            return
+        }
+        let configuration = NATSClient.Configuration(
+            servers: [url],
+            maxPendingOutboundBytes: 1 << 30,
+            subscriptionPendingLimit: 1 << 24
+        )
+
+        for size in [16, 128, 1024] {
+            let client = try NATSClient(configuration: configuration)
+            try await client.connect()
+            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
+            let start = ContinuousClock.now
+            for _ in 0..<count { try client.publish(payload, to: "bench.pub") }
+            try await client.flush(timeout: .seconds(120))
+            report("pub", size, count, ContinuousClock.now - start)
+            await client.close()
+        }
+
+        do {
+            let size = 128
+            let subscriber = try NATSClient(configuration: configuration)
+            try await subscriber.connect()
+            let publisher = try NATSClient(configuration: configuration)
+            try await publisher.connect()
+            let subscription = try subscriber.subscribe(to: "bench.pubsub")
+            try await subscriber.flush()
+            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
+            let receiver = Task {
+                var received = 0
+                var first: ContinuousClock.Instant?
+                for await _ in subscription {
+                    if first == nil { first = ContinuousClock.now }
+                    received += 1
+                    if received == count { break }
+                }
+                return (first ?? ContinuousClock.now, ContinuousClock.now)
+            }
+            for _ in 0..<count { try publisher.publish(payload, to: "bench.pubsub") }
+            try await publisher.flush(timeout: .seconds(120))
+            let (first, last) = await receiver.value
+            report("pubsub", size, count, last - first)
+            await publisher.close()
+            await subscriber.close()
+        }
+
+        do {
+            let responder = try NATSClient(configuration: configuration)
+            try await responder.connect()
+            let service = try responder.subscribe(to: "bench.req")
+            let serviceTask = Task {
+                for await request in service {
+                    if let reply = request.replyTo { try? responder.publish(request.payload, to: reply) }
+                }
+            }
+            try await responder.flush()
+            let client = try NATSClient(configuration: configuration)
+            try await client.connect()
+            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
+            for _ in 0..<100 { _ = try await client.request(payload, to: "bench.req") }
+            var latencies: [Double] = []
+            latencies.reserveCapacity(requests)
+            for _ in 0..<requests {
+                let start = ContinuousClock.now
+                _ = try await client.request(payload, to: "bench.req")
+                latencies.append(microseconds(ContinuousClock.now - start))
+            }
+            latencies.sort()
+            let p50 = latencies[latencies.count / 2]
+            let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
+            print("reqrep \(requests) \(format(p50)) \(format(p99))")
+            serviceTask.cancel()
+            await client.close()
+            await responder.close()
+        }
+    }
+
+    static func microseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+    }
+
+    static func format(_ value: Double) -> String {
+        String(Double(Int(value * 10)) / 10)
+    }
+
+    static func report(_ name: String, _ size: Int, _ count: Int, _ duration: Duration) {
+        let seconds = microseconds(duration) / 1e6
+        print("\(name) \(size) \(count) \(format(seconds * 1000) ) \(Int(Double(count) / seconds))")
+    }
+}
