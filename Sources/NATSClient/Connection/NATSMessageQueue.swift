@@ -31,6 +31,9 @@ final class NATSMessageQueue: Sendable {
         self.onCancel = onCancel
     }
 
+    /// Whether a consumer is suspended waiting for messages (for tests).
+    var hasWaiter: Bool { state.withLockedValue { $0.waiter != nil } }
+
     func enqueue(_ message: NATSMessage) -> EnqueueResult {
         state.withLockedValue { state in
             if state.finished { return .terminated }
