@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "VettIDAPI",
                 "VettIDCrypto",
+                "VettIDAttestation",
                 "NATSClient",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -161,6 +162,7 @@ let package = Package(
                 "VettIDClient",
                 "VettIDAPI",
                 "VettIDCrypto",
+                "VettIDAttestation",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

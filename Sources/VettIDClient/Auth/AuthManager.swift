@@ -29,15 +29,31 @@ public final class AuthManager {
         public let store: any SecureStore
         /// Prefix of the store keys (`<prefix>.tokens`, `<prefix>.user`).
         public let storageKeyPrefix: String
+        /// The device key that binds the session (login and refresh carry a proof by it, so the server issues
+        /// `token_type: DPoP` tokens, and every authenticated request carries `Authorization: DPoP` plus a proof),
+        /// or `nil` for bearer tokens.
+        public let deviceKeyStore: (any DeviceKeyStore)?
 
         /// Creates a configuration from an API configuration.
-        public init(api: APIClientConfiguration, store: any SecureStore, storageKeyPrefix: String = "vettid.session") {
+        /// - Parameter deviceKeyStore: Informational here: `api` must already carry the matching proof provider
+        ///   (use the `baseURL:` initializer to have it wired).
+        public init(
+            api: APIClientConfiguration,
+            store: any SecureStore,
+            storageKeyPrefix: String = "vettid.session",
+            deviceKeyStore: (any DeviceKeyStore)? = nil
+        ) {
             self.api = api
             self.store = store
             self.storageKeyPrefix = storageKeyPrefix
+            self.deviceKeyStore = deviceKeyStore
         }
 
         /// Creates a configuration; the base URL must have an `http`/`https` scheme and a host.
+        ///
+        /// With a `deviceKeyStore` (and no explicit `proofProvider`), the session is bound to the device key: a
+        /// ``DeviceDPoPProofProvider`` signs the proofs and the transport is wrapped in a ``DPoPNonceTransport``,
+        /// so server nonces are remembered per origin and a `use_dpop_nonce` answer is retried once.
         /// - Throws: ``ConfigurationError`` for an invalid base URL.
         public init(
             baseURL: URL,
@@ -46,8 +62,19 @@ public final class AuthManager {
             logger: Logger = Logger(label: "dev.vettid.auth"),
             retryPolicy: RetryPolicy = .default,
             proofProvider: (any DPoPProofProvider)? = nil,
+            deviceKeyStore: (any DeviceKeyStore)? = nil,
             storageKeyPrefix: String = "vettid.session"
         ) throws {
+            var transport = transport
+            var proofProvider = proofProvider
+            if let deviceKeyStore, proofProvider == nil {
+                let deviceProofs = DeviceDPoPProofProvider(keyStore: deviceKeyStore)
+                proofProvider = deviceProofs
+                transport = DPoPNonceTransport(
+                    base: transport ?? DefaultTransport.make(),
+                    middleware: DPoPNonceMiddleware(proofProvider: deviceProofs)
+                )
+            }
             let api = try APIClientConfiguration(
                 baseURL: baseURL,
                 transport: transport,
@@ -55,7 +82,7 @@ public final class AuthManager {
                 retryPolicy: retryPolicy,
                 proofProvider: proofProvider
             )
-            self.init(api: api, store: store, storageKeyPrefix: storageKeyPrefix)
+            self.init(api: api, store: store, storageKeyPrefix: storageKeyPrefix, deviceKeyStore: deviceKeyStore)
         }
     }
 

@@ -24,6 +24,20 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
         if let responseBody {
             bytes = (try? await Data(collecting: responseBody, upTo: APIError.maximumErrorBodySize)) ?? Data()
         }
-        throw APIError(response: response, body: bytes)
+        throw Self.error(response: response, body: bytes)
+    }
+
+    /// The ``APIError`` for a failed response. A 401 whose body has no error code but whose
+    /// `WWW-Authenticate: DPoP error="…"` names one (RFC 9449 §7.1) gets that code, so that a `use_dpop_nonce`
+    /// or `invalid_token` challenge is recognised even without a JSON body.
+    static func error(response: HTTPResponse, body: Data) -> APIError {
+        var error = APIError(response: response, body: body)
+        if error.code == .httpError, response.status.code == 401,
+            let code = response.headerFields[values: .wwwAuthenticate].lazy.compactMap(DPoPNonceChallenge.dpopError(inWWWAuthenticate:)).first,
+            !code.isEmpty
+        {
+            error.code = APIError.Code(rawValue: code)
+        }
+        return error
     }
 }
