@@ -39,11 +39,14 @@ public actor SoftwareDeviceKeyStore: DeviceKeyStore {
         }
         do {
             let key = try await task.value
-            cached = key
-            loading = nil
+            // Cache only if no reset happened meanwhile (a reset clears `loading`).
+            if loading == task {
+                cached = key
+                loading = nil
+            }
             return key
         } catch {
-            loading = nil
+            if loading == task { loading = nil }
             throw (error as? DeviceKeyError) ?? DeviceKeyError(code: .storage, message: "The device key could not be loaded.", underlying: error)
         }
     }
