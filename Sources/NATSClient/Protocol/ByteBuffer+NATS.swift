@@ -58,6 +58,10 @@ extension ByteBuffer {
     /// Writes `PUB subject [reply] size\r\npayload\r\n`.
     @inlinable
     public mutating func writeNATSPublish(subject: String, replyTo: String?, payload: ByteBuffer) {
+        // One capacity check for the whole frame instead of one per piece.
+        reserveCapacity(
+            minimumWritableBytes: 32 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes
+        )
         writeStaticString("PUB ")
         writeString(subject)
         writeInteger(UInt8(ascii: " "))
