@@ -214,6 +214,30 @@ struct NATSIntegrationTests {
         await producer.close()
     }
 
+    @Test func subscriptionDrainKeepsTheConnection() async throws {
+        let server = try await NATSServerProcess()
+        defer { server.cleanUp() }
+        let consumer = try client(server)
+        try await consumer.connect()
+        let producer = try client(server)
+        try await producer.connect()
+        let subscription = try consumer.subscribe(to: "drain.sub")
+        try await consumer.flush()
+        for index in 0..<300 { try producer.publish("\(index)", to: "drain.sub") }
+        try await producer.flush()
+        let counter = Task {
+            var count = 0
+            for await _ in subscription { count += 1 }
+            return count
+        }
+        try await subscription.drain(timeout: .seconds(5))
+        #expect(await counter.value == 300)
+        #expect(consumer.isConnected)
+        try await consumer.flush()
+        await consumer.close()
+        await producer.close()
+    }
+
     @Test func slowConsumerDropsAreCountedAndReported() async throws {
         let server = try await NATSServerProcess()
         defer { server.cleanUp() }

@@ -67,6 +67,12 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         core.unsubscribe(sid: sid, after: nil)
     }
 
+    /// Unsubscribes on the server, lets the messages it already sent arrive (a PING/PONG round trip), then
+    /// ends the sequence after them. The connection stays open.
+    public func drain(timeout: Duration = .seconds(30)) async throws {
+        try await core.drainSubscription(sid: sid, timeout: timeout)
+    }
+
     /// Ends the subscription automatically after `count` messages in total (also across reconnects).
     public func unsubscribe(after count: Int) {
         core.unsubscribe(sid: sid, after: Swift.max(count, 0))

@@ -715,6 +715,26 @@ final class NATSConnectionCore: Sendable {
 
     // MARK: - Drain
 
+    /// Unsubscribes `sid` on the server, waits for a PING/PONG round trip so every message the server
+    /// sent before the UNSUB has arrived, then ends the subscription's sequence.
+    func drainSubscription(sid: UInt64, timeout: Duration) async throws {
+        let needsFlush: Bool = state.withLockedValue { state in
+            guard state.subscriptions[sid] != nil, state.machine.isConnected, state.channel != nil else { return false }
+            state.outbound.writeNATSCommand(.unsubscribe(sid: sid, max: nil))
+            return scheduleFlushLocked(&state)
+        }
+        if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        var failure: (any Error)?
+        do {
+            try await flush(timeout: timeout)
+        } catch {
+            failure = error
+        }
+        let queue = state.withLockedValue { $0.subscriptions.removeValue(forKey: sid)?.continuation }
+        queue?.finish()
+        if let failure { throw failure }
+    }
+
     func drain(timeout: Duration) async throws {
         let (needsFlush, started): (Bool, Bool) = state.withLockedValue { state in
             guard state.machine.startDraining() else { return (false, false) }
