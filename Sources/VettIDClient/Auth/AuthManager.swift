@@ -12,6 +12,10 @@ import VettIDAPI
 /// refresh it on 401 (single flight). When the server says the session is invalid (401 `invalid_token`, or
 /// 400 `invalid_grant` on refresh) the manager signs out and clears the store.
 ///
+/// Configured with a ``DeviceKeyStore``, the session is bound to the device key (DPoP, RFC 9449): login and refresh
+/// carry a proof, the server issues `token_type: DPoP` tokens, and requests go out as `Authorization: DPoP` with a
+/// proof carrying `ath`; server nonces are remembered per origin.
+///
 /// ```swift
 /// let auth = try AuthManager(configuration: .init(baseURL: URL(string: "https://api.example.com")!,
 ///                                                 store: store))
