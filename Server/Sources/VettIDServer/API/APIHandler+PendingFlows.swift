@@ -59,20 +59,4 @@ extension APIHandler {
     func revokeNatsToken(_ input: Operations.RevokeNatsToken.Input) async throws -> Operations.RevokeNatsToken.Output {
         throw APIFailure.pending("revokeNatsToken")
     }
-
-    func createAttestationChallenge(_ input: Operations.CreateAttestationChallenge.Input) async throws
-        -> Operations.CreateAttestationChallenge.Output
-    {
-        throw APIFailure.pending("createAttestationChallenge")
-    }
-
-    func registerAttestation(_ input: Operations.RegisterAttestation.Input) async throws
-        -> Operations.RegisterAttestation.Output
-    {
-        throw APIFailure.pending("registerAttestation")
-    }
-
-    func createGateToken(_ input: Operations.CreateGateToken.Input) async throws -> Operations.CreateGateToken.Output {
-        throw APIFailure.pending("createGateToken")
-    }
 }

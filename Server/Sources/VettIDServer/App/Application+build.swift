@@ -6,13 +6,15 @@ import OpenAPIHummingbird
 /// Builds the router: middlewares outermost first, then every generated operation.
 ///
 /// Order: ``RequestInfoMiddleware`` (request id, access log, error rendering — it sees every outcome) →
-/// ``RequestBodyMiddleware`` (size and content type) → the generated OpenAPI routes.
+/// ``RequestBodyMiddleware`` (size and content type; proxied routes exempt) → the generated OpenAPI routes and
+/// the Gate proxy's raw streaming routes (``GateProxy``).
 public func buildRouter(components: ServerComponents) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestInfoMiddleware(trustForwardedFor: components.configuration.trustForwardedFor))
     router.add(middleware: RequestBodyMiddleware(maxBytes: components.configuration.maxBodyBytes))
     let handler = APIHandler(components: components, cookies: AuthCookie())
     try handler.registerHandlers(on: router, middlewares: [EmptyBodyMiddleware()])
+    components.gateProxy.register(on: router)
     return router
 }
 

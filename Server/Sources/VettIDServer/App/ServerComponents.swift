@@ -13,6 +13,10 @@ public struct ServerComponents: Sendable {
     public let invitations: InvitationRepository
     /// Verifies DPoP proofs (shared replay cache, stateless nonces).
     public let dpop: DPoPGuard
+    /// The Gate: attestation challenges, App Attest keys and Gate tokens.
+    public let gate: GateService
+    /// The Gate's streaming proxy.
+    public let gateProxy: GateProxy
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
@@ -44,10 +48,13 @@ public struct ServerComponents: Sendable {
             policy: configuration.passwordPolicy, tokens: tokens, limits: configuration.limits, clock: clock
         )
         let origin = PublicOrigin(configuration: configuration)
+        let dpop = DPoPGuard(keys: keys, store: store, origin: origin, clock: clock)
+        let gate = try await GateService(
+            configuration: configuration.gate, store: store, keys: keys, issuer: configuration.tokens.issuer, clock: clock)
         return ServerComponents(
             configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
-            origin: origin, invitations: InvitationRepository(store: store),
-            dpop: DPoPGuard(keys: keys, store: store, origin: origin, clock: clock)
+            origin: origin, invitations: InvitationRepository(store: store), dpop: dpop, gate: gate,
+            gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop)
         )
     }
 }

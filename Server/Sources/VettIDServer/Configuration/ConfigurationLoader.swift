@@ -1,5 +1,8 @@
 public import Foundation
 import Logging
+import SwiftASN1
+import VettIDAttestation
+import X509
 
 /// Builds a ``ServerConfiguration`` from, in increasing precedence: defaults, a JSON file, environment
 /// variables (`VETTID_` + the key in upper case, e.g. `VETTID_DATABASE_URL`), and command-line flags.
@@ -22,6 +25,9 @@ public struct ConfigurationLoader: Sendable {
         "password_min_length", "password_min_score",
         "access_token_ttl_seconds", "refresh_token_ttl_seconds", "session_ttl_seconds",
         "rate_limit_ip_per_minute", "rate_limit_account_failures", "trust_forwarded_for", "public_url",
+        "gate_app_id", "gate_environments", "gate_trust_software_root", "gate_software_root_pem_file",
+        "gate_development_tokens", "gate_token_ttl_seconds", "gate_upstreams", "gate_upstream_api_keys",
+        "gate_proxy_max_body_bytes", "gate_upstream_connect_timeout_seconds", "gate_upstream_read_timeout_seconds",
     ]
 
     public init() {}
@@ -47,6 +53,11 @@ public struct ConfigurationLoader: Sendable {
             for (key, value) in layer.values.sorted(by: { $0.key < $1.key }) {
                 try Self.apply(key: key, value: value, source: layer.source, to: &configuration)
             }
+        }
+        for (name, upstream) in configuration.gate.upstreams where upstream.baseURL.isEmpty {
+            throw Invalid(
+                key: "gate_upstream_api_keys", source: "configuration",
+                reason: "names upstream \(name), which gate_upstreams does not define")
         }
         return configuration
     }
@@ -128,6 +139,78 @@ public struct ConfigurationLoader: Sendable {
                     key: key, source: source, reason: "must be an http(s) origin such as https://api.example.com")
             }
             c.publicURL = value.hasSuffix("/") ? String(value.dropLast()) : value
+        case "gate_app_id":
+            let parts = value.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, parts[0].count == 10, !parts[1].isEmpty else {
+                throw Invalid(key: key, source: source, reason: "must be <10-character TeamID>.<bundle id>")
+            }
+            c.gate.appID = value
+        case "gate_environments":
+            var environments: Set<AppAttestEnvironment> = []
+            for name in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+                switch name {
+                case "production": environments.insert(.production)
+                case "development": environments.insert(.development)
+                default: throw Invalid(key: key, source: source, reason: "must list production and/or development")
+                }
+            }
+            guard !environments.isEmpty else {
+                throw Invalid(key: key, source: source, reason: "must list production and/or development")
+            }
+            c.gate.allowedEnvironments = environments
+        case "gate_trust_software_root":
+            switch value.lowercased() {
+            case "true", "1", "yes": c.gate.trustSoftwareRoot = true
+            case "false", "0", "no": c.gate.trustSoftwareRoot = false
+            default: throw Invalid(key: key, source: source, reason: "must be true or false")
+            }
+        case "gate_software_root_pem_file":
+            guard let pem = try? String(contentsOfFile: value, encoding: .utf8),
+                let root = try? Certificate(pemEncoded: pem)
+            else { throw Invalid(key: key, source: source, reason: "must name a readable PEM certificate file") }
+            c.gate.softwareRoots = [root]
+        case "gate_development_tokens":
+            let tokens = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard tokens.allSatisfy({ $0.utf8.count >= 16 }) else {
+                throw Invalid(key: key, source: source, reason: "each development token must have at least 16 characters")
+            }
+            c.gate.developmentTokens = tokens
+        case "gate_token_ttl_seconds": c.gate.tokenLifetime = .seconds(try int(30...86_400))
+        case "gate_upstreams":
+            var upstreams: [String: GateUpstream] = [:]
+            for entry in value.split(separator: ",") {
+                let pair = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard pair.count == 2, !pair[0].isEmpty, !pair[0].contains("/"), let url = URL(string: pair[1]),
+                    let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil, url.query == nil
+                else {
+                    throw Invalid(key: key, source: source, reason: "must be name=http(s)://host[/path],… entries")
+                }
+                let existing = c.gate.upstreams[pair[0]]
+                upstreams[pair[0]] = GateUpstream(
+                    baseURL: pair[1], apiKeyHeader: existing?.apiKeyHeader, apiKey: existing?.apiKey)
+            }
+            for (name, upstream) in c.gate.upstreams where upstreams[name] == nil && upstream.baseURL.isEmpty {
+                upstreams[name] = upstream
+            }
+            c.gate.upstreams = upstreams
+        case "gate_upstream_api_keys":
+            for entry in value.split(separator: ",") {
+                let pair = entry.split(separator: "=", maxSplits: 1).map { String($0) }
+                let header = pair.count == 2 ? pair[1].split(separator: ":", maxSplits: 1).map { String($0) } : []
+                let name = pair.first?.trimmingCharacters(in: .whitespaces) ?? ""
+                let headerName = header.first?.trimmingCharacters(in: .whitespaces) ?? ""
+                guard header.count == 2, !name.isEmpty, !headerName.isEmpty else {
+                    // Never echo the value: it holds secrets.
+                    throw Invalid(key: key, source: source, reason: "must be name=Header-Name: key,… entries")
+                }
+                var upstream = c.gate.upstreams[name] ?? GateUpstream(baseURL: "")
+                upstream.apiKeyHeader = headerName
+                upstream.apiKey = header[1].trimmingCharacters(in: .whitespaces)
+                c.gate.upstreams[name] = upstream
+            }
+        case "gate_proxy_max_body_bytes": c.gate.proxyMaxBodyBytes = try int(1_024...(1 << 30))
+        case "gate_upstream_connect_timeout_seconds": c.gate.upstreamConnectTimeout = .seconds(try int(1...300))
+        case "gate_upstream_read_timeout_seconds": c.gate.upstreamReadTimeout = .seconds(try int(1...3_600))
         default:
             throw Invalid(key: key, source: source, reason: "unknown key")
         }

@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     /// The origin clients use to reach this server (`public_url`, e.g. `https://api.example.com`); it goes into
     /// invitation QR codes. Default: `http://<host>:<port>` as bound.
     public var publicURL: String?
+    /// The Gate: App Attest, Gate tokens and the proxy (`gate_*` keys; see ``GateConfiguration``).
+    public var gate: GateConfiguration
 
     public init(
         host: String = "127.0.0.1",
@@ -46,7 +48,8 @@ public struct ServerConfiguration: Sendable {
         tokens: TokenService.Configuration = .init(),
         limits: AuthService.Limits = .init(),
         trustForwardedFor: Bool = false,
-        publicURL: String? = nil
+        publicURL: String? = nil,
+        gate: GateConfiguration = GateConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -61,6 +64,7 @@ public struct ServerConfiguration: Sendable {
         self.limits = limits
         self.trustForwardedFor = trustForwardedFor
         self.publicURL = publicURL
+        self.gate = gate
     }
 
     /// The SQLite file used when no database URL is set.

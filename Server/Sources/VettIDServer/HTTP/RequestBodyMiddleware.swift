@@ -5,6 +5,9 @@ import NIOCore
 /// Enforces the request body limit (413 `payload_too_large`, also for chunked bodies that grow past it) and
 /// the JSON content type for requests that carry a body (415 `unsupported_media_type`). The body is collected
 /// here, once, so handlers see a bounded buffer.
+///
+/// Gate proxy routes (``GateProxy/pathPrefix``) are exempt: their bodies stream to the upstream unbuffered,
+/// under the proxy's own limit (`gate_proxy_max_body_bytes`).
 public struct RequestBodyMiddleware: RouterMiddleware {
     public typealias Context = AppRequestContext
     let maxBytes: Int
@@ -14,6 +17,7 @@ public struct RequestBodyMiddleware: RouterMiddleware {
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        if request.uri.path.hasPrefix(GateProxy.pathPrefix) { return try await next(request, context) }
         var request = request
         let tooLarge = APIFailure(
             .contentTooLarge, .payloadTooLarge, "the request body is larger than \(maxBytes) bytes")

@@ -63,5 +63,31 @@ enum Migrations {
                 "CREATE INDEX dpop_replay_expiry_idx ON dpop_replay(expires_at)",
             ]
         },
+        Migration(version: 4, name: "Gate attestation challenges and attested keys") { engine in
+            [
+                """
+                CREATE TABLE attestation_challenges (
+                    challenge_hash TEXT PRIMARY KEY,
+                    purpose TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    used_at \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX attestation_challenges_expiry_idx ON attestation_challenges(expires_at)",
+                """
+                CREATE TABLE attested_keys (
+                    key_id TEXT PRIMARY KEY,
+                    public_key TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    receipt TEXT NOT NULL,
+                    counter \(engine.bigint) NOT NULL,
+                    device_jkt TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL,
+                    last_used_at \(engine.bigint)
+                )
+                """,
+            ]
+        },
     ]
 }

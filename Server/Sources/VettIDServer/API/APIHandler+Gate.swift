@@ -1,0 +1,65 @@
+import HTTPTypes
+import OpenAPIRuntime
+import VettIDAPI
+import VettIDCrypto
+
+/// The Gate's token endpoints: attestation challenges, App Attest key registration, and Gate tokens
+/// (docs/protocol.md §8). The proxy itself is a raw streaming route (``GateProxy``).
+extension APIHandler {
+    func createAttestationChallenge(_ input: Operations.CreateAttestationChallenge.Input) async throws
+        -> Operations.CreateAttestationChallenge.Output
+    {
+        var purpose = GateService.Purpose.attest
+        if case .json(let body) = input.body, let requested = body.purpose {
+            purpose = requested == .assert ? .assert : .attest
+        }
+        let issued = try await components.gate.issueChallenge(purpose: purpose)
+        try request.responseHeaders.append(.cacheControl, "no-store")
+        return .created(.init(body: .json(.init(challenge: issued.challenge, expiresIn: issued.expiresIn))))
+    }
+
+    func registerAttestation(_ input: Operations.RegisterAttestation.Input) async throws
+        -> Operations.RegisterAttestation.Output
+    {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let proof = try await components.dpop.verify(info, endpoint: .token)
+        let deviceKey: P256PublicJWK
+        do {
+            deviceKey = try P256PublicJWK(x: body.deviceKeyJwk.x, y: body.deviceKeyJwk.y)
+        } catch {
+            throw APIFailure.invalidRequest("device_key_jwk is not a P-256 public key")
+        }
+        let registered = try await components.gate.register(
+            keyID: body.keyId, attestationObject: body.attestationObject, challenge: body.challenge,
+            deviceKey: deviceKey, proofJKT: proof.thumbprint, logger: info.logger
+        )
+        let environment = Components.Schemas.AttestationRegisterResponse.EnvironmentPayload(
+            rawValue: registered.environment) ?? .production
+        return .created(
+            .init(body: .json(.init(keyId: registered.keyID, status: .registered, environment: environment))))
+    }
+
+    func createGateToken(_ input: Operations.CreateGateToken.Input) async throws -> Operations.CreateGateToken.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let proof = try await components.dpop.verify(info, endpoint: .token)
+        let issued: GateService.Issued
+        switch body.grantType {
+        case .urn_colon_vettid_colon_params_colon_grantType_colon_appAttest:
+            guard let keyID = body.keyId, let challenge = body.challenge, let assertion = body.assertion else {
+                throw APIFailure.invalidRequest("the app-attest grant needs key_id, challenge and assertion")
+            }
+            issued = try await components.gate.mintWithAssertion(
+                keyID: keyID, challenge: challenge, assertion: assertion, proofJKT: proof.thumbprint,
+                logger: info.logger)
+        case .urn_colon_vettid_colon_params_colon_grantType_colon_development:
+            guard let token = body.developmentToken else {
+                throw APIFailure.invalidRequest("the development grant needs development_token")
+            }
+            issued = try await components.gate.mintWithDevelopmentToken(token, proofJKT: proof.thumbprint)
+        }
+        try request.responseHeaders.append(.cacheControl, "no-store")
+        return .ok(.init(body: .json(.init(accessToken: issued.accessToken, tokenType: "DPoP", expiresIn: issued.expiresIn))))
+    }
+}

@@ -1,0 +1,191 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+
+/// The streaming Gate proxy: `ANY /proxy/{upstream}/{path...}` is forwarded to the configured upstream for a
+/// valid `Authorization: DPoP <gate token>` with a DPoP proof by the token's key (`ath`, `cnf.jkt`, nonce).
+///
+/// Method, query, headers (minus hop-by-hop, `Host`, `Authorization`, `DPoP`, `Cookie`) and the body are
+/// forwarded as they arrive, the upstream API key header is added, and the upstream's status, headers and body
+/// stream back. Connect and read timeouts are 504 `upstream_timeout`; an unreachable upstream is 502
+/// `upstream_unavailable`; an unknown upstream is 404 `upstream_not_found`. Nothing here logs a header value.
+public struct GateProxy: Sendable {
+    let configuration: GateConfiguration
+    let tokens: GateTokenService
+    let dpop: DPoPGuard
+    let http: GateHTTPClient?
+
+    init(configuration: GateConfiguration, tokens: GateTokenService, dpop: DPoPGuard) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.dpop = dpop
+        self.http = configuration.upstreams.isEmpty ? nil : GateHTTPClient(configuration: configuration)
+    }
+
+    /// The path prefix of proxied routes (exempt from the JSON body middleware).
+    public static let pathPrefix = "/proxy/"
+
+    /// The methods the proxy forwards.
+    static let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .head, .options]
+
+    /// Adds the proxy routes to `router`.
+    public func register(on router: Router<AppRequestContext>) {
+        for method in Self.methods {
+            router.on("/proxy/:upstream/**", method: method) { request, context in
+                try await self.handle(request, context: context)
+            }
+        }
+    }
+
+    /// Request headers never forwarded (besides those the `Connection` header names).
+    static let droppedRequestHeaders: Set<String> = [
+        "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
+        "transfer-encoding", "upgrade", "host", "authorization", "dpop", "cookie", "content-length",
+    ]
+
+    /// Response headers never passed back.
+    static let droppedResponseHeaders: Set<String> = [
+        "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
+        "transfer-encoding", "upgrade", "dpop-nonce",
+    ]
+
+    func handle(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let info = RequestInfo.current else {
+            throw APIFailure(.internalServerError, .internalError, "request context missing")
+        }
+        try await authenticate(info)
+
+        let (name, remainder) = try Self.split(request.head.path ?? "/")
+        guard let upstream = configuration.upstreams[name], let http else {
+            throw APIFailure.gate(.notFound, .upstreamNotFound, "no upstream is configured under this name")
+        }
+        let contentLength = request.headers[.contentLength].flatMap(Int.init)
+        if let contentLength, contentLength > configuration.proxyMaxBodyBytes {
+            throw Self.tooLarge(configuration.proxyMaxBodyBytes)
+        }
+
+        var outgoing = HTTPClientRequest(url: upstream.baseURL + remainder)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        outgoing.headers = Self.forwardedHeaders(request.headers)
+        if let header = upstream.apiKeyHeader, let key = upstream.apiKey {
+            outgoing.headers.replaceOrAdd(name: header, value: key)
+        }
+        let exceeded = NIOLockedValueBox(false)
+        // HTTP/1 says whether a body follows (Content-Length or Transfer-Encoding); HTTP/2 may say neither.
+        let hasBody =
+            (contentLength ?? 0) > 0 || request.headers[.transferEncoding] != nil
+            || (contentLength == nil && [.post, .put, .patch].contains(request.method))
+        if hasBody {
+            let body = GateProxyBody(base: request.body, limit: configuration.proxyMaxBodyBytes, exceeded: exceeded)
+            outgoing.body = .stream(body, length: contentLength.map { .known(Int64($0)) } ?? .unknown)
+        }
+
+        let response: HTTPClientResponse
+        do {
+            let deadline = configuration.upstreamConnectTimeout + configuration.upstreamReadTimeout
+            response = try await http.client.execute(outgoing, timeout: GateHTTPClient.timeAmount(deadline))
+        } catch {
+            if exceeded.withLockedValue({ $0 }) || error is GateProxyBody<RequestBody>.TooLarge {
+                throw Self.tooLarge(configuration.proxyMaxBodyBytes)
+            }
+            throw Self.failure(for: error, upstream: name, logger: info.logger)
+        }
+        info.logger.debug(
+            "proxied", metadata: ["upstream": .string(name), "upstream_status": .stringConvertible(response.status.code)])
+        return Response(
+            status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            headers: Self.returnedHeaders(response.headers),
+            body: ResponseBody(asyncSequence: response.body)
+        )
+    }
+
+    /// Requires `Authorization: DPoP <gate token>` and a proof by the token's key.
+    private func authenticate(_ info: RequestInfo) async throws {
+        let authorizations = info.headers(.authorization)
+        guard authorizations.count == 1 else {
+            throw APIFailure.invalidGateToken("a Gate access token is required (Authorization: DPoP <token>)")
+        }
+        let parts = authorizations[0].split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
+            throw APIFailure.invalidGateToken("Gate tokens are DPoP-bound and must be sent with the DPoP scheme")
+        }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let verified = await tokens.verify(token) else {
+            throw APIFailure.invalidGateToken("the Gate access token is missing, invalid or expired")
+        }
+        _ = try await dpop.verify(info, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
+    }
+
+    /// Splits `/proxy/<name><remainder>` where the remainder is the raw path after the name plus the query.
+    /// Dot segments (also percent-encoded) and encoded slashes are refused so a path cannot climb out of the
+    /// upstream's base path.
+    static func split(_ rawPath: String) throws -> (name: String, remainder: String) {
+        guard rawPath.hasPrefix(pathPrefix) else {
+            throw APIFailure.gate(.notFound, .upstreamNotFound, "no upstream is configured under this name")
+        }
+        let afterPrefix = rawPath.dropFirst(pathPrefix.count)
+        let nameEnd = afterPrefix.firstIndex { $0 == "/" || $0 == "?" } ?? afterPrefix.endIndex
+        let name = String(afterPrefix[..<nameEnd])
+        let remainder = String(afterPrefix[nameEnd...])
+        let pathPart = remainder.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for segment in pathPart.split(separator: "/", omittingEmptySubsequences: false) {
+            let decoded = String(segment).removingPercentEncoding ?? String(segment)
+            if decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\") {
+                throw APIFailure.invalidRequest("the proxied path may not contain dot segments or encoded slashes")
+            }
+        }
+        return (name, remainder)
+    }
+
+    static func forwardedHeaders(_ fields: HTTPFields) -> HTTPHeaders {
+        let connectionNamed = Set(
+            fields[values: .connection].flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        var headers = HTTPHeaders()
+        for field in fields {
+            let name = field.name.canonicalName
+            if droppedRequestHeaders.contains(name) || connectionNamed.contains(name) { continue }
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        return headers
+    }
+
+    static func returnedHeaders(_ headers: HTTPHeaders) -> HTTPFields {
+        let connectionNamed = Set(
+            headers["connection"].flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            if droppedResponseHeaders.contains(lower) || connectionNamed.contains(lower) { continue }
+            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        return fields
+    }
+
+    static func tooLarge(_ limit: Int) -> APIFailure {
+        APIFailure(.contentTooLarge, .payloadTooLarge, "the proxied request body is larger than \(limit) bytes")
+    }
+
+    static func failure(for error: any Error, upstream: String, logger: Logger) -> APIFailure {
+        let timedOut: Bool
+        if let clientError = error as? HTTPClientError {
+            timedOut = [.connectTimeout, .readTimeout, .deadlineExceeded].contains(clientError)
+        } else {
+            timedOut = false
+        }
+        logger.warning(
+            "upstream failed",
+            metadata: ["upstream": .string(upstream), "error_type": .string(String(describing: type(of: error))),
+                       "timed_out": .stringConvertible(timedOut)])
+        if timedOut {
+            return APIFailure.gate(.gatewayTimeout, .upstreamTimeout, "the upstream did not answer in time")
+        }
+        return APIFailure.gate(.badGateway, .upstreamUnavailable, "the upstream could not be reached")
+    }
+}

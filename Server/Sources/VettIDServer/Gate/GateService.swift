@@ -1,0 +1,240 @@
+import Crypto
+import Foundation
+import HTTPTypes
+public import Logging
+import VettIDAttestation
+public import VettIDCrypto
+
+/// The Gate's token side: attestation challenges, App Attest key registration, and minting DPoP-bound Gate
+/// tokens from an App Attest assertion or a development token.
+///
+/// Every check maps to its own API code (docs/security.md, "Gate"). Challenges are single use and consumed
+/// atomically; the assertion counter advances by compare-and-set; the DPoP key of the proof must be the key
+/// the attestation is bound to (`clientDataHash = SHA-256(challenge ‖ jkt)`).
+public struct GateService: Sendable {
+    /// A minted Gate token.
+    public struct Issued: Sendable {
+        /// The access token.
+        public let accessToken: String
+        /// Seconds until it expires.
+        public let expiresIn: Int
+    }
+
+    /// A registered key.
+    public struct Registered: Sendable {
+        /// Standard base64 of the key id.
+        public let keyID: String
+        /// `production`, `development` or `software`.
+        public let environment: String
+    }
+
+    let configuration: GateConfiguration
+    let challenges: AttestationChallengeRepository
+    let attestedKeys: AttestedKeyRepository
+    /// Verifies Gate tokens (the proxy uses it).
+    public let tokens: GateTokenService
+    let clock: any WallClock
+    /// Trusts Apple's root only.
+    let appleVerifier: AppAttestVerifier?
+    /// Trusts the configured software roots only; `nil` unless `trustSoftwareRoot` is set.
+    let softwareVerifier: AppAttestVerifier?
+    let developmentTokenHashes: [[UInt8]]
+
+    init(configuration: GateConfiguration, store: any SQLStore, keys: ServerKeys, issuer: String, clock: any WallClock)
+        async throws
+    {
+        self.configuration = configuration
+        self.challenges = AttestationChallengeRepository(store: store)
+        self.attestedKeys = AttestedKeyRepository(store: store)
+        self.clock = clock
+        let signingKey = try P256.Signing.PrivateKey(
+            rawRepresentation: keys.derivedKey(purpose: "gate-token-signing").withUnsafeBytes { Array($0) })
+        self.tokens = try await GateTokenService(
+            signingKey: signingKey, issuer: issuer, lifetime: configuration.tokenLifetime)
+        if let appID = configuration.appID {
+            appleVerifier = AppAttestVerifier(
+                configuration: .init(appID: appID, allowedEnvironments: configuration.allowedEnvironments))
+            softwareVerifier =
+                configuration.trustSoftwareRoot && !configuration.softwareRoots.isEmpty
+                ? AppAttestVerifier(
+                    configuration: .init(
+                        appID: appID, allowedEnvironments: configuration.allowedEnvironments,
+                        trustedRoots: configuration.softwareRoots))
+                : nil
+        } else {
+            appleVerifier = nil
+            softwareVerifier = nil
+        }
+        developmentTokenHashes = configuration.developmentTokens.map { Array(SHA256.hash(data: Array($0.utf8))) }
+    }
+
+    // MARK: Challenges
+
+    /// Purposes a challenge is issued for.
+    enum Purpose: String, Sendable {
+        /// Key registration (`attestKey`).
+        case attest
+        /// Token minting (`generateAssertion`).
+        case assert
+    }
+
+    /// Issues a single-use challenge: base64url of 32 random bytes, and its lifetime in seconds.
+    func issueChallenge(purpose: Purpose) async throws -> (challenge: String, expiresIn: Int) {
+        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        let lifetime = Int(configuration.challengeLifetime.components.seconds)
+        let now = UnixTime.from(clock.now())
+        try await challenges.insert(bytes, purpose: purpose.rawValue, now: now, expiresAt: now + Int64(lifetime))
+        return (Base64URL.encode(bytes), lifetime)
+    }
+
+    private func consumeChallenge(_ text: String, purpose: Purpose) async throws -> [UInt8] {
+        guard let bytes = Base64URL.decode(text), bytes.count == 32 else {
+            throw APIFailure.gate(.badRequest, .challengeUnknown, "the challenge is not one this server issued")
+        }
+        switch try await challenges.consume(bytes, purpose: purpose.rawValue, now: UnixTime.from(clock.now())) {
+        case .consumed: return bytes
+        case .unknown:
+            throw APIFailure.gate(.badRequest, .challengeUnknown, "the challenge is not one this server issued")
+        case .used: throw APIFailure.gate(.gone, .challengeUsed, "the challenge was already used")
+        case .expired: throw APIFailure.gate(.gone, .challengeExpired, "the challenge expired")
+        case .wrongPurpose:
+            throw APIFailure.gate(
+                .badRequest, .challengeWrongPurpose, "the challenge was issued for another purpose than \(purpose.rawValue)")
+        }
+    }
+
+    // MARK: Registration
+
+    /// Verifies an App Attest attestation bound to the challenge and the device key, and stores the key.
+    /// - Parameters:
+    ///   - proofJKT: the thumbprint of the verified DPoP proof's key, which must be `deviceKey`'s.
+    public func register(
+        keyID: String, attestationObject: String, challenge: String, deviceKey: P256PublicJWK, proofJKT: String,
+        logger: Logger
+    ) async throws -> Registered {
+        guard let appleVerifier else {
+            throw APIFailure.gate(.serviceUnavailable, .attestationNotConfigured, "App Attest is not configured")
+        }
+        guard deviceKey.thumbprint == proofJKT else {
+            throw APIFailure.gate(.badRequest, .deviceKeyMismatch, "the DPoP proof is not signed by device_key_jwk")
+        }
+        guard let keyIDBytes = Data(base64Encoded: keyID).map(Array.init), keyIDBytes.count == 32 else {
+            throw APIFailure.invalidRequest("key_id must be standard base64 of 32 bytes")
+        }
+        guard let object = Data(base64Encoded: attestationObject).map(Array.init), !object.isEmpty else {
+            throw APIFailure.invalidRequest("attestation_object must be standard base64")
+        }
+        let challengeBytes = try await consumeChallenge(challenge, purpose: .attest)
+        guard let jktBytes = Base64URL.decode(proofJKT),
+            let clientDataHash = AppAttestClientDataHash.binding(challenge: challengeBytes, keyThumbprint: jktBytes)
+        else { throw APIFailure.invalidRequest("the device key thumbprint is malformed") }
+
+        let attested: AttestedKey
+        let environment: String
+        do throws(AppAttestError) {
+            (attested, environment) = try await verifyAttestation(
+                object, keyID: keyIDBytes, clientDataHash: clientDataHash, apple: appleVerifier)
+        } catch {
+            throw Self.failure(for: error, logger: logger)
+        }
+        let inserted = try await attestedKeys.insert(
+            keyID: keyID, publicKey: attested.publicKey, environment: environment, receipt: attested.receipt,
+            deviceJKT: proofJKT, now: UnixTime.from(clock.now())
+        )
+        guard inserted else {
+            throw APIFailure.gate(.conflict, .attestationKeyExists, "this key id is already registered")
+        }
+        logger.info("attested key registered", metadata: ["environment": .string(environment)])
+        return Registered(keyID: keyID, environment: environment)
+    }
+
+    /// Verifies against Apple's root; when the chain is untrusted there and software roots are trusted, against
+    /// those (the key's environment is then `software`).
+    private func verifyAttestation(
+        _ object: [UInt8], keyID: [UInt8], clientDataHash: AppAttestClientDataHash, apple: AppAttestVerifier
+    ) async throws(AppAttestError) -> (AttestedKey, String) {
+        do throws(AppAttestError) {
+            let key = try await apple.verifyAttestation(object, keyID: keyID, clientDataHash: clientDataHash)
+            return (key, key.environment.name)
+        } catch {
+            guard error.code == .untrustedCertificateChain, let softwareVerifier else { throw error }
+            let key = try await softwareVerifier.verifyAttestation(object, keyID: keyID, clientDataHash: clientDataHash)
+            return (key, "software")
+        }
+    }
+
+    /// The API failure for an attestation refusal: one code per check.
+    static func failure(for error: AppAttestError, logger: Logger) -> APIFailure {
+        logger.notice("attestation refused", metadata: ["attestation_error": .string(error.code.rawValue)])
+        let code: APIFailure.Code
+        switch error.code {
+        case .untrustedCertificateChain: code = .attestationUntrustedRoot
+        case .nonceMismatch, .missingNonceExtension: code = .attestationInvalidNonce
+        case .appIDMismatch: code = .attestationWrongAppID
+        case .keyIDMismatch, .credentialIDMismatch: code = .attestationWrongKeyID
+        case .environmentNotAllowed: code = .attestationWrongEnvironment
+        default: code = .attestationInvalid
+        }
+        return APIFailure.gate(.badRequest, code, "the attestation was refused (\(error.code.rawValue))")
+    }
+
+    // MARK: Tokens
+
+    /// The app-attest grant: an assertion over `SHA-256(challenge ‖ jkt)` by the registered key bound to the
+    /// proof's key, with a counter above the stored one (advanced by compare-and-set).
+    public func mintWithAssertion(
+        keyID: String, challenge: String, assertion: String, proofJKT: String, logger: Logger
+    ) async throws -> Issued {
+        guard let appleVerifier else {
+            throw APIFailure.gate(.badRequest, .unsupportedGrantType, "the app-attest grant is not configured")
+        }
+        guard let assertionBytes = Data(base64Encoded: assertion).map(Array.init), !assertionBytes.isEmpty else {
+            throw APIFailure.invalidRequest("assertion must be standard base64")
+        }
+        let challengeBytes = try await consumeChallenge(challenge, purpose: .assert)
+        guard let key = try await attestedKeys.find(keyID: keyID) else {
+            throw APIFailure.gate(.unauthorized, .attestationKeyUnknown, "no key is registered under this key id")
+        }
+        guard key.deviceJKT == proofJKT, let jktBytes = Base64URL.decode(proofJKT) else {
+            throw APIFailure.gate(
+                .unauthorized, .deviceKeyMismatch, "the DPoP proof is not by the device key this key was attested with")
+        }
+        let counter: UInt32
+        do throws(AppAttestError) {
+            counter = try appleVerifier.verifyAssertion(
+                assertionBytes, clientData: challengeBytes + jktBytes, publicKey: key.publicKey,
+                storedCounter: key.counter)
+        } catch {
+            logger.notice("assertion refused", metadata: ["attestation_error": .string(error.code.rawValue)])
+            if error.code == .counterNotIncreased {
+                throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
+            }
+            throw APIFailure.gate(.unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
+        }
+        guard try await attestedKeys.advanceCounter(keyID: keyID, to: counter, now: UnixTime.from(clock.now())) else {
+            throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
+        }
+        let token = try await tokens.issue(
+            subject: "appattest:" + keyID, boundJKT: proofJKT, environment: key.environment, now: clock.now())
+        return Issued(accessToken: token, expiresIn: tokens.expiresIn)
+    }
+
+    /// The development grant: `token` must be one of the configured development tokens.
+    public func mintWithDevelopmentToken(_ token: String, proofJKT: String) async throws -> Issued {
+        guard !developmentTokenHashes.isEmpty else {
+            throw APIFailure.gate(.badRequest, .unsupportedGrantType, "the development grant is disabled")
+        }
+        let presented = Array(SHA256.hash(data: Array(token.utf8)))
+        // Compare every hash in full so timing says nothing about which token came close.
+        var matched = false
+        for hash in developmentTokenHashes {
+            var difference: UInt8 = 0
+            for (a, b) in zip(hash, presented) { difference |= a ^ b }
+            matched = matched || difference == 0
+        }
+        guard matched else { throw APIFailure(.badRequest, .invalidGrant, "the development token is not accepted") }
+        let access = try await tokens.issue(
+            subject: "development", boundJKT: proofJKT, environment: "development-token", now: clock.now())
+        return Issued(accessToken: access, expiresIn: tokens.expiresIn)
+    }
+}

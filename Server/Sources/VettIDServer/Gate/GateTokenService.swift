@@ -1,0 +1,58 @@
+public import Crypto
+public import Foundation
+import JWTKit
+import VettIDCrypto
+
+/// Issues and verifies Gate access tokens (ES256 JWTs, `token_type: DPoP`).
+///
+/// The signing key is derived from the master key for this purpose only, and the audience is `vettid-gate`,
+/// so a Gate token is no member token and a member token is no Gate token.
+public struct GateTokenService: Sendable {
+    /// The audience of every Gate token.
+    public static let audience = "vettid-gate"
+
+    /// What a verified Gate token says.
+    public struct Verified: Sendable, Equatable {
+        /// `appattest:<key id>` or `development`.
+        public let subject: String
+        /// The thumbprint of the DPoP key the token is bound to.
+        public let boundJKT: String
+        /// The environment the token was minted in.
+        public let environment: String
+    }
+
+    let issuer: String
+    let lifetime: Duration
+    private let keys: JWTKeyCollection
+
+    /// Creates the service with an ES256 signing key.
+    public init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration) async throws {
+        self.issuer = issuer
+        self.lifetime = lifetime
+        self.keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: "gate-1")
+    }
+
+    /// The token lifetime in whole seconds (`expires_in`).
+    public var expiresIn: Int { Int(lifetime.components.seconds) }
+
+    /// Signs a Gate token bound to `jkt`.
+    public func issue(subject: String, boundJKT jkt: String, environment: String, now: Date) async throws -> String {
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = GateTokenClaims(
+            iss: .init(value: issuer), aud: .init(value: [Self.audience]), sub: .init(value: subject),
+            jti: .init(value: Base64URL.encode(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })),
+            iat: .init(value: now), exp: .init(value: now.addingTimeInterval(TimeInterval(expiresIn))),
+            cnf: .init(jkt: jkt), env: environment
+        )
+        return try await keys.sign(claims, kid: "gate-1")
+    }
+
+    /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
+    public func verify(_ token: String) async -> Verified? {
+        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: GateTokenClaims.self),
+            claims.iss.value == issuer, claims.aud.value.contains(Self.audience)
+        else { return nil }
+        return Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: claims.env)
+    }
+}
