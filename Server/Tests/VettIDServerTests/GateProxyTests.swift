@@ -37,6 +37,18 @@ actor UpstreamRecorder {
             try await Task.sleep(for: .seconds(3))
             return "late"
         }
+        router.get("/base/drip") { _, _ -> Response in
+            // Five chunks 700 ms apart: longer in total than connect + read timeout, never idle that long.
+            let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
+            Task {
+                for index in 0..<5 {
+                    try await Task.sleep(for: .milliseconds(700))
+                    continuation.yield(ByteBuffer(string: "chunk\(index);"))
+                }
+                continuation.finish()
+            }
+            return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(asyncSequence: stream))
+        }
         for method in [HTTPRequest.Method.get, .post, .put, .delete] {
             router.on("/base/**", method: method) { request, _ -> Response in
                 let buffer = try await request.body.collect(upTo: 16 << 20)
@@ -223,6 +235,22 @@ actor UpstreamRecorder {
                 let slow = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/slow")
                 #expect(slow.status == .gatewayTimeout)
                 #expect(slow.errorCode == "upstream_timeout")
+            }
+        }
+    }
+
+    @Test func slowResponsesStreamPastTheHeadDeadline() async throws {
+        try await Self.withUpstream { port, _ in
+            let configuration = Self.configuration(port: port, readTimeout: .seconds(1))
+            try await TestApp.withApp(.sqlite, configuration: configuration) { client, _ in
+                let device = GateTest.Device()
+                let (token, nonce) = try await client.gateAccessToken(device)
+                let started = ContinuousClock.now
+                let drip = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/drip")
+                #expect(drip.status == .ok)
+                #expect(String(buffer: drip.body) == "chunk0;chunk1;chunk2;chunk3;chunk4;")
+                // Connect (2 s) + read (1 s) bounds the head only; the body kept flowing for longer.
+                #expect(ContinuousClock.now - started > .seconds(3))
             }
         }
     }
