@@ -54,6 +54,30 @@ import VettIDCrypto
     }
 
     @Test(arguments: TestEngine.available)
+    func concurrentAssertionsWithOneCounterHaveOneWinner(engine: TestEngine) async throws {
+        try await TestApp.withApp(engine, configuration: GateTest.configuration()) { client, _ in
+            let device = GateTest.Device()
+            let nonce = try await client.gateNonce(device)
+            _ = try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce)
+            var challenges: [String] = []
+            for _ in 0..<4 { challenges.append(try await client.gateChallenge("assert")) }
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for challenge in challenges {
+                    group.addTask {
+                        let response = try await client.gateToken(device, counter: 2, nonce: nonce, challenge: challenge)
+                        return (Int(response.status.code), response.errorCode)
+                    }
+                }
+                var all: [(Int, String?)] = []
+                for try await status in group { all.append(status) }
+                return all
+            }
+            #expect(statuses.filter { $0.0 == 200 }.count == 1)
+            #expect(statuses.filter { $0.1 == "assertion_counter_replayed" }.count == 3)
+        }
+    }
+
+    @Test(arguments: TestEngine.available)
     func anAssertChallengeIsSingleUse(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: GateTest.configuration()) { client, _ in
             let device = GateTest.Device()

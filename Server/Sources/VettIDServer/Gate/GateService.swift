@@ -137,15 +137,17 @@ public struct GateService: Sendable {
         } catch {
             throw Self.failure(for: error, logger: logger)
         }
+        // Stored in canonical base64 so every spelling of the same 32 bytes is one key.
+        let canonicalKeyID = Data(keyIDBytes).base64EncodedString()
         let inserted = try await attestedKeys.insert(
-            keyID: keyID, publicKey: attested.publicKey, environment: environment, receipt: attested.receipt,
+            keyID: canonicalKeyID, publicKey: attested.publicKey, environment: environment, receipt: attested.receipt,
             deviceJKT: proofJKT, now: UnixTime.from(clock.now())
         )
         guard inserted else {
             throw APIFailure.gate(.conflict, .attestationKeyExists, "this key id is already registered")
         }
         logger.info("attested key registered", metadata: ["environment": .string(environment)])
-        return Registered(keyID: keyID, environment: environment)
+        return Registered(keyID: canonicalKeyID, environment: environment)
     }
 
     /// Verifies against Apple's root; when the chain is untrusted there and software roots are trusted, against
@@ -191,8 +193,12 @@ public struct GateService: Sendable {
         guard let assertionBytes = Data(base64Encoded: assertion).map(Array.init), !assertionBytes.isEmpty else {
             throw APIFailure.invalidRequest("assertion must be standard base64")
         }
+        guard let keyIDBytes = Data(base64Encoded: keyID), keyIDBytes.count == 32 else {
+            throw APIFailure.invalidRequest("key_id must be standard base64 of 32 bytes")
+        }
+        let canonicalKeyID = keyIDBytes.base64EncodedString()
         let challengeBytes = try await consumeChallenge(challenge, purpose: .assert)
-        guard let key = try await attestedKeys.find(keyID: keyID) else {
+        guard let key = try await attestedKeys.find(keyID: canonicalKeyID) else {
             throw APIFailure.gate(.unauthorized, .attestationKeyUnknown, "no key is registered under this key id")
         }
         guard key.deviceJKT == proofJKT, let jktBytes = Base64URL.decode(proofJKT) else {
@@ -211,11 +217,11 @@ public struct GateService: Sendable {
             }
             throw APIFailure.gate(.unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
         }
-        guard try await attestedKeys.advanceCounter(keyID: keyID, to: counter, now: UnixTime.from(clock.now())) else {
+        guard try await attestedKeys.advanceCounter(keyID: canonicalKeyID, to: counter, now: UnixTime.from(clock.now())) else {
             throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
         }
         let token = try await tokens.issue(
-            subject: "appattest:" + keyID, boundJKT: proofJKT, environment: key.environment, now: clock.now())
+            subject: "appattest:" + canonicalKeyID, boundJKT: proofJKT, environment: key.environment, now: clock.now())
         return Issued(accessToken: token, expiresIn: tokens.expiresIn)
     }
 
