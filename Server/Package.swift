@@ -92,6 +92,9 @@ let package = Package(
             name: "VettIDCLI",
             dependencies: [
                 "VettIDServer",
+                .product(name: "VettIDAttestation", package: "VettID"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "VettIDClient", package: "VettID"),
                 .product(name: "VettIDAPI", package: "VettID"),
@@ -145,6 +148,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "VettIDAttestation", package: "VettID"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import Testing
 import VettIDCrypto
 @testable import VettIDServer

@@ -34,6 +34,7 @@ public struct DemoCommand: AsyncParsableCommand {
         var failure: (any Error)?
         do {
             try await DemoFlows(server: server, reporter: reporter).run()
+            try await GateDemo(reporter: reporter, logger: serverLogger).run()
         } catch {
             failure = error
         }

@@ -10,7 +10,7 @@ import NIOCore
 /// A server over a fresh store of one engine, with fast Argon2 parameters and ephemeral keys.
 struct TestApp {
     let components: ServerComponents
-    let clock: ManualClock
+    let clock: OffsetClock
 
     static func configuration(port: Int = 0) -> ServerConfiguration {
         var configuration = ServerConfiguration(port: port)
@@ -28,7 +28,7 @@ struct TestApp {
         _ body: @escaping @Sendable (any TestClientProtocol, TestApp) async throws -> Void
     ) async throws {
         try await withTestStore(engine) { store in
-            let clock = ManualClock(Date())
+            let clock = OffsetClock()
             let components = try await ServerComponents.make(
                 configuration: configuration, store: store, keys: .ephemeral(), logger: logger, clock: clock
             )

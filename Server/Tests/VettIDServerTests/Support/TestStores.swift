@@ -52,6 +52,19 @@ struct TestStore {
     }
 }
 
+/// Real time plus an offset tests can move forward: servers under test see time pass (DPoP proofs carry real
+/// `iat`s), and tests can still skip ahead (rate limits, expiry).
+final class OffsetClock: WallClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    init() {}
+
+    func now() -> Date { lock.withLock { Date().addingTimeInterval(offset) } }
+
+    func advance(_ seconds: TimeInterval) { lock.withLock { offset += seconds } }
+}
+
 /// A clock tests move by hand.
 final class ManualClock: WallClock, @unchecked Sendable {
     private let lock = NSLock()
