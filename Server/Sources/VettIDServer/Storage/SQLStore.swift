@@ -29,12 +29,13 @@ public protocol SQLStore: Sendable {
 }
 
 extension SQLStore {
-    /// Runs `body` inside a transaction on a handle that is already open (no nesting).
+    /// Runs `body` inside a transaction on a handle that is already open (no nesting), opened with `begin`.
     static func runTransaction<Result: Sendable>(
         on database: any SQLDatabase,
+        begin: SQLQueryString = "BEGIN",
         _ body: @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
-        try await database.raw("BEGIN").run()
+        try await database.raw(begin).run()
         do {
             let result = try await body(database)
             try await database.raw("COMMIT").run()

@@ -45,15 +45,7 @@ public final class SQLiteStore: SQLStore {
     ) async throws -> Result {
         try await lock.withLock {
             // IMMEDIATE takes the write lock at BEGIN, so a transaction never fails half-way on a busy database.
-            try await database.raw("BEGIN IMMEDIATE").run()
-            do {
-                let result = try await body(database)
-                try await database.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await database.raw("ROLLBACK").run()
-                throw error
-            }
+            try await Self.runTransaction(on: database, begin: "BEGIN IMMEDIATE", body)
         }
     }
 
