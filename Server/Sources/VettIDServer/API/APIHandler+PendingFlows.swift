@@ -4,32 +4,6 @@ import VettIDAPI
 /// Operations of flows this server does not serve yet: each answers 501 `not_implemented` with a JSON error,
 /// as the HTTP contract allows until the flow lands (see docs/protocol.md for the status of each flow).
 extension APIHandler {
-    func enrollStart(_ input: Operations.EnrollStart.Input) async throws -> Operations.EnrollStart.Output {
-        throw APIFailure.pending("enrollStart")
-    }
-
-    func enrollAttestation(_ input: Operations.EnrollAttestation.Input) async throws
-        -> Operations.EnrollAttestation.Output
-    {
-        throw APIFailure.pending("enrollAttestation")
-    }
-
-    func enrollPassword(_ input: Operations.EnrollPassword.Input) async throws -> Operations.EnrollPassword.Output {
-        throw APIFailure.pending("enrollPassword")
-    }
-
-    func enrollFinalize(_ input: Operations.EnrollFinalize.Input) async throws -> Operations.EnrollFinalize.Output {
-        throw APIFailure.pending("enrollFinalize")
-    }
-
-    func actionRequest(_ input: Operations.ActionRequest.Input) async throws -> Operations.ActionRequest.Output {
-        throw APIFailure.pending("actionRequest")
-    }
-
-    func authExecute(_ input: Operations.AuthExecute.Input) async throws -> Operations.AuthExecute.Output {
-        throw APIFailure.pending("authExecute")
-    }
-
     func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
         throw APIFailure.pending("getVaultStatus")
     }

@@ -1,3 +1,4 @@
+import Crypto
 public import Logging
 
 /// The long-lived parts of a running server, built once from a ``ServerConfiguration``.
@@ -17,6 +18,12 @@ public struct ServerComponents: Sendable {
     public let gate: GateService
     /// The Gate's streaming proxy.
     public let gateProxy: GateProxy
+    /// Enrollment, action and vault session tokens.
+    public let vaultTokens: VaultTokenService
+    /// Vault enrollment.
+    public let enrollment: EnrollmentService
+    /// Vault authentication.
+    public let vaultAuth: VaultAuthService
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
@@ -51,10 +58,28 @@ public struct ServerComponents: Sendable {
         let dpop = DPoPGuard(keys: keys, store: store, origin: origin, clock: clock)
         let gate = try await GateService(
             configuration: configuration.gate, store: store, keys: keys, issuer: configuration.tokens.issuer, clock: clock)
+        let vaultTokens = try await VaultTokenService(
+            signingKey: try P256.Signing.PrivateKey(
+                rawRepresentation: keys.derivedKey(purpose: "vault-token-signing").withUnsafeBytes { Array($0) }),
+            issuer: configuration.tokens.issuer)
+        let invitations = InvitationRepository(store: store)
+        let transactionKeys = TransactionKeyRepository(sealer: SecretSealer(key: keys.derivedKey(purpose: "transaction-key-at-rest")))
+        let keyring = CredentialKeyring(keys: keys)
+        let enrollment = EnrollmentService(
+            configuration: configuration.vault, store: store, transactionKeys: transactionKeys, invitations: invitations,
+            members: MemberRepository(store: store), attestation: gate.attestation, tokens: vaultTokens, hasher: hasher,
+            policy: configuration.passwordPolicy, keyring: keyring, clock: clock,
+            startLimiter: RateLimiter(rule: configuration.vault.enrollmentStartsPerIP, clock: clock))
+        let vaultAuth = VaultAuthService(
+            configuration: configuration.vault, store: store, transactionKeys: transactionKeys,
+            attestedKeys: AttestedKeyRepository(store: store), attestation: gate.attestation, tokens: vaultTokens,
+            hasher: hasher, keyring: keyring, clock: clock,
+            actionLimiter: RateLimiter(rule: configuration.vault.actionsPerCredential, clock: clock))
         return ServerComponents(
             configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
-            origin: origin, invitations: InvitationRepository(store: store), dpop: dpop, gate: gate,
-            gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop)
+            origin: origin, invitations: invitations, dpop: dpop, gate: gate,
+            gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),
+            vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth
         )
     }
 }

@@ -28,6 +28,9 @@ public struct ConfigurationLoader: Sendable {
         "gate_app_id", "gate_environments", "gate_trust_software_root", "gate_software_root_pem_file",
         "gate_development_tokens", "gate_token_ttl_seconds", "gate_upstreams", "gate_upstream_api_keys",
         "gate_proxy_max_body_bytes", "gate_upstream_connect_timeout_seconds", "gate_upstream_read_timeout_seconds",
+        "enrollment_require_attestation", "enrollment_session_ttl_seconds", "vault_action_ttl_seconds",
+        "vault_session_ttl_seconds", "vault_max_failed_attempts", "rate_limit_enroll_per_minute",
+        "rate_limit_action_per_minute",
     ]
 
     public init() {}
@@ -100,6 +103,13 @@ public struct ConfigurationLoader: Sendable {
             }
             return number
         }
+        func bool() throws -> Bool {
+            switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: throw Invalid(key: key, source: source, reason: "must be true or false")
+            }
+        }
         switch key {
         case "host": c.host = value
         case "port": c.port = try int(0...65_535)
@@ -125,12 +135,7 @@ public struct ConfigurationLoader: Sendable {
         case "rate_limit_ip_per_minute": c.limits.perIP = .init(capacity: try int(1...1_000_000), window: .seconds(60))
         case "rate_limit_account_failures":
             c.limits.failedLoginsPerAccount = .init(capacity: try int(1...1_000), window: .seconds(300))
-        case "trust_forwarded_for":
-            switch value.lowercased() {
-            case "true", "1", "yes": c.trustForwardedFor = true
-            case "false", "0", "no": c.trustForwardedFor = false
-            default: throw Invalid(key: key, source: source, reason: "must be true or false")
-            }
+        case "trust_forwarded_for": c.trustForwardedFor = try bool()
         case "public_url":
             guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
                 url.host != nil, url.path.isEmpty || url.path == "/", url.query == nil
@@ -158,12 +163,7 @@ public struct ConfigurationLoader: Sendable {
                 throw Invalid(key: key, source: source, reason: "must list production and/or development")
             }
             c.gate.allowedEnvironments = environments
-        case "gate_trust_software_root":
-            switch value.lowercased() {
-            case "true", "1", "yes": c.gate.trustSoftwareRoot = true
-            case "false", "0", "no": c.gate.trustSoftwareRoot = false
-            default: throw Invalid(key: key, source: source, reason: "must be true or false")
-            }
+        case "gate_trust_software_root": c.gate.trustSoftwareRoot = try bool()
         case "gate_software_root_pem_file":
             guard let pem = try? String(contentsOfFile: value, encoding: .utf8),
                 let root = try? Certificate(pemEncoded: pem)
@@ -211,6 +211,15 @@ public struct ConfigurationLoader: Sendable {
         case "gate_proxy_max_body_bytes": c.gate.proxyMaxBodyBytes = try int(1_024...(1 << 30))
         case "gate_upstream_connect_timeout_seconds": c.gate.upstreamConnectTimeout = .seconds(try int(1...300))
         case "gate_upstream_read_timeout_seconds": c.gate.upstreamReadTimeout = .seconds(try int(1...3_600))
+        case "enrollment_require_attestation": c.vault.requireAttestation = try bool()
+        case "enrollment_session_ttl_seconds": c.vault.enrollmentSessionLifetime = .seconds(try int(60...86_400))
+        case "vault_action_ttl_seconds": c.vault.actionLifetime = .seconds(try int(10...3_600))
+        case "vault_session_ttl_seconds": c.vault.sessionLifetime = .seconds(try int(60...86_400))
+        case "vault_max_failed_attempts": c.vault.maxFailedAttempts = try int(1...100)
+        case "rate_limit_enroll_per_minute":
+            c.vault.enrollmentStartsPerIP = .init(capacity: try int(1...1_000_000), window: .seconds(60))
+        case "rate_limit_action_per_minute":
+            c.vault.actionsPerCredential = .init(capacity: try int(1...1_000_000), window: .seconds(60))
         default:
             throw Invalid(key: key, source: source, reason: "unknown key")
         }

@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// The Gate: App Attest, Gate tokens and the proxy (`gate_*` keys; see ``GateConfiguration``).
     public var gate: GateConfiguration
+    /// Vault enrollment and authentication (`enrollment_*`, `vault_*` keys; see ``VaultConfiguration``).
+    public var vault: VaultConfiguration
 
     public init(
         host: String = "127.0.0.1",
@@ -49,7 +51,8 @@ public struct ServerConfiguration: Sendable {
         limits: AuthService.Limits = .init(),
         trustForwardedFor: Bool = false,
         publicURL: String? = nil,
-        gate: GateConfiguration = GateConfiguration()
+        gate: GateConfiguration = GateConfiguration(),
+        vault: VaultConfiguration = VaultConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -65,6 +68,7 @@ public struct ServerConfiguration: Sendable {
         self.trustForwardedFor = trustForwardedFor
         self.publicURL = publicURL
         self.gate = gate
+        self.vault = vault
     }
 
     /// The SQLite file used when no database URL is set.

@@ -30,19 +30,29 @@ struct AttestedKeyRepository: Sendable {
         keyID: String, publicKey: P256.Signing.PublicKey, environment: String, receipt: [UInt8], deviceJKT: String,
         now: Int64
     ) async throws -> Bool {
+        try await store.withDatabase { db in
+            try await Self.insert(
+                keyID: keyID, publicKey: publicKey, environment: environment, receipt: receipt, deviceJKT: deviceJKT,
+                now: now, on: db)
+        }
+    }
+
+    /// ``insert(keyID:publicKey:environment:receipt:deviceJKT:now:)`` on a handle (inside a caller's transaction).
+    static func insert(
+        keyID: String, publicKey: P256.Signing.PublicKey, environment: String, receipt: [UInt8], deviceJKT: String,
+        now: Int64, on db: any SQLDatabase
+    ) async throws -> Bool {
         let publicKeyText = Base64URL.encode(publicKey.x963Representation)
         let receiptText = Data(receipt).base64EncodedString()
-        return try await store.withDatabase { db in
-            let inserted = try await db.raw(
-                """
-                INSERT INTO attested_keys (key_id, public_key, environment, receipt, counter, device_jkt, created_at)
-                VALUES (\(bind: keyID), \(bind: publicKeyText), \(bind: environment), \(bind: receiptText),
-                        \(bind: Int64(0)), \(bind: deviceJKT), \(bind: now))
-                ON CONFLICT (key_id) DO NOTHING RETURNING key_id
-                """
-            ).first()
-            return inserted != nil
-        }
+        let inserted = try await db.raw(
+            """
+            INSERT INTO attested_keys (key_id, public_key, environment, receipt, counter, device_jkt, created_at)
+            VALUES (\(bind: keyID), \(bind: publicKeyText), \(bind: environment), \(bind: receiptText),
+                    \(bind: Int64(0)), \(bind: deviceJKT), \(bind: now))
+            ON CONFLICT (key_id) DO NOTHING RETURNING key_id
+            """
+        ).first()
+        return inserted != nil
     }
 
     /// The key registered under `keyID`, if any.

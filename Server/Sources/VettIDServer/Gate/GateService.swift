@@ -34,11 +34,8 @@ public struct GateService: Sendable {
     /// Verifies Gate tokens (the proxy uses it).
     public let tokens: GateTokenService
     let clock: any WallClock
-    /// Trusts Apple's root only.
-    let appleVerifier: AppAttestVerifier?
-    /// Trusts the configured software roots only; `nil` unless `trustSoftwareRoot` is set.
-    let softwareVerifier: AppAttestVerifier?
-    let developmentTokenHashes: [[UInt8]]
+    /// App Attest (Apple and trusted software roots) and development tokens.
+    let attestation: DeviceAttestationVerifier
 
     init(configuration: GateConfiguration, store: any SQLStore, keys: ServerKeys, issuer: String, clock: any WallClock)
         async throws
@@ -51,21 +48,7 @@ public struct GateService: Sendable {
             rawRepresentation: keys.derivedKey(purpose: "gate-token-signing").withUnsafeBytes { Array($0) })
         self.tokens = try await GateTokenService(
             signingKey: signingKey, issuer: issuer, lifetime: configuration.tokenLifetime)
-        if let appID = configuration.appID {
-            appleVerifier = AppAttestVerifier(
-                configuration: .init(appID: appID, allowedEnvironments: configuration.allowedEnvironments))
-            softwareVerifier =
-                configuration.trustSoftwareRoot && !configuration.softwareRoots.isEmpty
-                ? AppAttestVerifier(
-                    configuration: .init(
-                        appID: appID, allowedEnvironments: configuration.allowedEnvironments,
-                        trustedRoots: configuration.softwareRoots))
-                : nil
-        } else {
-            appleVerifier = nil
-            softwareVerifier = nil
-        }
-        developmentTokenHashes = configuration.developmentTokens.map { Array(SHA256.hash(data: Array($0.utf8))) }
+        self.attestation = DeviceAttestationVerifier(configuration: configuration)
     }
 
     // MARK: Challenges
@@ -112,7 +95,7 @@ public struct GateService: Sendable {
         keyID: String, attestationObject: String, challenge: String, deviceKey: P256PublicJWK, proofJKT: String,
         logger: Logger
     ) async throws -> Registered {
-        guard let appleVerifier else {
+        guard attestation.apple != nil else {
             throw APIFailure.gate(.serviceUnavailable, .attestationNotConfigured, "App Attest is not configured")
         }
         guard deviceKey.thumbprint == proofJKT else {
@@ -132,10 +115,10 @@ public struct GateService: Sendable {
         let attested: AttestedKey
         let environment: String
         do throws(AppAttestError) {
-            (attested, environment) = try await verifyAttestation(
-                object, keyID: keyIDBytes, clientDataHash: clientDataHash, apple: appleVerifier)
+            (attested, environment) = try await attestation.verifyUnderAnyTrustedRoot(
+                object, keyID: keyIDBytes, clientDataHash: clientDataHash)
         } catch {
-            throw Self.failure(for: error, logger: logger)
+            throw DeviceAttestationVerifier.failure(for: error, logger: logger)
         }
         // Stored in canonical base64 so every spelling of the same 32 bytes is one key.
         let canonicalKeyID = Data(keyIDBytes).base64EncodedString()
@@ -150,36 +133,6 @@ public struct GateService: Sendable {
         return Registered(keyID: canonicalKeyID, environment: environment)
     }
 
-    /// Verifies against Apple's root; when the chain is untrusted there and software roots are trusted, against
-    /// those (the key's environment is then `software`).
-    private func verifyAttestation(
-        _ object: [UInt8], keyID: [UInt8], clientDataHash: AppAttestClientDataHash, apple: AppAttestVerifier
-    ) async throws(AppAttestError) -> (AttestedKey, String) {
-        do throws(AppAttestError) {
-            let key = try await apple.verifyAttestation(object, keyID: keyID, clientDataHash: clientDataHash)
-            return (key, key.environment.name)
-        } catch {
-            guard error.code == .untrustedCertificateChain, let softwareVerifier else { throw error }
-            let key = try await softwareVerifier.verifyAttestation(object, keyID: keyID, clientDataHash: clientDataHash)
-            return (key, "software")
-        }
-    }
-
-    /// The API failure for an attestation refusal: one code per check.
-    static func failure(for error: AppAttestError, logger: Logger) -> APIFailure {
-        logger.notice("attestation refused", metadata: ["attestation_error": .string(error.code.rawValue)])
-        let code: APIFailure.Code
-        switch error.code {
-        case .untrustedCertificateChain: code = .attestationUntrustedRoot
-        case .nonceMismatch, .missingNonceExtension: code = .attestationInvalidNonce
-        case .appIDMismatch: code = .attestationWrongAppID
-        case .keyIDMismatch, .credentialIDMismatch: code = .attestationWrongKeyID
-        case .environmentNotAllowed: code = .attestationWrongEnvironment
-        default: code = .attestationInvalid
-        }
-        return APIFailure.gate(.badRequest, code, "the attestation was refused (\(error.code.rawValue))")
-    }
-
     // MARK: Tokens
 
     /// The app-attest grant: an assertion over `SHA-256(challenge ‖ jkt)` by the registered key bound to the
@@ -187,7 +140,7 @@ public struct GateService: Sendable {
     public func mintWithAssertion(
         keyID: String, challenge: String, assertion: String, proofJKT: String, logger: Logger
     ) async throws -> Issued {
-        guard let appleVerifier else {
+        guard let appleVerifier = attestation.apple else {
             throw APIFailure.gate(.badRequest, .unsupportedGrantType, "the app-attest grant is not configured")
         }
         guard let assertionBytes = Data(base64Encoded: assertion).map(Array.init), !assertionBytes.isEmpty else {
@@ -227,18 +180,12 @@ public struct GateService: Sendable {
 
     /// The development grant: `token` must be one of the configured development tokens.
     public func mintWithDevelopmentToken(_ token: String, proofJKT: String) async throws -> Issued {
-        guard !developmentTokenHashes.isEmpty else {
+        guard attestation.acceptsDevelopmentTokens else {
             throw APIFailure.gate(.badRequest, .unsupportedGrantType, "the development grant is disabled")
         }
-        let presented = Array(SHA256.hash(data: Array(token.utf8)))
-        // Compare every hash in full so timing says nothing about which token came close.
-        var matched = false
-        for hash in developmentTokenHashes {
-            var difference: UInt8 = 0
-            for (a, b) in zip(hash, presented) { difference |= a ^ b }
-            matched = matched || difference == 0
+        guard attestation.acceptsDevelopmentToken(token) else {
+            throw APIFailure(.badRequest, .invalidGrant, "the development token is not accepted")
         }
-        guard matched else { throw APIFailure(.badRequest, .invalidGrant, "the development token is not accepted") }
         let access = try await tokens.issue(
             subject: "development", boundJKT: proofJKT, environment: "development-token", now: clock.now())
         return Issued(accessToken: access, expiresIn: tokens.expiresIn)

@@ -89,5 +89,81 @@ enum Migrations {
                 """,
             ]
         },
+        Migration(version: 5, name: "vault enrollment, transaction keys, credentials and actions") { engine in
+            [
+                """
+                CREATE TABLE enrollment_sessions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    invitation_code TEXT NOT NULL UNIQUE,
+                    device_jkt TEXT NOT NULL,
+                    device_type TEXT NOT NULL,
+                    device_id TEXT,
+                    state TEXT NOT NULL,
+                    attestation_required \(engine.bigint) NOT NULL,
+                    attestation_challenge TEXT NOT NULL,
+                    attestation_format TEXT,
+                    attested_key_id TEXT,
+                    security_level TEXT,
+                    password_key_id TEXT NOT NULL,
+                    password_hash TEXT,
+                    credential_id TEXT,
+                    package TEXT,
+                    created_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    updated_at \(engine.bigint) NOT NULL
+                )
+                """,
+                "CREATE INDEX enrollment_sessions_user_idx ON enrollment_sessions(user_id, created_at)",
+                """
+                CREATE TABLE vault_credentials (
+                    credential_id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    device_jkt TEXT NOT NULL,
+                    device_type TEXT NOT NULL,
+                    security_level TEXT NOT NULL,
+                    attestation_format TEXT,
+                    attested_key_id TEXT,
+                    key_version \(engine.bigint) NOT NULL,
+                    sealed_key TEXT NOT NULL,
+                    failed_attempts \(engine.bigint) NOT NULL,
+                    locked_at \(engine.bigint),
+                    revoked_at \(engine.bigint),
+                    enrolled_at \(engine.bigint) NOT NULL,
+                    last_auth_at \(engine.bigint),
+                    updated_at \(engine.bigint) NOT NULL
+                )
+                """,
+                "CREATE INDEX vault_credentials_user_idx ON vault_credentials(user_id)",
+                """
+                CREATE TABLE transaction_keys (
+                    key_id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    session_id TEXT,
+                    credential_id TEXT,
+                    public_key TEXT NOT NULL,
+                    sealed_private_key TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL,
+                    reserved_by TEXT,
+                    reserved_until \(engine.bigint),
+                    used_at \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX transaction_keys_session_idx ON transaction_keys(session_id)",
+                "CREATE INDEX transaction_keys_credential_idx ON transaction_keys(credential_id, used_at)",
+                """
+                CREATE TABLE vault_actions (
+                    id TEXT PRIMARY KEY,
+                    credential_id TEXT NOT NULL REFERENCES vault_credentials(credential_id) ON DELETE CASCADE,
+                    device_jkt TEXT NOT NULL,
+                    key_id TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    used_at \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX vault_actions_credential_idx ON vault_actions(credential_id)",
+            ]
+        },
     ]
 }

@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import VettIDAPI
+import VettIDCrypto
+
+/// Vault enrollment (docs/protocol.md §4): `start` is proven by a DPoP proof alone and binds the session to its
+/// key; the other steps take the enrollment token with the DPoP scheme and a proof by that key.
+extension APIHandler {
+    func enrollStart(_ input: Operations.EnrollStart.Input) async throws -> Operations.EnrollStart.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let proof = try await components.dpop.verify(info, endpoint: .token)
+        let started = try await components.enrollment.start(
+            invitationCode: body.invitationCode, deviceType: body.deviceType.rawValue, deviceID: body.deviceId,
+            deviceJKT: proof.thumbprint, clientIP: info.clientIP, logger: info.logger)
+        let session = started.session
+        let next = EnrollmentStateMachine.nextStep(after: session.state, attestationRequired: session.attestationRequired)
+        info.responseHeaders.append(.cacheControl, "no-store")
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        enrollmentSessionId: session.id, enrollmentToken: started.token, tokenType: "DPoP",
+                        expiresAt: UnixTime.date(session.expiresAt), userGuid: session.userID.key,
+                        transactionKeys: started.transactionKeys.map(\.api), passwordKeyId: session.passwordKeyID,
+                        nextStep: next.api, attestationRequired: session.attestationRequired,
+                        attestationChallenge: session.attestationChallenge))))
+    }
+
+    func enrollAttestation(_ input: Operations.EnrollAttestation.Input) async throws
+        -> Operations.EnrollAttestation.Output
+    {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let session = try await components.enrollment.session(
+            body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
+        guard let format = DeviceAttestationFormatName(rawValue: body.format.rawValue) else {
+            throw APIFailure.invalidRequest("format is not a known attestation format")
+        }
+        let attested = try await components.enrollment.attest(
+            session, format: format, keyID: body.keyId, attestationObject: body.attestationObject,
+            developmentToken: body.developmentToken, logger: info.logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        status: .attestationVerified,
+                        deviceType: Components.Schemas.DeviceType(rawValue: attested.deviceType) ?? .cli,
+                        securityLevel: Components.Schemas.SecurityLevel(rawValue: attested.securityLevel) ?? .development,
+                        nextStep: .password))))
+    }
+
+    func enrollPassword(_ input: Operations.EnrollPassword.Input) async throws -> Operations.EnrollPassword.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let session = try await components.enrollment.session(
+            body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
+        try await components.enrollment.setPassword(session, encrypted: body.encryptedPassword.payload, logger: info.logger)
+        return .ok(.init(body: .json(.init(status: .passwordSet, nextStep: .finalize))))
+    }
+
+    func enrollFinalize(_ input: Operations.EnrollFinalize.Input) async throws -> Operations.EnrollFinalize.Output {
+        guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        let info = try request
+        let session = try await components.enrollment.session(
+            body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
+        let package = try await components.enrollment.finalize(session, logger: info.logger)
+        info.responseHeaders.append(.cacheControl, "no-store")
+        return .ok(.init(body: .json(.init(status: .enrolled, credentialPackage: package.api, vaultStatus: .enrolled))))
+    }
+
+    /// Authenticates `Authorization: DPoP <token>` of `kind` with a proof by the key the token is bound to.
+    /// A bearer presentation, a token of another kind, an expired or forged token are 401 `invalid_token`.
+    func authenticateDeviceToken(_ kind: VaultTokenService.Kind) async throws -> VaultTokenService.Verified {
+        let info = try request
+        let authorizations = info.headers(.authorization)
+        guard authorizations.count == 1, let header = authorizations.first else {
+            throw APIFailure.invalidDeviceToken("Authorization: DPoP <\(kind.rawValue) token> is required")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
+            throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is DPoP-bound and must use the DPoP scheme")
+        }
+        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        guard let verified = await components.vaultTokens.verify(token, as: kind) else {
+            throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is invalid or expired")
+        }
+        _ = try await components.dpop.verify(info, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
+        return verified
+    }
+}
+
+extension TransactionPublicKey {
+    var api: Components.Schemas.TransactionKey { .init(keyId: keyID, publicKey: publicKey, algorithm: .x25519) }
+}
+
+extension Optional where Wrapped == EnrollmentStep {
+    var api: Components.Schemas.EnrollNextStep {
+        switch self {
+        case .attestation: .attestation
+        case .password: .password
+        case .finalize: .finalize
+        case nil: .complete
+        }
+    }
+}
+
+extension CredentialPackage {
+    var api: Components.Schemas.CredentialPackage {
+        .init(
+            userGuid: userGUID, credentialId: credentialID, sealedCredential: sealedCredential, keyVersion: Int(keyVersion),
+            ledgerAuthToken: lat.api, transactionKeys: transactionKeys.map(\.api))
+    }
+}
+
+extension LedgerAuthToken {
+    var api: Components.Schemas.LedgerAuthToken { .init(latId: id, token: token, version: Int(version)) }
+}
+
+extension Components.Schemas.EncryptedPayload {
+    var payload: EncryptedPayload { EncryptedPayload(keyID: keyId, enc: enc, ciphertext: ciphertext) }
+}
