@@ -1,0 +1,105 @@
+public import Foundation
+
+/// Keeps the device's ``VaultCredential`` in a ``SecureStore`` as **one** item, so a reader sees either the old or
+/// the new package, never a mix (the store's writes are atomic).
+///
+/// Every change is a read-modify-write serialised by the actor: ``save(_:)`` and ``replacePackage(_:)`` write the
+/// whole credential; ``consumeTransactionKey(id:)`` removes one key before the password sealed to it is sent, so a
+/// key is never used twice even if the request fails afterwards. Use one `CredentialStore` per storage key.
+public actor CredentialStore {
+    /// The store key of the credential item.
+    public nonisolated let storageKey: String
+    private let store: any SecureStore
+    private let now: @Sendable () -> Date
+
+    /// Creates a credential store.
+    /// - Parameters:
+    ///   - store: Where the item lives (``KeychainSecureStore``, ``EncryptedFileSecureStore``, …).
+    ///   - storageKey: The item's key.
+    ///   - now: The clock for ``VaultCredential/updatedAt``.
+    public init(store: any SecureStore, storageKey: String = "vettid.vault.credential", now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.storageKey = storageKey
+        self.now = now
+    }
+
+    /// The stored credential, or `nil` when the device has not enrolled.
+    /// - Throws: ``APIError`` `storage_failed` when the store cannot be read or the item is not a credential.
+    public func load() async throws(APIError) -> VaultCredential? {
+        let data: Data?
+        do {
+            data = try await store.data(forKey: storageKey)
+        } catch {
+            throw APIError(code: .storageFailed, description: "The vault credential could not be read.", underlying: error)
+        }
+        guard let data else { return nil }
+        do {
+            return try JSONDecoder().decode(VaultCredential.self, from: data)
+        } catch {
+            throw APIError(code: .storageFailed, description: "The stored vault credential is unreadable.", underlying: error)
+        }
+    }
+
+    /// The stored credential.
+    /// - Throws: ``APIError`` `not_enrolled` when there is none.
+    public func require() async throws(APIError) -> VaultCredential {
+        guard let credential = try await load() else {
+            throw APIError(code: .notEnrolled, description: "This device has no vault credential; enroll first.")
+        }
+        return credential
+    }
+
+    /// Writes `credential` as one item, replacing any previous one.
+    public func save(_ credential: VaultCredential) async throws(APIError) {
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            data = try encoder.encode(credential)
+        } catch {
+            throw APIError(code: .storageFailed, description: "The vault credential could not be encoded.", underlying: error)
+        }
+        do {
+            try await store.set(data, forKey: storageKey)
+        } catch {
+            throw APIError(code: .storageFailed, description: "The vault credential could not be written.", underlying: error)
+        }
+    }
+
+    /// Replaces the stored package with `package` in one write, keeping the attestation format.
+    /// - Throws: ``APIError`` `not_enrolled` without a stored credential; `invalid_response` when `package` belongs
+    ///   to another member (the stored one is kept).
+    @discardableResult
+    public func replacePackage(_ package: CredentialPackage) async throws(APIError) -> VaultCredential {
+        var credential = try await require()
+        guard credential.package.userGUID == package.userGUID else {
+            throw APIError(code: .invalidResponse, description: "The server returned a credential package for another member.")
+        }
+        credential.package = package
+        credential.updatedAt = now()
+        try await save(credential)
+        return credential
+    }
+
+    /// Removes the unused transaction key `id` from the stored package (one write) and returns it.
+    /// - Throws: ``APIError`` `not_enrolled`, or `no_transaction_key` when the package does not hold that key.
+    public func consumeTransactionKey(id: String) async throws(APIError) -> TransactionKey {
+        var credential = try await require()
+        guard let index = credential.package.transactionKeys.firstIndex(where: { $0.keyID == id }) else {
+            throw APIError(code: .noTransactionKey, description: "The stored credential holds no unused transaction key '\(id)'.")
+        }
+        let key = credential.package.transactionKeys.remove(at: index)
+        credential.updatedAt = now()
+        try await save(credential)
+        return key
+    }
+
+    /// Deletes the stored credential (no error when there is none).
+    public func remove() async throws(APIError) {
+        do {
+            try await store.removeValue(forKey: storageKey)
+        } catch {
+            throw APIError(code: .storageFailed, description: "The vault credential could not be removed.", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+public import VettIDCrypto
+
+/// The vault enrollment and authentication operations, one HTTP exchange each.
+///
+/// ``VaultService`` is the implementation; ``VaultEnrollment`` and ``VaultAuthenticator`` run the flows over any
+/// conforming type (tests may pass a fake). Every method throws ``APIError``: server codes (`step_out_of_order`,
+/// `session_expired`, `invitation_used`, `weak_password`, …) arrive as they are; the SDK adds client-side codes
+/// (`network_error`, `invalid_response`, `device_key_failed`, …).
+public protocol VaultServiceProtocol: Sendable {
+    /// Redeems an invitation code and opens an enrollment session bound to the device key (`enrollStart`, with a
+    /// DPoP proof).
+    func enrollStart(invitationCode: String) async throws(APIError) -> EnrollmentSession
+
+    /// Sends the device attestation for the session's challenge (`enrollAttestation`); returns the next step.
+    func submitAttestation(_ attestation: DeviceKeyAttestation, session: EnrollmentSession) async throws(APIError) -> EnrollmentStep
+
+    /// Sends the password sealed to the session's password key (`enrollPassword`); returns the next step.
+    func setPassword(_ encryptedPassword: EncryptedPayload, session: EnrollmentSession) async throws(APIError) -> EnrollmentStep
+
+    /// Seals the credential (`enrollFinalize`) and returns the package to store.
+    func finalize(session: EnrollmentSession) async throws(APIError) -> CredentialPackage
+
+    /// Asks for a single-use `authenticate` action (`actionRequest`, with a DPoP proof by the enrolled key).
+    func actionRequest(userGUID: String, credentialID: String, assertion: VaultActionAssertion?) async throws(APIError) -> VaultAction
+
+    /// Authenticates with the sealed credential and the sealed password (`authExecute`, with the action token).
+    func authExecute(action: VaultAction, credential: CredentialPackage, encryptedPassword: EncryptedPayload) async throws(APIError) -> VaultSession
+}

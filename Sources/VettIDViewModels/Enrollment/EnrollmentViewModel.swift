@@ -1,0 +1,155 @@
+public import Observation
+public import VettIDClient
+
+/// The enrollment screen: scan an invitation, attest the device, choose the vault password (with a live strength
+/// meter), finalize. A thin shell over ``EnrollmentStateMachine`` that performs its effects.
+///
+/// ```swift
+/// let model = EnrollmentViewModel(actions: .live(vaultService))
+/// model.beginScanning()
+/// await model.scanned(qrText)          // → .attesting(…) → .settingPassword(strength:)
+/// model.password = "…"                 // the strength updates as the member types
+/// await model.submitPassword()         // → .finalizing(…) → .complete(userGUID:)
+/// ```
+@Observable
+@MainActor
+public final class EnrollmentViewModel {
+    /// What the view model asks of the SDK; ``live(_:)`` uses a ``VaultService``, tests pass closures.
+    public struct Actions: Sendable {
+        /// Redeems the invitation; returns whether the server requires attestation.
+        public var start: @MainActor @Sendable (EnrollmentInvitationLink) async throws -> Bool
+        /// Attests the device.
+        public var attest: @MainActor @Sendable () async throws -> Void
+        /// Sends the password.
+        public var setPassword: @MainActor @Sendable (String) async throws -> Void
+        /// Finalizes and stores the credential; returns the member's id.
+        public var finalize: @MainActor @Sendable () async throws -> String
+
+        /// Creates actions from closures.
+        public init(
+            start: @escaping @MainActor @Sendable (EnrollmentInvitationLink) async throws -> Bool,
+            attest: @escaping @MainActor @Sendable () async throws -> Void,
+            setPassword: @escaping @MainActor @Sendable (String) async throws -> Void,
+            finalize: @escaping @MainActor @Sendable () async throws -> String
+        ) {
+            self.start = start
+            self.attest = attest
+            self.setPassword = setPassword
+            self.finalize = finalize
+        }
+
+        /// Actions performed by a ``VaultService``: each `start` opens a new ``VaultEnrollment``.
+        public static func live(_ service: VaultService) -> Actions {
+            let current = EnrollmentBox()
+            return Actions(
+                start: { link in
+                    let enrollment = service.enrollment()
+                    current.enrollment = enrollment
+                    return try await enrollment.start(link).attestationRequired
+                },
+                attest: { try await current.require().attest() },
+                setPassword: { password in try await current.require().setPassword(password) },
+                finalize: { try await current.require().finalize().package.userGUID }
+            )
+        }
+    }
+
+    /// The password field; every change is rated.
+    public var password = "" {
+        didSet { if password != oldValue { _ = machine.passwordChanged(password) } }
+    }
+    /// The screen logic and state.
+    public private(set) var machine: EnrollmentStateMachine
+
+    @ObservationIgnored private let actions: Actions
+
+    /// Creates the view model.
+    /// - Parameters:
+    ///   - actions: The SDK calls.
+    ///   - meter: The strength meter (the server's policy by default).
+    ///   - userInputs: Words the member may reuse in a password (email parts), for the meter.
+    public init(actions: Actions, meter: PasswordStrengthMeter = PasswordStrengthMeter(), userInputs: [String] = []) {
+        self.actions = actions
+        self.machine = EnrollmentStateMachine(meter: meter, userInputs: userInputs)
+    }
+
+    /// The screen's state.
+    public var state: EnrollmentState { machine.state }
+
+    /// Whether a request is running.
+    public var isBusy: Bool {
+        switch machine.state {
+        case .attesting, .finalizing: true
+        default: false
+        }
+    }
+
+    /// Opens the scanner.
+    public func beginScanning() {
+        _ = machine.beginScanning()
+    }
+
+    /// Handles a scanned QR payload and runs the enrollment up to the password step.
+    public func scanned(_ payload: String) async {
+        await run(machine.scanned(payload))
+    }
+
+    /// Submits the password (only when the meter accepts it), then finalizes. The field is cleared on success.
+    public func submitPassword() async {
+        await run(machine.submitPassword(password))
+        if case .complete = machine.state { password = "" }
+    }
+
+    /// Repeats the failed step after a retryable error.
+    public func retry() async {
+        await run(machine.retry())
+        if case .complete = machine.state { password = "" }
+    }
+
+    /// Starts over.
+    public func reset() {
+        password = ""
+        _ = machine.reset()
+    }
+
+    private func run(_ first: EnrollmentStateMachine.Effect) async {
+        var effect = first
+        while effect != .none {
+            do {
+                switch effect {
+                case .none:
+                    return
+                case .start(let link):
+                    let attestationRequired = try await actions.start(link)
+                    effect = machine.sessionStarted(attestationRequired: attestationRequired)
+                case .attest:
+                    try await actions.attest()
+                    effect = machine.attested()
+                case .setPassword(let password):
+                    try await actions.setPassword(password)
+                    effect = machine.passwordAccepted()
+                case .finalize:
+                    let userGUID = try await actions.finalize()
+                    effect = machine.finalized(userGUID: userGUID)
+                }
+            } catch {
+                effect = machine.failed(APIError.from(error))
+            }
+        }
+    }
+}
+
+/// The enrollment of the current attempt (``EnrollmentViewModel/Actions/live(_:)``).
+@MainActor
+final class EnrollmentBox {
+    var enrollment: VaultEnrollment?
+
+    nonisolated init() {}
+
+    func require() throws -> VaultEnrollment {
+        guard let enrollment else {
+            throw APIError(code: .stepOutOfOrder, description: "Scan an invitation first.")
+        }
+        return enrollment
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import VettIDClient
+
+@testable import VettIDViewModels
+
+/// Failures the test actions throw, changeable between calls.
+@MainActor
+final class ScriptedFailures {
+    var errors: [String: APIError]
+
+    init(_ errors: [String: APIError] = [:]) {
+        self.errors = errors
+    }
+}
+
+@MainActor
+@Suite("Enrollment view model")
+struct EnrollmentViewModelTests {
+    static let payload = "vettid://enroll?code=K7QM-3XPA&api=https%3A%2F%2Fapi.example.com"
+    static let strong = "trombone-quietly-vanilla-37"
+
+    func actions(_ log: CallLog, attestationRequired: Bool = true, failing: ScriptedFailures = ScriptedFailures()) -> EnrollmentViewModel.Actions {
+        EnrollmentViewModel.Actions(
+            start: { link in
+                log.calls.append("start \(link.code)")
+                if let error = failing.errors["start"] { throw error }
+                return attestationRequired
+            },
+            attest: {
+                log.calls.append("attest")
+                if let error = failing.errors["attest"] { throw error }
+            },
+            setPassword: { password in
+                log.calls.append("password \(password)")
+                if let error = failing.errors["password"] { throw error }
+            },
+            finalize: {
+                log.calls.append("finalize")
+                if let error = failing.errors["finalize"] { throw error }
+                return "user-1"
+            }
+        )
+    }
+
+    @Test("scanning runs start and attestation, the password runs password and finalize")
+    func fullFlow() async {
+        let log = CallLog()
+        let model = EnrollmentViewModel(actions: actions(log))
+        model.beginScanning()
+        await model.scanned(Self.payload)
+        #expect(log.calls == ["start K7QM-3XPA", "attest"])
+        #expect(model.state == .settingPassword(strength: .empty))
+        model.password = "short"
+        guard case .settingPassword(let strength) = model.state else { Issue.record("left the password step"); return }
+        #expect(strength.reasons.first?.code == .tooShort)
+        model.password = Self.strong
+        await model.submitPassword()
+        #expect(log.calls == ["start K7QM-3XPA", "attest", "password \(Self.strong)", "finalize"])
+        #expect(model.state == .complete(userGUID: "user-1"))
+        #expect(model.password.isEmpty)
+        #expect(!model.isBusy)
+    }
+
+    @Test("a weak password is never sent")
+    func weakPasswordNotSent() async {
+        let log = CallLog()
+        let model = EnrollmentViewModel(actions: actions(log, attestationRequired: false))
+        model.beginScanning()
+        await model.scanned(Self.payload)
+        model.password = "qwertyuiopas"
+        await model.submitPassword()
+        #expect(log.calls == ["start K7QM-3XPA"])
+        guard case .settingPassword(let strength) = model.state else { Issue.record("left the password step"); return }
+        #expect(!strength.isAcceptable)
+    }
+
+    @Test("a network failure at finalize can be retried; it repeats only finalize")
+    func retryFinalize() async {
+        let log = CallLog()
+        let failing = ScriptedFailures(["finalize": APIError(code: .networkError, description: "offline")])
+        let model = EnrollmentViewModel(actions: actions(log, failing: failing))
+        model.beginScanning()
+        await model.scanned(Self.payload)
+        model.password = Self.strong
+        await model.submitPassword()
+        #expect(model.state == .error(message: "Cannot reach the server. Check your connection.", retryable: true))
+        failing.errors = [:]
+        await model.retry()
+        #expect(model.state == .complete(userGUID: "user-1"))
+        #expect(log.calls.suffix(2) == ["finalize", "finalize"])
+    }
+
+    @Test("an invitation already used sends the screen back to scanning")
+    func usedInvitation() async {
+        let log = CallLog()
+        let model = EnrollmentViewModel(
+            actions: actions(log, failing: ScriptedFailures(["start": APIError(code: .invitationUsed, status: 409, description: "used")]))
+        )
+        model.beginScanning()
+        await model.scanned(Self.payload)
+        #expect(model.state == .scanningQR(error: "This invitation has already been used. Ask for a new one."))
+        #expect(log.calls == ["start K7QM-3XPA"])
+    }
+}
