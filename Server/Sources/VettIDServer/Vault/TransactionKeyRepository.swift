@@ -75,12 +75,13 @@ struct TransactionKeyRepository: Sendable {
         return issued
     }
 
-    /// The owner's unused keys, oldest first.
+    /// The owner's unused keys that no action has been offered, oldest first (what the device may hold).
     func unused(owner: Owner, on db: any SQLDatabase) async throws -> [TransactionPublicKey] {
         try await db.raw(
             """
             SELECT key_id, public_key FROM transaction_keys
-            WHERE \(owner.column) = \(bind: owner.id) AND used_at IS NULL ORDER BY created_at, key_id
+            WHERE \(owner.column) = \(bind: owner.id) AND used_at IS NULL AND reserved_by IS NULL
+            ORDER BY created_at, key_id
             """
         ).all().map {
             TransactionPublicKey(
@@ -129,15 +130,16 @@ struct TransactionKeyRepository: Sendable {
         ).run()
     }
 
-    /// Reserves the oldest unused, unreserved key of the credential for an action until `until`.
+    /// Reserves the oldest unused key of the credential that was never offered to an action. A key is offered
+    /// once: if its action expires unused the key is not offered again (the device dropped it when it sent the
+    /// password, or will drop it with its next package), so device and server never disagree about a key.
     func reserve(credentialID: String, for actionID: String, until: Int64, now: Int64, on db: any SQLDatabase)
         async throws -> TransactionPublicKey?
     {
         let candidates = try await db.raw(
             """
             SELECT key_id, public_key FROM transaction_keys
-            WHERE credential_id = \(bind: credentialID) AND used_at IS NULL
-              AND (reserved_until IS NULL OR reserved_until <= \(bind: now))
+            WHERE credential_id = \(bind: credentialID) AND used_at IS NULL AND reserved_by IS NULL
             ORDER BY created_at, key_id LIMIT 4
             """
         ).all()
@@ -146,7 +148,7 @@ struct TransactionKeyRepository: Sendable {
             let reserved = try await db.raw(
                 """
                 UPDATE transaction_keys SET reserved_by = \(bind: actionID), reserved_until = \(bind: until)
-                WHERE key_id = \(bind: keyID) AND used_at IS NULL AND (reserved_until IS NULL OR reserved_until <= \(bind: now))
+                WHERE key_id = \(bind: keyID) AND used_at IS NULL AND reserved_by IS NULL
                 RETURNING key_id
                 """
             ).first()
@@ -164,7 +166,10 @@ struct TransactionKeyRepository: Sendable {
         credentialID: String, userID: UUID, poolSize: Int, threshold: Int, now: Int64, on db: any SQLDatabase
     ) async throws -> [TransactionPublicKey] {
         let row = try await db.raw(
-            "SELECT COUNT(*) AS unused FROM transaction_keys WHERE credential_id = \(bind: credentialID) AND used_at IS NULL"
+            """
+            SELECT COUNT(*) AS unused FROM transaction_keys
+            WHERE credential_id = \(bind: credentialID) AND used_at IS NULL AND reserved_by IS NULL
+            """
         ).first()
         let unused = try row?.decode(column: "unused", as: Int.self) ?? 0
         guard unused < threshold else { return [] }

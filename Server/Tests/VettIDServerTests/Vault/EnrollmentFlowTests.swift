@@ -158,7 +158,10 @@ import VettIDCrypto
             // Bearer presentation of the DPoP-bound token is refused as well.
             let bearer = try await client.post(
                 "/vault/enroll/finalize", ["enrollment_session_id": session.id],
-                headers: [.authorization: "Bearer \(session.token)"])
+                headers: [
+                    .authorization: "Bearer \(session.token)",
+                    .dpop: try await device.proof("POST", "/vault/enroll/finalize", token: session.token, nonce: nonce),
+                ])
             #expect(bearer.status == .unauthorized)
             #expect(bearer.errorCode == "invalid_token")
         }

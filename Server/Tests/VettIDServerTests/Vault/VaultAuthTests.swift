@@ -247,4 +247,27 @@ import VettIDCrypto
             #expect(replay.errorCode == "invalid_dpop_proof")
         }
     }
+
+    @Test func actionRequestsPerCredentialAndEnrollmentStartsPerIPAreRateLimited() async throws {
+        var configuration = VaultTest.configuration()
+        configuration.vault.actionsPerCredential = .init(capacity: 2, window: .seconds(60))
+        configuration.vault.enrollmentStartsPerIP = .init(capacity: 2, window: .seconds(60))
+        try await TestApp.withApp(.sqlite, setup: .live, configuration: configuration) { client, _ in
+            let device = GateTest.Device()
+            let (package, nonce) = try await client.enroll(device)
+            var statuses: [Int] = []
+            for counter in 1...3 {
+                statuses.append(
+                    try await client.actionRequest(device, package: package, nonce: nonce, counter: UInt32(counter)).status.code)
+            }
+            #expect(statuses == [200, 200, 429])
+            // enroll() used one start; one more is allowed, the third is limited.
+            let second = try await client.enrollStart(GateTest.Device(), code: try await client.invitationCode(), nonce: nonce)
+            #expect(second.status == .created)
+            let third = try await client.enrollStart(GateTest.Device(), code: try await client.invitationCode(), nonce: nonce)
+            #expect(third.status == .tooManyRequests)
+            #expect(third.errorCode == "rate_limited")
+            #expect(third.headers[.retryAfter] != nil)
+        }
+    }
 }
