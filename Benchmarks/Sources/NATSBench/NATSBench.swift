@@ -2,7 +2,7 @@
 //   pub <size> <msgs> <seconds> <msgs/s>
 //   pubsub <size> <msgs> <seconds> <msgs/s>
 //   reqrep <count> <p50 µs> <p99 µs>
-// Usage: NATSBench <url> <msgs> <reqrep count>
+// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep]   (NATSBench decode <frames>)
 
 import NATSClient
 import NIOCore
@@ -15,6 +15,7 @@ struct NATSBench {
         let url = arguments.count > 1 ? arguments[1] : "nats://127.0.0.1:4222"
         let count = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
         let requests = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
+        let only = arguments.count > 4 ? arguments[4] : "all"
         if url == "decode" {
             // Decoder alone: parse `count` MSG frames of 128 bytes from one buffer.
             var input = ByteBuffer()
@@ -32,7 +33,7 @@ struct NATSBench {
             subscriptionPendingLimit: 1 << 24
         )
 
-        for size in [16, 128, 1024] {
+        for size in [16, 128, 1024] where only == "all" || only == "pub" {
             let client = try NATSClient(configuration: configuration)
             try await client.connect()
             let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
@@ -43,7 +44,7 @@ struct NATSBench {
             await client.close()
         }
 
-        do {
+        if only == "all" || only == "pubsub" {
             let size = 128
             let subscriber = try NATSClient(configuration: configuration)
             try await subscriber.connect()
@@ -70,7 +71,7 @@ struct NATSBench {
             await subscriber.close()
         }
 
-        do {
+        if only == "all" || only == "reqrep" {
             let responder = try NATSClient(configuration: configuration)
             try await responder.connect()
             let service = try responder.subscribe(to: "bench.req")

@@ -43,6 +43,10 @@ extension NATSClient {
         public var tls: NATSTLSConfiguration
         /// Logger for connection lifecycle messages (never payloads or secrets).
         public var logger: Logger
+        /// Network stack: Network.framework on Apple platforms by default, POSIX sockets on Linux.
+        public var transport: NATSTransport
+        /// Longest a graceful shutdown of ``NATSClient/run()`` waits for ``NATSClient/drain(timeout:)``.
+        public var drainTimeout: Duration
 
         /// Creates a configuration. Defaults follow nats.go where it has one.
         public init(
@@ -65,7 +69,9 @@ extension NATSClient {
             maxControlLine: Int = 64 * 1024,
             requireTLS: Bool = false,
             tls: NATSTLSConfiguration = NATSTLSConfiguration(),
-            logger: Logger = Logger(label: "nats", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "nats", factory: { _ in SwiftLogNoOpLogHandler() }),
+            transport: NATSTransport = .automatic,
+            drainTimeout: Duration = .seconds(30)
         ) {
             self.servers = servers
             self.name = name
@@ -87,6 +93,8 @@ extension NATSClient {
             self.requireTLS = requireTLS
             self.tls = tls
             self.logger = logger
+            self.transport = transport
+            self.drainTimeout = drainTimeout
         }
     }
 }

@@ -2,6 +2,11 @@
 
 public import NIOCore
 import NIOPosix
+public import ServiceLifecycle
+
+#if canImport(Network) && canImport(NIOTransportServices)
+import NIOTransportServices
+#endif
 
 /// A NATS client on SwiftNIO.
 ///
@@ -20,9 +25,12 @@ import NIOPosix
 public final class NATSClient: Sendable {
     /// The configuration the client was created with.
     public let configuration: Configuration
-    /// Lifecycle events and asynchronous errors. One consumer; ends when the client closes.
+    /// Lifecycle events and asynchronous errors, buffered from the moment the client is created (the newest
+    /// 1024 are kept). This stream has one consumer; for more, each call of ``makeEventStream(bufferSize:)``
+    /// returns another independent one. Ends when the client closes.
     public let events: AsyncStream<NATSEvent>
     private let core: NATSConnectionCore
+    private let broadcaster: NATSEventBroadcaster
 
     /// The major protocol version sent in CONNECT (`1`: the client accepts asynchronous INFO).
     public static let protocolVersion = 1
@@ -31,8 +39,11 @@ public final class NATSClient: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Servers, options and credentials.
-    ///   - eventLoopGroup: Where the connection runs (one event loop of it); the shared singleton by default.
-    /// - Throws: ``NATSError/Code/invalidConfiguration`` if no server URL parses.
+    ///   - eventLoopGroup: Where the connection runs (one event loop of it). By default the shared singleton
+    ///     of the transport ``Configuration/transport`` selects: `NIOTSEventLoopGroup` for Network.framework,
+    ///     `MultiThreadedEventLoopGroup` for POSIX sockets.
+    /// - Throws: ``NATSError/Code/invalidConfiguration`` if no server URL parses, or if the transport cannot
+    ///   run on this platform or on `eventLoopGroup`.
     public init(
         configuration: Configuration,
         eventLoopGroup: (any EventLoopGroup)? = nil
@@ -41,15 +52,56 @@ public final class NATSClient: Sendable {
         guard !servers.isEmpty, servers.count == configuration.servers.count else {
             throw NATSError(.invalidConfiguration, "unparsable server URL in \(configuration.servers.count) servers")
         }
+        let (group, usesTransportServices) = try Self.transport(configuration.transport, eventLoopGroup)
         self.configuration = configuration
-        let (events, continuation) = AsyncStream.makeStream(of: NATSEvent.self, bufferingPolicy: .bufferingNewest(1024))
-        self.events = events
+        let broadcaster = NATSEventBroadcaster()
+        self.broadcaster = broadcaster
+        self.events = broadcaster.makeStream(bufferSize: 1024)
         self.core = NATSConnectionCore(
             configuration: configuration,
             servers: servers,
-            eventLoop: (eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton).next(),
-            eventsContinuation: continuation
+            eventLoop: group.next(),
+            usesTransportServices: usesTransportServices,
+            events: broadcaster
         )
+    }
+
+    private static func transport(
+        _ transport: NATSTransport,
+        _ group: (any EventLoopGroup)?
+    ) throws(NATSError) -> (any EventLoopGroup, Bool) {
+        #if canImport(Network) && canImport(NIOTransportServices)
+        switch transport {
+        case .posix:
+            return (group ?? MultiThreadedEventLoopGroup.singleton, false)
+        case .automatic:
+            guard let group else { return (NIOTSEventLoopGroup.singleton, true) }
+            return (group, NIOTSConnectionBootstrap(validatingGroup: group) != nil)
+        case .transportServices:
+            let group = group ?? NIOTSEventLoopGroup.singleton
+            guard NIOTSConnectionBootstrap(validatingGroup: group) != nil else {
+                throw NATSError(.invalidConfiguration, "NIOTransportServices needs a NIOTSEventLoopGroup")
+            }
+            return (group, true)
+        }
+        #else
+        switch transport {
+        case .posix, .automatic:
+            return (group ?? MultiThreadedEventLoopGroup.singleton, false)
+        case .transportServices:
+            throw NATSError(.invalidConfiguration, "NIOTransportServices needs Network.framework (Apple platforms)")
+        }
+        #endif
+    }
+
+    /// Another independent consumer of lifecycle events and asynchronous errors.
+    ///
+    /// Every stream made here sees the events that happen after it was made, each with its own buffer:
+    /// when more than `bufferSize` events wait unread, that stream drops its oldest ones; other consumers
+    /// are not affected. The stream ends when the client closes (at once if it already has); a consumer
+    /// that stops iterating is removed.
+    public func makeEventStream(bufferSize: Int = 256) -> AsyncStream<NATSEvent> {
+        broadcaster.makeStream(bufferSize: bufferSize)
     }
 
     /// Connects to the first reachable server and completes the handshake (CONNECT, then PING/PONG).
@@ -193,4 +245,33 @@ public final class NATSClient: Sendable {
     public func close() async {
         await core.close()
     }
+
+    // MARK: Running as a service
+
+    /// Connects (unless ``connect()`` was already called) and suspends until the client closes.
+    ///
+    /// This is the `run()` of swift-service-lifecycle's `Service`, which ``NATSClient`` conforms to: in a
+    /// `ServiceGroup`, a graceful shutdown drains the client (``drain(timeout:)`` with
+    /// ``Configuration/drainTimeout``) and cancellation closes it. Without a service group, cancelling the
+    /// calling task closes the client.
+    ///
+    /// - Throws: The error that closed the client (for example `authorizationViolation`, or reconnect
+    ///   attempts exhausted); nothing when it was closed by ``close()`` or ``drain(timeout:)``.
+    public func run() async throws {
+        if !core.hasStarted { try await connect() }
+        let core = self.core
+        let drainTimeout = configuration.drainTimeout
+        let reason: NATSError? = await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await core.waitUntilClosed()
+            } onCancel: {
+                core.startClose(waiter: nil)
+            }
+        } onGracefulShutdown: {
+            Task { try? await core.drain(timeout: drainTimeout) }
+        }
+        if let reason { throw reason }
+    }
 }
+
+extension NATSClient: Service {}

@@ -6,6 +6,13 @@ public enum NATSSubjectValidator {
     /// them in pedantic mode), as in nats.go.
     public static func isValidPublishSubject(_ subject: String) -> Bool {
         guard !subject.isEmpty else { return false }
+        // Called on every publish: scan contiguous UTF-8 directly when the string has it.
+        if let valid = subject.utf8.withContiguousStorageIfAvailable({ bytes in
+            for byte in bytes where byte <= 0x20 && isWhitespace(byte) { return false }
+            return true
+        }) {
+            return valid
+        }
         return !subject.utf8.contains(where: isWhitespace)
     }
 

@@ -7,6 +7,10 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
+#if canImport(Network) && canImport(NIOTransportServices)
+import NIOTransportServices
+#endif
+
 final class NATSConnectionCore: Sendable {
     struct SubscriptionEntry {
         let subject: String
@@ -27,7 +31,7 @@ final class NATSConnectionCore: Sendable {
     struct State {
         var machine: NATSConnectionStateMachine
         var channel: (any Channel)?
-        var outbound = ByteBuffer()
+        var outbound = NATSOutboundBuffer()
         var flushScheduled = false
         var pongWaiters = CircularBuffer<(id: UInt64, promise: EventLoopPromise<Void>?)>()
         var nextWaiterID: UInt64 = 0
@@ -44,24 +48,30 @@ final class NATSConnectionCore: Sendable {
         var pingTask: RepeatedTask?
         var handshakeTimeout: Scheduled<Void>?
         var finished = false
+        var closeReason: NATSError?
+        var runWaiters: [EventLoopPromise<NATSError?>] = []
         var queuesToWake: [NATSMessageQueue] = []
     }
 
     let configuration: NATSClient.Configuration
     let eventLoop: any EventLoop
     let state: NIOLockedValueBox<State>
-    let eventsContinuation: AsyncStream<NATSEvent>.Continuation
+    let events: NATSEventBroadcaster
+    /// Network.framework (NIOTransportServices) instead of POSIX sockets; only ever true on Apple platforms.
+    let usesTransportServices: Bool
     private let logger: Logger
 
     init(
         configuration: NATSClient.Configuration,
         servers: [NATSServerAddress],
         eventLoop: any EventLoop,
-        eventsContinuation: AsyncStream<NATSEvent>.Continuation
+        usesTransportServices: Bool,
+        events: NATSEventBroadcaster
     ) {
         self.configuration = configuration
         self.eventLoop = eventLoop
-        self.eventsContinuation = eventsContinuation
+        self.events = events
+        self.usesTransportServices = usesTransportServices
         self.logger = configuration.logger
         var machineConfiguration = NATSConnectionStateMachine.Configuration()
         machineConfiguration.requireTLS = configuration.requireTLS
@@ -96,14 +106,41 @@ final class NATSConnectionCore: Sendable {
 
     func close() async {
         let promise = eventLoop.makePromise(of: Void.self)
-        let (actions, channel): ([NATSConnectionStateMachine.Action], (any Channel)?) = state.withLockedValue { state in
-            if state.finished { return ([], nil) }
-            state.closeWaiters.append(promise)
-            return (state.machine.close(), state.channel)
-        }
-        if actions.isEmpty, state.withLockedValue({ $0.finished }) { promise.succeed() }
-        eventLoop.execute { self.perform(actions, channel: channel) }
+        startClose(waiter: promise)
         try? await promise.futureResult.get()
+    }
+
+    /// Starts closing without waiting; `waiter` succeeds once the client is closed.
+    func startClose(waiter: EventLoopPromise<Void>?) {
+        let (actions, channel, alreadyFinished): ([NATSConnectionStateMachine.Action], (any Channel)?, Bool) =
+            state.withLockedValue { state in
+                if state.finished { return ([], nil, true) }
+                if let waiter { state.closeWaiters.append(waiter) }
+                return (state.machine.close(), state.channel, false)
+            }
+        if alreadyFinished {
+            waiter?.succeed()
+            return
+        }
+        if actions.isEmpty, state.withLockedValue({ $0.finished }) { waiter?.succeed() }
+        eventLoop.execute { self.perform(actions, channel: channel) }
+    }
+
+    /// Whether ``connect()`` was called (successfully or not).
+    var hasStarted: Bool { state.withLockedValue { $0.machine.state != .idle } }
+
+    /// Suspends until the client has closed; returns the error that closed it, if any.
+    func waitUntilClosed() async -> NATSError? {
+        let promise = eventLoop.makePromise(of: NATSError?.self)
+        let closed: NATSError?? = state.withLockedValue { state in
+            if state.finished { return .some(state.closeReason) }
+            state.runWaiters.append(promise)
+            return .none
+        }
+        if let closed {
+            promise.succeed(closed)
+        }
+        return (try? await promise.futureResult.get()) ?? nil
     }
 
     // MARK: - Channel events (event loop)
@@ -250,7 +287,7 @@ final class NATSConnectionCore: Sendable {
 
         case .sendPing:
             let shouldFlush = state.withLockedValue { state in
-                state.outbound.writeNATSCommand(.ping)
+                state.outbound.write(.ping)
                 state.pongWaiters.append((id: 0, promise: nil))
                 return scheduleFlushLocked(&state)
             }
@@ -271,12 +308,12 @@ final class NATSConnectionCore: Sendable {
                 state.maxPayload = info.maxPayload
                 state.serverHeaders = info.headers
             }
-            if !discovered.isEmpty { eventsContinuation.yield(.discoveredServers(discovered.map(\.description))) }
-            if enteredLameDuck { eventsContinuation.yield(.lameDuckMode) }
+            if !discovered.isEmpty { events.yield(.discoveredServers(discovered.map(\.description))) }
+            if enteredLameDuck { events.yield(.lameDuckMode) }
 
         case .reportError(let error):
             logger.debug("non-fatal server error", metadata: ["error": "\(error)"])
-            eventsContinuation.yield(.error(error))
+            events.yield(.error(error))
 
         case .closeChannel(let error):
             logger.debug("closing connection", metadata: ["reason": "\(error)"])
@@ -292,7 +329,7 @@ final class NATSConnectionCore: Sendable {
             let failure = NATSError(.notConnected, "connection lost")
             for waiter in waiters { waiter.fail(failure) }
             logger.info("disconnected", metadata: ["reason": "\(error.map { "\($0)" } ?? "closed")"])
-            eventsContinuation.yield(.disconnected(error))
+            events.yield(.disconnected(error))
 
         case .scheduleReconnect(let server, let delay):
             logger.debug("reconnect scheduled", metadata: ["server": "\(server)", "delay": "\(delay)"])
@@ -311,20 +348,44 @@ final class NATSConnectionCore: Sendable {
 
     private func openChannel(to server: NATSServerAddress) {
         let maxControlLine = configuration.maxControlLine
-        let bootstrap = ClientBootstrap(group: eventLoop)
-            .connectTimeout(TimeAmount(configuration.connectTimeout))
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(NATSProtocolDecoder(maxControlLine: maxControlLine))
-                    )
-                    try channel.pipeline.syncOperations.addHandler(NATSChannelHandler(core: self))
-                }
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(NATSProtocolDecoder(maxControlLine: maxControlLine))
+                )
+                try channel.pipeline.syncOperations.addHandler(NATSChannelHandler(core: self))
             }
-        bootstrap.connect(host: server.host, port: server.port).whenFailure { error in
+        }
+        let connected: EventLoopFuture<any Channel>
+        #if canImport(Network) && canImport(NIOTransportServices)
+        if usesTransportServices, let bootstrap = NIOTSConnectionBootstrap(validatingGroup: eventLoop) {
+            // Network.framework: NIOTSConnectionBootstrap sets TCP_NODELAY itself.
+            connected = bootstrap
+                .connectTimeout(TimeAmount(configuration.connectTimeout))
+                .channelInitializer(initializer)
+                .connect(host: server.host, port: server.port)
+        } else {
+            connected = Self.posixConnect(to: server, on: eventLoop, timeout: configuration.connectTimeout, initializer)
+        }
+        #else
+        connected = Self.posixConnect(to: server, on: eventLoop, timeout: configuration.connectTimeout, initializer)
+        #endif
+        connected.whenFailure { error in
             self.connectFailed(error)
         }
+    }
+
+    private static func posixConnect(
+        to server: NATSServerAddress,
+        on eventLoop: any EventLoop,
+        timeout: Duration,
+        _ initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) -> EventLoopFuture<any Channel> {
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(TimeAmount(timeout))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer(initializer)
+            .connect(host: server.host, port: server.port)
     }
 
     private func sendConnect(info: NATSServerInfo, channel: any Channel) {
@@ -360,7 +421,7 @@ final class NATSConnectionCore: Sendable {
 
     private func didConnect(info: NATSServerInfo, server: NATSServerAddress, isReconnect: Bool, channel: any Channel) {
         let interval = TimeAmount(configuration.pingInterval)
-        let (buffer, connectPromise): (ByteBuffer, EventLoopPromise<Void>?) = state.withLockedValue { state in
+        let (buffer, chunks, connectPromise): (ByteBuffer, [ByteBuffer], EventLoopPromise<Void>?) = state.withLockedValue { state in
             state.handshakeTimeout?.cancel()
             state.handshakeTimeout = nil
             state.maxPayload = info.maxPayload
@@ -368,15 +429,14 @@ final class NATSConnectionCore: Sendable {
             if isReconnect { state.statistics.reconnects += 1 }
             // Re-send every subscription (queue group and remaining auto-unsubscribe count), then the
             // publishes buffered while disconnected.
-            var buffer = channel.allocator.buffer(capacity: 256 + state.outbound.readableBytes)
+            var buffer = channel.allocator.buffer(capacity: 256)
             for (sid, entry) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
                 buffer.writeNATSCommand(.subscribe(subject: entry.subject, queue: entry.queue, sid: sid))
                 if let max = entry.max {
                     buffer.writeNATSCommand(.unsubscribe(sid: sid, max: Swift.max(max - entry.delivered, 1)))
                 }
             }
-            buffer.writeBuffer(&state.outbound)
-            state.outbound = channel.allocator.buffer(capacity: 64 * 1024)
+            let chunks = state.outbound.takeForWrite()
             state.flushScheduled = false
             state.pingTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
                 let actions = self.state.withLockedValue { $0.machine.pingTimerFired() }
@@ -384,17 +444,20 @@ final class NATSConnectionCore: Sendable {
             }
             let promise = state.connectPromise
             state.connectPromise = nil
-            return (buffer, promise)
+            return (buffer, chunks, promise)
         }
-        if buffer.readableBytes > 0 { channel.writeAndFlush(buffer, promise: nil) }
+        if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
+        write(chunks, to: channel)
         logger.info("connected", metadata: ["server": "\(server)", "reconnect": "\(isReconnect)"])
-        eventsContinuation.yield(isReconnect ? .reconnected(server: server.description) : .connected(server: server.description))
+        events.yield(isReconnect ? .reconnected(server: server.description) : .connected(server: server.description))
         connectPromise?.succeed()
     }
 
     private func finish(error: NATSError?) {
-        let (streams, requests, waiters, connectPromise, closeWaiters, channel) = state.withLockedValue { state in
+        let (streams, requests, waiters, connectPromise, closeWaiters, channel, runWaiters) = state.withLockedValue { state in
             state.finished = true
+            state.closeReason = error
+            state.outbound.removeAll()
             let streams = state.subscriptions.values.compactMap(\.continuation)
             state.subscriptions.removeAll()
             let requests = state.pendingRequests.values.map { $0 }
@@ -409,7 +472,9 @@ final class NATSConnectionCore: Sendable {
             state.pingTask = nil
             let channel = state.channel
             state.channel = nil
-            return (streams, requests, waiters, connectPromise, closeWaiters, channel)
+            let runWaiters = state.runWaiters
+            state.runWaiters.removeAll()
+            return (streams, requests, waiters, connectPromise, closeWaiters, channel, runWaiters)
         }
         channel?.close(promise: nil)
         let closed = error ?? NATSError(.connectionClosed, "connection closed")
@@ -422,8 +487,9 @@ final class NATSConnectionCore: Sendable {
         connectPromise?.fail(closed)
         for waiter in closeWaiters { waiter.succeed() }
         logger.info("closed", metadata: ["reason": "\(error.map { "\($0)" } ?? "requested")"])
-        eventsContinuation.yield(.closed(error))
-        eventsContinuation.finish()
+        events.yield(.closed(error))
+        events.finish()
+        for waiter in runWaiters { waiter.succeed(error) }
     }
 
     // MARK: - Outbound
@@ -436,8 +502,8 @@ final class NATSConnectionCore: Sendable {
     }
 
     func flushOutbound() {
-        let work: ((any Channel), ByteBuffer)? = state.withLockedValue { state in
-            guard let channel = state.channel, state.machine.isConnected, state.outbound.readableBytes > 0 else {
+        let work: ((any Channel), [ByteBuffer])? = state.withLockedValue { state in
+            guard let channel = state.channel, state.machine.isConnected, !state.outbound.isEmpty else {
                 state.flushScheduled = false
                 return nil
             }
@@ -445,11 +511,27 @@ final class NATSConnectionCore: Sendable {
             // change flushes once the socket drains.
             guard channel.isWritable else { return nil }
             state.flushScheduled = false
-            let data = state.outbound
-            state.outbound = channel.allocator.buffer(capacity: max(64 * 1024, min(data.readableBytes, 1024 * 1024)))
-            return (channel, data)
+            return (channel, state.outbound.takeForWrite())
         }
-        if let (channel, data) = work { channel.writeAndFlush(data, promise: nil) }
+        guard let (channel, chunks) = work else { return }
+        write(chunks, to: channel)
+    }
+
+    /// Writes chunks taken with `takeForWrite()` and flushes once; each chunk goes back to the pool when
+    /// its write completes.
+    private func write(_ chunks: [ByteBuffer], to channel: any Channel) {
+        if chunks.isEmpty {
+            channel.flush()
+            return
+        }
+        for chunk in chunks {
+            let written = eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in
+                self.state.withLockedValue { $0.outbound.written() }
+            }
+            channel.write(chunk, promise: written)
+        }
+        channel.flush()
     }
 
     func publish(
@@ -478,13 +560,13 @@ final class NATSConnectionCore: Sendable {
             }
             let connected = state.machine.isConnected && state.channel != nil
             let limit = connected ? configuration.maxPendingOutboundBytes : configuration.reconnectBufferSize
-            if state.outbound.readableBytes + total > limit {
+            if state.outbound.pendingBytes + total > limit {
                 return .failure(NATSError(.bufferFull, connected ? "outbound buffer full" : "reconnect buffer full"))
             }
             if headerBlock != nil, let headers {
-                state.outbound.writeNATSHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+                state.outbound.writeHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
             } else {
-                state.outbound.writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
+                state.outbound.writePublish(subject: subject, replyTo: replyTo, payload: payload)
             }
             state.statistics.outMessages += 1
             state.statistics.outBytes += UInt64(size)
@@ -506,7 +588,7 @@ final class NATSConnectionCore: Sendable {
                 return .failure(NATSError(.notConnected, "not connected"))
             }
             state.nextWaiterID += 1
-            state.outbound.writeNATSCommand(.ping)
+            state.outbound.write(.ping)
             state.pongWaiters.append((id: state.nextWaiterID, promise: promise))
             return .success((state.nextWaiterID, scheduleFlushLocked(&state)))
         }
@@ -560,7 +642,7 @@ final class NATSConnectionCore: Sendable {
                 dropCounter: dropCounter
             )
             guard state.machine.isConnected, state.channel != nil else { return .success((sid, continuation, false)) }
-            state.outbound.writeNATSCommand(.subscribe(subject: subject, queue: queue, sid: sid))
+            state.outbound.write(.subscribe(subject: subject, queue: queue, sid: sid))
             return .success((sid, continuation, scheduleFlushLocked(&state)))
         }
         switch result {
@@ -585,7 +667,7 @@ final class NATSConnectionCore: Sendable {
             }
             guard state.machine.isConnected, state.channel != nil else { return (false, finished) }
             // Like nats.go, the live UNSUB carries the total; a resubscribe after reconnect sends what remains.
-            state.outbound.writeNATSCommand(.unsubscribe(sid: sid, max: finished == nil ? max : nil))
+            state.outbound.write(.unsubscribe(sid: sid, max: finished == nil ? max : nil))
             return (scheduleFlushLocked(&state), finished)
         }
         finished?.finish()
@@ -638,7 +720,7 @@ final class NATSConnectionCore: Sendable {
         case .none:
             break
         case .slowConsumer(let error):
-            eventsContinuation.yield(.error(error))
+            events.yield(.error(error))
         case .response(let promise, let timeout):
             timeout?.cancel()
             if message.status == 503, message.payload.readableBytes == 0 {
@@ -675,7 +757,7 @@ final class NATSConnectionCore: Sendable {
                 )
                 state.requestInbox = (prefix, sid)
                 if state.machine.isConnected, state.channel != nil {
-                    state.outbound.writeNATSCommand(.subscribe(subject: prefix + "*", queue: nil, sid: sid))
+                    state.outbound.write(.subscribe(subject: prefix + "*", queue: nil, sid: sid))
                 }
             }
             state.nextRequestToken += 1
@@ -720,7 +802,7 @@ final class NATSConnectionCore: Sendable {
     func drainSubscription(sid: UInt64, timeout: Duration) async throws {
         let needsFlush: Bool = state.withLockedValue { state in
             guard state.subscriptions[sid] != nil, state.machine.isConnected, state.channel != nil else { return false }
-            state.outbound.writeNATSCommand(.unsubscribe(sid: sid, max: nil))
+            state.outbound.write(.unsubscribe(sid: sid, max: nil))
             return scheduleFlushLocked(&state)
         }
         if needsFlush { eventLoop.execute { self.flushOutbound() } }
@@ -739,7 +821,7 @@ final class NATSConnectionCore: Sendable {
         let (needsFlush, started): (Bool, Bool) = state.withLockedValue { state in
             guard state.machine.startDraining() else { return (false, false) }
             for (sid, entry) in state.subscriptions where !entry.isRequestInbox {
-                state.outbound.writeNATSCommand(.unsubscribe(sid: sid, max: nil))
+                state.outbound.write(.unsubscribe(sid: sid, max: nil))
             }
             return (scheduleFlushLocked(&state), true)
         }

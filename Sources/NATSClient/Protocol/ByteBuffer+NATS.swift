@@ -56,9 +56,30 @@ extension ByteBuffer {
     }
 
     /// Writes `PUB subject [reply] size\r\npayload\r\n`.
+    ///
+    /// The hot path of publishing: one capacity check and one exclusive access to the buffer for the whole
+    /// frame, the pieces copied with `memcpy` (ByteBuffer's per-piece writers each re-check capacity and
+    /// uniqueness, which dominated the publish profile).
     @inlinable
     public mutating func writeNATSPublish(subject: String, replyTo: String?, payload: ByteBuffer) {
-        // One capacity check for the whole frame instead of one per piece.
+        let written: Bool? = subject.utf8.withContiguousStorageIfAvailable { subjectBytes in
+            payload.withUnsafeReadableBytes { payloadBytes in
+                guard let replyTo else {
+                    writeNATSPublishFrame(subject: UnsafeRawBufferPointer(subjectBytes), replyTo: nil, payload: payloadBytes)
+                    return true
+                }
+                return replyTo.utf8.withContiguousStorageIfAvailable { replyBytes in
+                    writeNATSPublishFrame(
+                        subject: UnsafeRawBufferPointer(subjectBytes),
+                        replyTo: UnsafeRawBufferPointer(replyBytes),
+                        payload: payloadBytes
+                    )
+                    return true
+                } ?? false
+            }
+        }
+        if written == true { return }
+        // Strings without contiguous UTF-8 (bridged on Apple platforms): the piecewise writers.
         reserveCapacity(
             minimumWritableBytes: 32 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes
         )
@@ -73,6 +94,61 @@ extension ByteBuffer {
         writeStaticString("\r\n")
         writeImmutableBuffer(payload)
         writeStaticString("\r\n")
+    }
+
+    /// Writes one `PUB` frame from raw pieces in a single unsafe write.
+    @inlinable
+    mutating func writeNATSPublishFrame(
+        subject: UnsafeRawBufferPointer,
+        replyTo: UnsafeRawBufferPointer?,
+        payload: UnsafeRawBufferPointer
+    ) {
+        let size = payload.count
+        var digits = 1
+        var rest = size / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let frame = 4 + subject.count + 1 + (replyTo.map { $0.count + 1 } ?? 0) + digits + 2 + size + 2
+        writeWithUnsafeMutableBytes(minimumWritableBytes: frame) { output in
+            let base = output.baseAddress!
+            var offset = 0
+            @inline(__always) func put(_ bytes: UnsafeRawBufferPointer) {
+                if let source = bytes.baseAddress, bytes.count > 0 {
+                    (base + offset).copyMemory(from: source, byteCount: bytes.count)
+                    offset += bytes.count
+                }
+            }
+            @inline(__always) func put(_ byte: UInt8) {
+                base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+                offset += 1
+            }
+            put(UInt8(ascii: "P"))
+            put(UInt8(ascii: "U"))
+            put(UInt8(ascii: "B"))
+            put(UInt8(ascii: " "))
+            put(subject)
+            put(UInt8(ascii: " "))
+            if let replyTo {
+                put(replyTo)
+                put(UInt8(ascii: " "))
+            }
+            var value = size
+            var index = offset + digits
+            offset = index
+            repeat {
+                index -= 1
+                base.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10), toByteOffset: index, as: UInt8.self)
+                value /= 10
+            } while value > 0
+            put(UInt8(ascii: "\r"))
+            put(UInt8(ascii: "\n"))
+            put(payload)
+            put(UInt8(ascii: "\r"))
+            put(UInt8(ascii: "\n"))
+            return offset
+        }
     }
 
     /// Writes `PUB subject [reply] size\r\npayload\r\n` from raw bytes.

@@ -1,0 +1,54 @@
+// Fans lifecycle events out to any number of independent consumers, each with its own bounded buffer.
+
+import NIOConcurrencyHelpers
+
+final class NATSEventBroadcaster: Sendable {
+    private struct State {
+        var consumers: [UInt64: AsyncStream<NATSEvent>.Continuation] = [:]
+        var nextID: UInt64 = 0
+        var finished = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// A new consumer that sees every event from now on; when more than `bufferSize` events wait
+    /// unread, the oldest are dropped (for this consumer only). Ends when the client closes; a stream
+    /// made after that ends at once.
+    func makeStream(bufferSize: Int) -> AsyncStream<NATSEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: NATSEvent.self,
+            bufferingPolicy: .bufferingNewest(max(1, bufferSize))
+        )
+        let id: UInt64? = state.withLockedValue { state in
+            guard !state.finished else { return nil }
+            state.nextID += 1
+            state.consumers[state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { _ = $0.consumers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    var consumerCount: Int { state.withLockedValue { $0.consumers.count } }
+
+    func yield(_ event: NATSEvent) {
+        let consumers = state.withLockedValue { Array($0.consumers.values) }
+        for consumer in consumers { consumer.yield(event) }
+    }
+
+    func finish() {
+        let consumers: [AsyncStream<NATSEvent>.Continuation] = state.withLockedValue { state in
+            state.finished = true
+            let consumers = Array(state.consumers.values)
+            state.consumers.removeAll()
+            return consumers
+        }
+        for consumer in consumers { consumer.finish() }
+    }
+}

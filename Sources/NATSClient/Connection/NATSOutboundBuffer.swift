@@ -1,0 +1,90 @@
+// The client's outbound bytes as a queue of bounded chunks with a small pool of recycled chunks.
+//
+// Publishing appends frames to the current chunk; a chunk that has no room for the next frame joins the
+// queue of full chunks and a recycled one (or a new one) takes its place, so a burst never reallocates and
+// copies one ever-growing buffer. The event loop hands every queued chunk to the channel in one flush
+// (NIO writes them with one `writev`); when a write completes, its chunk is cleared and kept for reuse, so
+// steady publishing writes into memory that is already mapped and warm.
+
+import NIOCore
+
+struct NATSOutboundBuffer {
+    /// Frames go to a new chunk once the current one holds this many bytes.
+    static let chunkSize = 64 * 1024
+    /// Recycled chunks kept at most (so a client retains at most about 1 MiB after a burst).
+    static let maxSpareChunks = 16
+
+    private var current = ByteBuffer()
+    private var full = CircularBuffer<ByteBuffer>()
+    private var fullBytes = 0
+    private var inFlight = CircularBuffer<ByteBuffer>()
+    private var spare: [ByteBuffer] = []
+
+    /// Bytes queued and not yet handed to the channel.
+    var pendingBytes: Int { fullBytes + current.readableBytes }
+
+    var isEmpty: Bool { pendingBytes == 0 }
+
+    /// Makes room for a frame of about `frameSize` bytes without growing a non-empty chunk.
+    @inline(__always)
+    mutating func reserve(_ frameSize: Int) {
+        if current.writableBytes >= frameSize { return }
+        if current.readableBytes > 0 {
+            fullBytes += current.readableBytes
+            full.append(current)
+            current = spare.popLast() ?? ByteBuffer()
+        }
+        if current.writableBytes < frameSize {
+            current.reserveCapacity(minimumWritableBytes: Swift.max(frameSize, Self.chunkSize))
+        }
+    }
+
+    mutating func write(_ command: NATSClientCommand) {
+        reserve(64)
+        current.writeNATSCommand(command)
+    }
+
+    @inline(__always)
+    mutating func writePublish(subject: String, replyTo: String?, payload: ByteBuffer) {
+        reserve(32 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes)
+        current.writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
+    }
+
+    mutating func writeHeaderPublish(subject: String, replyTo: String?, headers: NATSHeaders, payload: ByteBuffer) {
+        reserve(64 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes)
+        current.writeNATSHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    }
+
+    /// Every queued chunk, oldest first, now counted as in flight: call ``written()`` once per chunk when
+    /// its write completes or fails.
+    mutating func takeForWrite() -> [ByteBuffer] {
+        var chunks: [ByteBuffer] = []
+        chunks.reserveCapacity(full.count + 1)
+        while let chunk = full.popFirst() { chunks.append(chunk) }
+        fullBytes = 0
+        if current.readableBytes > 0 {
+            chunks.append(current)
+            current = spare.popLast() ?? ByteBuffer()
+        }
+        for chunk in chunks { inFlight.append(chunk) }
+        return chunks
+    }
+
+    /// The oldest in-flight chunk was written. Channel writes complete in order, so it is the first one;
+    /// by now the channel dropped its reference, so `clear()` keeps the storage (were it still shared,
+    /// `clear()` would allocate fresh storage instead: never wrong, only slower).
+    mutating func written() {
+        guard var chunk = inFlight.popFirst() else { return }
+        guard spare.count < Self.maxSpareChunks, chunk.capacity <= 2 * Self.chunkSize else { return }
+        chunk.clear()
+        spare.append(chunk)
+    }
+
+    /// Drops everything queued (the connection closed for good).
+    mutating func removeAll() {
+        current = ByteBuffer()
+        full.removeAll()
+        fullBytes = 0
+        spare.removeAll()
+    }
+}

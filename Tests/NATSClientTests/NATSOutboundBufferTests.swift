@@ -1,0 +1,83 @@
+import NIOCore
+import Testing
+
+@testable import NATSClient
+
+@Suite struct NATSOutboundBufferTests {
+    @Test func publishFrameMatchesThePiecewiseWriterForEveryLengthOfTheSizeField() {
+        for size in [0, 1, 9, 10, 99, 100, 999, 1000, 65_535, 100_000] {
+            for replyTo in [nil, "_INBOX.abc.1"] as [String?] {
+                var fast = ByteBuffer()
+                fast.writeNATSPublish(subject: "orders.eu", replyTo: replyTo, payload: ByteBuffer(repeating: 0x61, count: size))
+                var reference = ByteBuffer()
+                reference.writeNATSPublish(subject: "orders.eu", replyTo: replyTo, bytes: [UInt8](repeating: 0x61, count: size))
+                #expect(fast == reference, "size \(size), reply \(replyTo ?? "none")")
+            }
+        }
+    }
+
+    @Test func burstsGoIntoBoundedChunksWrittenInOrder() {
+        var outbound = NATSOutboundBuffer()
+        let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1000)
+        for _ in 0..<200 { outbound.writePublish(subject: "s", replyTo: nil, payload: payload) }
+        let frame = "PUB s 1000\r\n".utf8.count + 1000 + 2
+        #expect(outbound.pendingBytes == 200 * frame)
+
+        let chunks = outbound.takeForWrite()
+        #expect(chunks.count > 1)
+        #expect(chunks.allSatisfy { $0.readableBytes <= NATSOutboundBuffer.chunkSize + frame })
+        #expect(chunks.allSatisfy { $0.readableBytes % frame == 0 }, "no frame is split across chunks")
+        #expect(chunks.reduce(0) { $0 + $1.readableBytes } == 200 * frame)
+        #expect(outbound.isEmpty)
+    }
+
+    @Test func writtenChunksAreReusedAndCommandsKeepTheirOrder() {
+        var outbound = NATSOutboundBuffer()
+        outbound.write(.subscribe(subject: "a", queue: nil, sid: 1))
+        outbound.writePublish(subject: "a", replyTo: nil, payload: ByteBuffer(string: "hi"))
+        outbound.write(.ping)
+        var chunks = outbound.takeForWrite()
+        #expect(chunks.count == 1)
+        #expect(String(buffer: chunks[0]) == "SUB a 1\r\nPUB a 2\r\nhi\r\nPING\r\n")
+        chunks.removeAll()  // the channel released its copy
+        outbound.written()
+        outbound.write(.pong)
+        let next = outbound.takeForWrite()
+        #expect(next.map { String(buffer: $0) } == ["PONG\r\n"])
+        #expect(next[0].capacity >= NATSOutboundBuffer.chunkSize, "the recycled chunk keeps its storage")
+    }
+}
+
+@Suite struct NATSEventBroadcasterTests {
+    @Test func everyConsumerGetsEveryEventWithItsOwnBuffer() async {
+        let broadcaster = NATSEventBroadcaster()
+        let first = broadcaster.makeStream(bufferSize: 10)
+        let second = broadcaster.makeStream(bufferSize: 2)
+        broadcaster.yield(.lameDuckMode)
+        broadcaster.yield(.connected(server: "a"))
+        broadcaster.yield(.reconnected(server: "b"))
+        broadcaster.finish()
+        var firstEvents: [NATSEvent] = []
+        for await event in first { firstEvents.append(event) }
+        var secondEvents: [NATSEvent] = []
+        for await event in second { secondEvents.append(event) }
+        #expect(firstEvents == [.lameDuckMode, .connected(server: "a"), .reconnected(server: "b")])
+        #expect(secondEvents == [.connected(server: "a"), .reconnected(server: "b")], "the small buffer kept the newest")
+        var late: [NATSEvent] = []
+        for await event in broadcaster.makeStream(bufferSize: 4) { late.append(event) }
+        #expect(late.isEmpty, "a stream made after the end ends at once")
+    }
+
+    @Test func aConsumerThatStopsIsRemoved() async {
+        let broadcaster = NATSEventBroadcaster()
+        let kept = broadcaster.makeStream(bufferSize: 4)
+        do {
+            let dropped = broadcaster.makeStream(bufferSize: 4)
+            #expect(broadcaster.consumerCount == 2)
+            _ = dropped
+        }
+        #expect(broadcaster.consumerCount == 1)
+        broadcaster.finish()
+        for await _ in kept {}
+    }
+}
