@@ -35,6 +35,7 @@ public struct DemoCommand: AsyncParsableCommand {
         do {
             try await DemoFlows(server: server, reporter: reporter).run()
             try await GateDemo(reporter: reporter, logger: serverLogger).run()
+            try await VaultDemo(reporter: reporter, logger: serverLogger).run()
         } catch {
             failure = error
         }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Decodes the QR code in an image file with `zbarimg` (Debian `zbar-tools`, installed by scripts/setup-system).
+enum QRImageDecoder {
+    /// The text of the first QR code in the image at `path`.
+    static func decode(path: String) throws -> String {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CLIFailure(code: "unreadable_image", message: "cannot read the image \(path)")
+        }
+        guard let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile)
+        else {
+            throw CLIFailure(code: "zbarimg_missing", message: "zbarimg is not installed (Debian package zbar-tools)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: zbarimg)
+        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        guard process.terminationStatus == 0, !text.isEmpty else {
+            throw CLIFailure(code: "no_qr_code", message: "no QR code was found in \(path)")
+        }
+        return text
+    }
+}
