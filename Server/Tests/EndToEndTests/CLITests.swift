@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import VettIDServer
 
 @testable import VettIDCLI
 
@@ -123,16 +124,64 @@ import Testing
     }
 
     @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func enrollFromCodeAndQRImageThenAuthenticate() async throws {
+        try await LiveServer.withServer(configure: { $0.gate.developmentTokens = ["cli-dev-token"] }) { server in
+            let config = server.directory.appendingPathComponent("config")
+            let url = server.baseURL.absoluteString
+            #expect(try run(["register", "--email", "vault-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
+            let created = try run(["invite", "create", "--output", "json"], configDirectory: config)
+            let code = try #require(created.json["code"] as? String)
+
+            // Without the development token the server's required attestation cannot be met.
+            let unattested = try run(
+                ["enroll", code, "--profile", "phone", "--server", url, "--output", "json"], stdin: "correct-Horse-battery-91",
+                configDirectory: config)
+            #expect(unattested.status == 1)
+            #expect(unattested.errorJSON["error"] as? String == "attestation_invalid")
+
+            // The invitation was redeemed by that attempt's device key; a new invitation, as a QR image.
+            let second = try run(["invite", "create", "--output", "json"], configDirectory: config)
+            let payload = try #require(second.json["qr_payload"] as? String)
+            let image = server.directory.appendingPathComponent("invite.png")
+            try Data(try QRCode(encoding: payload).png()).write(to: image)
+            let enrolled = try run(
+                ["enroll", "--qr-image", image.path, "--profile", "laptop", "--development-token", "cli-dev-token", "--output", "json"],
+                stdin: "correct-Horse-battery-91", configDirectory: config)
+            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+            #expect(enrolled.json["status"] as? String == "enrolled")
+            #expect(enrolled.json["key_version"] as? Int == 1)
+
+            let authenticated = try run(
+                ["auth", "--profile", "laptop", "--output", "json"], stdin: "correct-Horse-battery-91", configDirectory: config)
+            #expect(authenticated.status == 0, "\(authenticated.stderr)")
+            #expect(authenticated.json["status"] as? String == "authenticated")
+            #expect(authenticated.json["key_version"] as? Int == 2)
+            let wrong = try run(
+                ["auth", "--profile", "laptop", "--output", "json"], stdin: "not-the-Vault-password-3", configDirectory: config)
+            #expect(wrong.status == 1)
+            #expect(wrong.errorJSON["error"] as? String == "invalid_credentials")
+            let none = try run(["auth", "--profile", "other", "--server", url, "--output", "json"], stdin: "x", configDirectory: config)
+            #expect(none.status == 1)
+            #expect(none.errorJSON["error"] as? String == "not_enrolled")
+            let stored = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
+            #expect(!String(decoding: stored, as: UTF8.self).contains("cr_"), "the credential is kept encrypted")
+        }
+    }
+
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
     func demoRunsEveryStepAndExitsZero() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-config-\(UUID())")
         let demo = try run(["demo", "--output", "json"], configDirectory: config)
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.json["ok"] as? Bool == true)
         let steps = try #require(demo.json["steps"] as? [[String: Any]])
-        #expect(steps.count >= 12)
+        #expect(steps.count >= 28)
         #expect(steps.allSatisfy { $0["ok"] as? Bool == true })
         let names = steps.compactMap { $0["step"] as? String }
-        for expected in ["register", "login", "current user", "refresh", "logout", "refuse revoked tokens"] {
+        for expected in [
+            "register", "login", "current user", "refresh", "logout", "refuse revoked tokens", "proxied call", "invite",
+            "enroll: finalize", "authenticate", "refuse wrong vault password", "refuse forged LAT",
+        ] {
             #expect(names.contains(expected), "the demo runs \(expected)")
         }
     }
