@@ -11,6 +11,9 @@ public actor CredentialStore {
     public nonisolated let storageKey: String
     private let store: any SecureStore
     private let now: @Sendable () -> Date
+    // The read-modify-write methods hold this across their awaits (actor reentrancy would otherwise interleave them).
+    private var writing = false
+    private var writers: [CheckedContinuation<Void, Never>] = []
 
     /// Creates a credential store.
     /// - Parameters:
@@ -71,6 +74,8 @@ public actor CredentialStore {
     ///   to another member (the stored one is kept).
     @discardableResult
     public func replacePackage(_ package: CredentialPackage) async throws(APIError) -> VaultCredential {
+        await beginWrite()
+        defer { endWrite() }
         var credential = try await require()
         guard credential.package.userGUID == package.userGUID else {
             throw APIError(code: .invalidResponse, description: "The server returned a credential package for another member.")
@@ -84,6 +89,8 @@ public actor CredentialStore {
     /// Removes the unused transaction key `id` from the stored package (one write) and returns it.
     /// - Throws: ``APIError`` `not_enrolled`, or `no_transaction_key` when the package does not hold that key.
     public func consumeTransactionKey(id: String) async throws(APIError) -> TransactionKey {
+        await beginWrite()
+        defer { endWrite() }
         var credential = try await require()
         guard let index = credential.package.transactionKeys.firstIndex(where: { $0.keyID == id }) else {
             throw APIError(code: .noTransactionKey, description: "The stored credential holds no unused transaction key '\(id)'.")
@@ -92,6 +99,50 @@ public actor CredentialStore {
         credential.updatedAt = now()
         try await save(credential)
         return key
+    }
+
+    /// Adds transaction keys from a vault sync to the stored package (one write); keys it already holds are skipped.
+    /// Serialised with ``consumeTransactionKey(id:)`` and ``replacePackage(_:)``, so concurrent syncs and
+    /// authentications neither lose nor duplicate keys.
+    /// - Parameters:
+    ///   - keys: The new keys.
+    ///   - credentialID: The credential the keys were issued for; `nil` accepts any.
+    /// - Returns: The stored credential after the write (unchanged, and not rewritten, when nothing was new).
+    /// - Throws: ``APIError`` `not_enrolled`; `invalid_response` when the stored credential is another one now.
+    @discardableResult
+    public func appendTransactionKeys(_ keys: [TransactionKey], credentialID: String? = nil) async throws(APIError) -> VaultCredential {
+        await beginWrite()
+        defer { endWrite() }
+        var credential = try await require()
+        if let credentialID, credential.package.credentialID != credentialID {
+            throw APIError(code: .invalidResponse, description: "The synced transaction keys belong to another credential than the stored one.")
+        }
+        var known = Set(credential.package.transactionKeys.map(\.keyID))
+        var added = false
+        for key in keys where known.insert(key.keyID).inserted {
+            credential.package.transactionKeys.append(key)
+            added = true
+        }
+        guard added else { return credential }
+        credential.updatedAt = now()
+        try await save(credential)
+        return credential
+    }
+
+    private func beginWrite() async {
+        guard writing else {
+            writing = true
+            return
+        }
+        await withCheckedContinuation { writers.append($0) }
+    }
+
+    private func endWrite() {
+        if writers.isEmpty {
+            writing = false
+        } else {
+            writers.removeFirst().resume()
+        }
     }
 
     /// Deletes the stored credential (no error when there is none).

@@ -36,6 +36,8 @@ public final class VaultService: VaultServiceProtocol {
     public let credentialStore: CredentialStore
     /// The per-origin `DPoP-Nonce` memory.
     public let nonceStore: DPoPNonceStore
+    /// The latest vault session token, used by ``getVaultStatus()`` and ``syncVault()``.
+    public let sessionStore: VaultSessionStore
     let proofProvider: DeviceDPoPProofProvider
 
     /// Creates a service. Nothing is sent or read until the first call.
@@ -54,6 +56,7 @@ public final class VaultService: VaultServiceProtocol {
         self.deviceKeyStore = deviceKeyStore
         self.attester = attester
         self.credentialStore = CredentialStore(store: store, storageKey: configuration.credentialStorageKey, now: configuration.now)
+        self.sessionStore = VaultSessionStore(store: store, storageKey: configuration.sessionStorageKey, now: configuration.now)
         let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
         self.proofProvider = DeviceDPoPProofProvider(keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
@@ -91,10 +94,17 @@ public final class VaultService: VaultServiceProtocol {
         try await enrollment().run(invitation: invitation, password: password)
     }
 
-    /// Authenticates with the stored credential; the rotated package replaces the stored one.
+    /// Authenticates with the stored credential; the rotated package replaces the stored one and the session
+    /// token is kept in ``sessionStore`` for ``getVaultStatus()`` and ``syncVault()``.
     /// - Throws: ``APIError`` (`not_enrolled`, `lat_mismatch`, `invalid_credentials`, `credential_locked`, …).
     public func authenticate(password: String) async throws(APIError) -> VaultSession {
-        try await authenticator().authenticate(password: password)
+        let session = try await authenticator().authenticate(password: password)
+        do {
+            try await sessionStore.save(session)
+        } catch {
+            configuration.logger.warning("Vault: the session could not be stored; it stays usable in this process")
+        }
+        return session
     }
 
     /// The stored credential, or `nil` before enrollment.
@@ -213,7 +223,7 @@ public final class VaultService: VaultServiceProtocol {
 
     /// Runs one generated-client call through: `Authorization` (when a token is given) → proof (with `ath`) →
     /// error mapping → nonce memory and retry → logging → transport. Any failure becomes an ``APIError``.
-    private func call<Output: Sendable>(
+    func call<Output: Sendable>(
         _ operation: String,
         token: String?,
         _ body: @Sendable (Client) async throws -> Output

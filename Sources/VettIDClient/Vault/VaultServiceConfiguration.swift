@@ -18,6 +18,12 @@ public struct VaultServiceConfiguration: Sendable {
     public let credentialStorageKey: String
     /// The clock for token expiries and proof `iat`.
     public let now: @Sendable () -> Date
+    /// Runs when status or sync finds no usable vault session or gets a 401 `invalid_token` (once per call);
+    /// `nil` makes those calls throw `reauthentication_required`.
+    public let reauthenticate: VaultReauthenticator?
+
+    /// The ``SecureStore`` key of the vault session token: ``credentialStorageKey`` + `.session`.
+    public var sessionStorageKey: String { credentialStorageKey + ".session" }
 
     /// Creates a configuration.
     /// - Throws: ``ConfigurationError`` `invalid_base_url`, or `invalid_value` for an empty or too long device id
@@ -29,7 +35,8 @@ public struct VaultServiceConfiguration: Sendable {
         logger: Logger = Logger(label: "dev.vettid.vault"),
         transport: (any ClientTransport)? = nil,
         credentialStorageKey: String = "vettid.vault.credential",
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        reauthenticate: VaultReauthenticator? = nil
     ) throws(ConfigurationError) {
         do {
             try APIClientConfiguration.validate(baseURL)
@@ -54,6 +61,7 @@ public struct VaultServiceConfiguration: Sendable {
         self.transport = transport ?? DefaultTransport.make()
         self.credentialStorageKey = credentialStorageKey
         self.now = now
+        self.reauthenticate = reauthenticate
     }
 
     /// Creates a configuration for the API origin of a scanned invitation.
@@ -66,7 +74,8 @@ public struct VaultServiceConfiguration: Sendable {
         deviceID: String? = nil,
         logger: Logger = Logger(label: "dev.vettid.vault"),
         transport: (any ClientTransport)? = nil,
-        credentialStorageKey: String = "vettid.vault.credential"
+        credentialStorageKey: String = "vettid.vault.credential",
+        reauthenticate: VaultReauthenticator? = nil
     ) throws(ConfigurationError) {
         try self.init(
             baseURL: invitation.apiOrigin,
@@ -74,7 +83,8 @@ public struct VaultServiceConfiguration: Sendable {
             deviceID: deviceID,
             logger: logger,
             transport: transport,
-            credentialStorageKey: credentialStorageKey
+            credentialStorageKey: credentialStorageKey,
+            reauthenticate: reauthenticate
         )
     }
 }

@@ -25,4 +25,10 @@ public protocol VaultServiceProtocol: Sendable {
 
     /// Authenticates with the sealed credential and the sealed password (`authExecute`, with the action token).
     func authExecute(action: VaultAction, credential: CredentialPackage, encryptedPassword: EncryptedPayload) async throws(APIError) -> VaultSession
+
+    /// Reads the vault's status (`getVaultStatus`) with the vault session; re-authenticates once when needed.
+    func getVaultStatus() async throws(APIError) -> VaultStatus
+
+    /// Syncs the vault (`syncVault`) with the vault session and stores the replenished transaction keys.
+    func syncVault() async throws(APIError) -> VaultSyncResult
 }

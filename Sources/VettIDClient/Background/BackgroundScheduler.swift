@@ -1,0 +1,65 @@
+/// The work a ``BackgroundScheduler`` runs for one identifier; returns whether it succeeded.
+///
+/// It runs in its own task. When the system takes the time back (iOS ends a background task, or an
+/// ``InProcessBackgroundScheduler`` run outlives its limit) the scheduler **cancels** that task: the work must
+/// react to cancellation cooperatively (URLSession and AsyncHTTPClient requests do) and return soon.
+public typealias BackgroundTaskHandler = @Sendable () async -> Bool
+
+/// The seam between periodic SDK work (``VaultRefreshTask``) and whatever runs it: `BGTaskScheduler` on Apple
+/// platforms (``BGTaskVaultRefreshScheduler``), a clock-driven scheduler elsewhere (``InProcessBackgroundScheduler``),
+/// a fake in tests.
+///
+/// The model is BGTaskScheduler's: register a handler per identifier once, then ask for single runs no earlier
+/// than an interval from now; the handler reschedules itself for the next one.
+public protocol BackgroundScheduler: Sendable {
+    /// Registers the work of `identifier` (on Apple platforms before the app finishes launching). Registering the
+    /// same identifier again keeps one handler.
+    /// - Throws: ``BackgroundSchedulerError`` `registration_failed` (e.g. the identifier is not permitted).
+    func register(identifier: String, handler: @escaping BackgroundTaskHandler) throws(BackgroundSchedulerError)
+
+    /// Asks for one run of `identifier`'s work no earlier than `interval` from now, replacing a pending request of
+    /// the same identifier.
+    /// - Throws: ``BackgroundSchedulerError`` `not_registered`, `submit_failed`.
+    func schedule(identifier: String, interval: Duration) throws(BackgroundSchedulerError)
+
+    /// Cancels the pending request of `identifier` (a run in progress finishes; it may reschedule unless its owner
+    /// stopped it, as ``VaultRefreshTask/stop()`` does).
+    func cancel(identifier: String)
+}
+
+/// A failure to register or schedule background work. The code set is open.
+public struct BackgroundSchedulerError: Error, Sendable, CustomStringConvertible {
+    /// A stable code.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The wire-style value.
+        public let rawValue: String
+        /// Creates a code.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The value.
+        public var description: String { rawValue }
+
+        /// `not_registered`: no handler is registered for the identifier.
+        public static let notRegistered = Code(rawValue: "not_registered")
+        /// `registration_failed`: the system refused the registration (e.g. not in `BGTaskSchedulerPermittedIdentifiers`).
+        public static let registrationFailed = Code(rawValue: "registration_failed")
+        /// `submit_failed`: the system refused the request (background refresh off, too many pending requests, …).
+        public static let submitFailed = Code(rawValue: "submit_failed")
+    }
+
+    /// The code.
+    public var code: Code
+    /// What went wrong.
+    public var message: String
+    /// The system's error, if any.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// Code and message.
+    public var description: String { "BackgroundSchedulerError(\(code)): \(message)" }
+}

@@ -1,0 +1,127 @@
+import Foundation
+public import Logging
+
+/// A ``BackgroundScheduler`` that runs work in this process, timed by an injected clock: for Linux, the CLI's
+/// `vettid vault watch`, and tests (with a manual clock, nothing sleeps for real).
+///
+/// Each ``schedule(identifier:interval:)`` starts one timer (replacing the identifier's pending one); when it fires,
+/// the handler runs in a new task. ``expire(identifier:)`` (or ``maximumRunDuration`` elapsing) cancels that task, the
+/// way iOS expires a background task. Nothing survives the process.
+public final class InProcessBackgroundScheduler: BackgroundScheduler, @unchecked Sendable {
+    /// A run longer than this is expired (cancelled); `nil` never expires runs.
+    public let maximumRunDuration: Duration?
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+    // All mutable state is behind `lock`; tasks are created under it and only touch state through it.
+    private let lock = NSLock()
+    private var handlers: [String: BackgroundTaskHandler] = [:]
+    private var pending: [String: (generation: UInt64, timer: Task<Void, Never>)] = [:]
+    private var running: [String: [UInt64: Task<Bool, Never>]] = [:]
+    private var generation: UInt64 = 0
+
+    /// Creates a scheduler.
+    /// - Parameters:
+    ///   - clock: Times the requests and ``maximumRunDuration`` (`ContinuousClock` unless given; tests pass a manual clock).
+    ///   - maximumRunDuration: Expire runs after this long (`nil`: never).
+    ///   - logger: Where scheduling is logged.
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        maximumRunDuration: Duration? = nil,
+        logger: Logger = Logger(label: "dev.vettid.background")
+    ) {
+        self.clock = clock
+        self.maximumRunDuration = maximumRunDuration
+        self.logger = logger
+    }
+
+    deinit {
+        for entry in pending.values { entry.timer.cancel() }
+    }
+
+    /// Registers (or replaces) the handler of `identifier`.
+    public func register(identifier: String, handler: @escaping BackgroundTaskHandler) throws(BackgroundSchedulerError) {
+        withLock { handlers[identifier] = handler }
+    }
+
+    /// Starts a timer for one run `interval` from now on the clock, replacing the pending one.
+    /// - Throws: ``BackgroundSchedulerError`` `not_registered`.
+    public func schedule(identifier: String, interval: Duration) throws(BackgroundSchedulerError) {
+        let registered = withLock { () -> Bool in
+            guard handlers[identifier] != nil else { return false }
+            pending[identifier]?.timer.cancel()
+            generation += 1
+            let current = generation
+            let clock = self.clock
+            let timer = Task { [weak self] in
+                do {
+                    try await clock.sleep(for: interval)
+                } catch {
+                    return
+                }
+                await self?.fire(identifier, generation: current)
+            }
+            pending[identifier] = (current, timer)
+            return true
+        }
+        guard registered else {
+            throw BackgroundSchedulerError(code: .notRegistered, message: "No handler is registered for '\(identifier)'.")
+        }
+        logger.debug("Background: scheduled", metadata: ["background.identifier": "\(identifier)", "background.interval": "\(interval)"])
+    }
+
+    /// Cancels the pending timer of `identifier`; a run in progress continues.
+    public func cancel(identifier: String) {
+        withLock { pending.removeValue(forKey: identifier)?.timer.cancel() }
+    }
+
+    /// Expires the runs of `identifier` in progress: their tasks are cancelled.
+    public func expire(identifier: String) {
+        let tasks = withLock { running[identifier].map { Array($0.values) } ?? [] }
+        for task in tasks { task.cancel() }
+        if !tasks.isEmpty { logger.debug("Background: expired", metadata: ["background.identifier": "\(identifier)"]) }
+    }
+
+    /// Whether a run of `identifier` is pending.
+    public func isScheduled(identifier: String) -> Bool {
+        withLock { pending[identifier] != nil }
+    }
+
+    /// Whether a run of `identifier` is in progress.
+    public func isRunning(identifier: String) -> Bool {
+        withLock { !(running[identifier]?.isEmpty ?? true) }
+    }
+
+    private func fire(_ identifier: String, generation expected: UInt64) async {
+        let started = withLock { () -> (run: Task<Bool, Never>, expiry: Task<Void, Never>?)? in
+            guard pending[identifier]?.generation == expected, let handler = handlers[identifier] else { return nil }
+            pending.removeValue(forKey: identifier)
+            let run = Task { await handler() }
+            running[identifier, default: [:]][expected] = run
+            var expiry: Task<Void, Never>?
+            if let limit = maximumRunDuration {
+                let clock = self.clock
+                expiry = Task {
+                    do {
+                        try await clock.sleep(for: limit)
+                    } catch {
+                        return
+                    }
+                    run.cancel()
+                }
+            }
+            return (run, expiry)
+        }
+        guard let started else { return }
+        logger.debug("Background: running", metadata: ["background.identifier": "\(identifier)"])
+        let success = await started.run.value
+        started.expiry?.cancel()
+        withLock { _ = running[identifier]?.removeValue(forKey: expected) }
+        logger.debug("Background: finished", metadata: ["background.identifier": "\(identifier)", "background.success": "\(success)"])
+    }
+
+    private func withLock<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}

@@ -1,0 +1,134 @@
+public import Logging
+
+/// What one background vault refresh did.
+public enum VaultRefreshOutcome: Sendable {
+    /// The sync succeeded (new keys, if any, are stored).
+    case synced(VaultSyncResult)
+    /// The sync failed; the next run is scheduled anyway.
+    case failed(APIError)
+    /// The scheduler expired the run and the sync was cancelled; the next run is scheduled anyway.
+    case expired
+}
+
+/// Keeps the vault synced in the background: every run calls ``VaultService/syncVault()`` (which stores
+/// replenished transaction keys) and schedules the next run ``interval`` later, on any ``BackgroundScheduler``.
+///
+/// ```swift
+/// // iOS: at launch (Info.plist BGTaskSchedulerPermittedIdentifiers contains "dev.vettid.vaultsync")
+/// let refresh = VaultRefreshTask(service: vault, scheduler: BGTaskVaultRefreshScheduler())
+/// try refresh.register()
+/// try await refresh.start()
+///
+/// // Linux / CLI: an in-process scheduler; print each outcome
+/// let refresh = VaultRefreshTask(service: vault, scheduler: InProcessBackgroundScheduler())
+/// try await refresh.start(firstRunAfter: .zero)
+/// for await outcome in refresh.outcomes { print(outcome) }
+/// ```
+///
+/// When the scheduler expires a run, the sync's task is cancelled (cooperatively) and the outcome is
+/// ``VaultRefreshOutcome/expired``. The sync runs without a screen: a ``VaultReauthenticator`` configured on the
+/// service must not need one (or leave it `nil`, and the run fails with `reauthentication_required`).
+public actor VaultRefreshTask {
+    /// `dev.vettid.vaultsync`.
+    public static let defaultIdentifier = "dev.vettid.vaultsync"
+    /// Six hours.
+    public static let defaultInterval: Duration = .seconds(6 * 60 * 60)
+
+    /// The scheduler identifier.
+    public nonisolated let identifier: String
+    /// The time between runs.
+    public nonisolated let interval: Duration
+    /// Every run's outcome, in order (one consumer; buffered).
+    public nonisolated let outcomes: AsyncStream<VaultRefreshOutcome>
+    private nonisolated let continuation: AsyncStream<VaultRefreshOutcome>.Continuation
+    private nonisolated let scheduler: any BackgroundScheduler
+    private nonisolated let sync: @Sendable () async throws -> VaultSyncResult
+    private nonisolated let logger: Logger
+    private var stopped = true
+
+    /// Creates a refresh task over a sync function.
+    /// - Parameters:
+    ///   - scheduler: What runs it.
+    ///   - identifier: The scheduler identifier (``defaultIdentifier``).
+    ///   - interval: Between runs (``defaultInterval``, six hours).
+    ///   - logger: Where runs are logged.
+    ///   - sync: One sync (cancellable).
+    public init(
+        scheduler: any BackgroundScheduler,
+        identifier: String = VaultRefreshTask.defaultIdentifier,
+        interval: Duration = VaultRefreshTask.defaultInterval,
+        logger: Logger = Logger(label: "dev.vettid.vault.refresh"),
+        sync: @escaping @Sendable () async throws -> VaultSyncResult
+    ) {
+        self.scheduler = scheduler
+        self.identifier = identifier
+        self.interval = interval
+        self.logger = logger
+        self.sync = sync
+        (outcomes, continuation) = AsyncStream.makeStream(of: VaultRefreshOutcome.self)
+    }
+
+    /// Creates a refresh task that calls `service.syncVault()`.
+    public init(
+        service: any VaultServiceProtocol,
+        scheduler: any BackgroundScheduler,
+        identifier: String = VaultRefreshTask.defaultIdentifier,
+        interval: Duration = VaultRefreshTask.defaultInterval,
+        logger: Logger = Logger(label: "dev.vettid.vault.refresh")
+    ) {
+        self.init(scheduler: scheduler, identifier: identifier, interval: interval, logger: logger) {
+            try await service.syncVault()
+        }
+    }
+
+    /// Registers the run with the scheduler (on Apple platforms call this before the app finishes launching).
+    public nonisolated func register() throws(BackgroundSchedulerError) {
+        try scheduler.register(identifier: identifier) { [self] in await self.run() }
+    }
+
+    /// Registers (again, harmlessly) and schedules the first run.
+    /// - Parameter firstRunAfter: When the first run may start (``interval`` unless given; `.zero` syncs now).
+    public func start(firstRunAfter: Duration? = nil) throws(BackgroundSchedulerError) {
+        try register()
+        stopped = false
+        try scheduler.schedule(identifier: identifier, interval: firstRunAfter ?? interval)
+    }
+
+    /// Cancels the pending run; a run in progress finishes without rescheduling.
+    public func stop() {
+        stopped = true
+        scheduler.cancel(identifier: identifier)
+    }
+
+    /// Whether the task is started and not stopped.
+    public var isStarted: Bool { !stopped }
+
+    /// One run: sync, then schedule the next (unless stopped), then report the outcome.
+    func run() async -> Bool {
+        guard !stopped else { return true }
+        let outcome: VaultRefreshOutcome
+        do {
+            outcome = .synced(try await sync())
+        } catch {
+            outcome = Task.isCancelled ? .expired : .failed(APIError.from(error))
+        }
+        if !stopped {
+            do {
+                try scheduler.schedule(identifier: identifier, interval: interval)
+            } catch {
+                logger.error("Vault refresh: the next run could not be scheduled", metadata: ["error.code": "\(error.code)"])
+            }
+        }
+        switch outcome {
+        case .synced(let result):
+            logger.debug("Vault refresh: synced", metadata: ["vault.sync_status": "\(result.status)", "vault.stored_keys": "\(result.storedTransactionKeys)"])
+        case .failed(let error):
+            logger.warning("Vault refresh: sync failed", metadata: ["error.code": "\(error.code)"])
+        case .expired:
+            logger.warning("Vault refresh: expired before the sync finished")
+        }
+        continuation.yield(outcome)
+        if case .synced = outcome { return true }
+        return false
+    }
+}
