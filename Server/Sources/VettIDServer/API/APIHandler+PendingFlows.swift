@@ -4,18 +4,6 @@ import VettIDAPI
 /// Operations of flows this server does not serve yet: each answers 501 `not_implemented` with a JSON error,
 /// as the HTTP contract allows until the flow lands (see docs/protocol.md for the status of each flow).
 extension APIHandler {
-    func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
-        throw APIFailure.pending("getVaultStatus")
-    }
-
-    func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output {
-        throw APIFailure.pending("syncVault")
-    }
-
-    func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {
-        throw APIFailure.pending("deployVault")
-    }
-
     func createNatsAccount(_ input: Operations.CreateNatsAccount.Input) async throws
         -> Operations.CreateNatsAccount.Output
     {

@@ -24,6 +24,8 @@ public struct ServerComponents: Sendable {
     public let enrollment: EnrollmentService
     /// Vault authentication.
     public let vaultAuth: VaultAuthService
+    /// Vault status, sync and deploy.
+    public let vaultLifecycle: VaultLifecycleService
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
@@ -79,7 +81,9 @@ public struct ServerComponents: Sendable {
             configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
             origin: origin, invitations: invitations, dpop: dpop, gate: gate,
             gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),
-            vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth
+            vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth,
+            vaultLifecycle: VaultLifecycleService(
+                configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
         )
     }
 }

@@ -165,5 +165,21 @@ enum Migrations {
                 "CREATE INDEX vault_actions_credential_idx ON vault_actions(credential_id)",
             ]
         },
+        Migration(version: 6, name: "vault deployments and sync times") { engine in
+            [
+                """
+                CREATE TABLE vault_deployments (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    status TEXT NOT NULL,
+                    owner_space TEXT NOT NULL,
+                    message_space TEXT NOT NULL,
+                    error_message TEXT,
+                    deployed_at \(engine.bigint) NOT NULL,
+                    updated_at \(engine.bigint) NOT NULL
+                )
+                """,
+                "ALTER TABLE vault_credentials ADD COLUMN last_sync_at \(engine.bigint)",
+            ]
+        },
     ]
 }

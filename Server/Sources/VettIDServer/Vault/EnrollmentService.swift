@@ -291,7 +291,7 @@ public struct EnrollmentService: Sendable {
             credentialID: credentialID, userID: session.userID, deviceJKT: session.deviceJKT, deviceType: session.deviceType,
             securityLevel: session.securityLevel ?? "development", attestationFormat: session.attestationFormat,
             attestedKeyID: session.attestedKeyID, keyVersion: 1, sealedKey: sealedKey, failedAttempts: 0, lockedAt: nil,
-            revokedAt: nil, enrolledAt: now, lastAuthAt: nil)
+            revokedAt: nil, enrolledAt: now, lastAuthAt: nil, lastSyncAt: nil)
         let package = try await store.transaction { db in
             try await credentials.insert(credential, on: db)
             try await credentials.revokeOthers(userID: session.userID, keeping: credentialID, now: now, on: db)

@@ -22,13 +22,14 @@ struct VaultCredential: Sendable, Equatable {
     let revokedAt: Int64?
     let enrolledAt: Int64
     let lastAuthAt: Int64?
+    let lastSyncAt: Int64?
 }
 
 /// Vault credentials in the SQL store. Rotation and failure counting are single conditional statements.
 struct VaultCredentialRepository: Sendable {
     private static let columns: SQLQueryString = """
         credential_id, user_id, device_jkt, device_type, security_level, attestation_format, attested_key_id,
-        key_version, sealed_key, failed_attempts, locked_at, revoked_at, enrolled_at, last_auth_at
+        key_version, sealed_key, failed_attempts, locked_at, revoked_at, enrolled_at, last_auth_at, last_sync_at
         """
 
     func insert(_ credential: VaultCredential, on db: any SQLDatabase) async throws {
@@ -39,7 +40,8 @@ struct VaultCredentialRepository: Sendable {
                     \(bind: credential.deviceType), \(bind: credential.securityLevel), \(bind: credential.attestationFormat),
                     \(bind: credential.attestedKeyID), \(bind: credential.keyVersion), \(bind: credential.sealedKey),
                     \(bind: Int64(credential.failedAttempts)), \(bind: credential.lockedAt), \(bind: credential.revokedAt),
-                    \(bind: credential.enrolledAt), \(bind: credential.lastAuthAt), \(bind: credential.enrolledAt))
+                    \(bind: credential.enrolledAt), \(bind: credential.lastAuthAt), \(bind: credential.lastSyncAt),
+                    \(bind: credential.enrolledAt))
             """
         ).run()
     }
@@ -95,6 +97,13 @@ struct VaultCredentialRepository: Sendable {
         ).first() != nil
     }
 
+    /// Records a sync.
+    func markSynced(_ credentialID: String, now: Int64, on db: any SQLDatabase) async throws {
+        try await db.raw(
+            "UPDATE vault_credentials SET last_sync_at = \(bind: now) WHERE credential_id = \(bind: credentialID)"
+        ).run()
+    }
+
     /// Counts a failed authentication and locks the credential at `maxAttempts`; returns the new count.
     func recordFailure(_ credentialID: String, maxAttempts: Int, now: Int64, on db: any SQLDatabase) async throws -> Int {
         let row = try await db.raw(
@@ -127,7 +136,8 @@ struct VaultCredentialRepository: Sendable {
             lockedAt: try row.decode(column: "locked_at", as: Int64?.self),
             revokedAt: try row.decode(column: "revoked_at", as: Int64?.self),
             enrolledAt: try row.decode(column: "enrolled_at", as: Int64.self),
-            lastAuthAt: try row.decode(column: "last_auth_at", as: Int64?.self)
+            lastAuthAt: try row.decode(column: "last_auth_at", as: Int64?.self),
+            lastSyncAt: try row.decode(column: "last_sync_at", as: Int64?.self)
         )
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import VettIDAPI
+
+/// Vault status, sync and deploy (docs/protocol.md §6).
+extension APIHandler {
+    /// Who asks: a device with a vault session token, or a member.
+    struct VaultCaller: Sendable {
+        let userID: UUID
+        /// The credential of the device's vault session; `nil` for a member.
+        let credentialID: String?
+    }
+
+    /// A vault session (`Authorization: DPoP <session token>` + proof) or any member authentication.
+    func authenticateVaultCaller() async throws -> VaultCaller {
+        let info = try request
+        if let header = info.headers(.authorization).first, header.lowercased().hasPrefix("dpop "),
+            let token = header.split(separator: " ", maxSplits: 1).last.map({ String($0).trimmingCharacters(in: .whitespaces) }),
+            await components.vaultTokens.verify(token, as: .session) != nil
+        {
+            let session = try await authenticateDeviceToken(.session)
+            guard let userID = UUID(uuidString: session.userGUID) else {
+                throw APIFailure.invalidDeviceToken("the vault session names no member")
+            }
+            return VaultCaller(userID: userID, credentialID: session.contextID)
+        }
+        let member = try await authenticate()
+        return VaultCaller(userID: member.member.id, credentialID: nil)
+    }
+
+    func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
+        let caller = try await authenticateVaultCaller()
+        let status = try await components.vaultLifecycle.status(userID: caller.userID, credentialID: caller.credentialID)
+        let credential = status.credential
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        status: Components.Schemas.VaultStatusValue(rawValue: status.value.rawValue) ?? .error,
+                        userGuid: status.userGUID,
+                        enrolledAt: credential.map { UnixTime.date($0.enrolledAt) },
+                        lastAuthAt: credential?.lastAuthAt.map(UnixTime.date),
+                        lastSyncAt: credential?.lastSyncAt.map(UnixTime.date),
+                        deviceType: credential.flatMap { Components.Schemas.DeviceType(rawValue: $0.deviceType) },
+                        securityLevel: credential.flatMap { Components.Schemas.SecurityLevel(rawValue: $0.securityLevel) },
+                        transactionKeysRemaining: status.transactionKeysRemaining,
+                        credentialVersion: credential.map { Int($0.keyVersion) },
+                        errorMessage: status.errorMessage))))
+    }
+
+    func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output {
+        let caller = try await authenticateVaultCaller()
+        var credentialID = caller.credentialID
+        if case .json(let body)? = input.body, let requested = body.credentialId {
+            guard caller.credentialID == nil || caller.credentialID == requested else {
+                throw APIFailure.invalidRequest("credential_id is not the credential of this vault session")
+            }
+            credentialID = requested
+        }
+        let synced = try await components.vaultLifecycle.sync(userID: caller.userID, credentialID: credentialID)
+        try request.responseHeaders.append(.cacheControl, "no-store")
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        status: synced.newKeys.isEmpty ? .synced : .keysReplenished,
+                        lastSyncAt: UnixTime.date(synced.syncedAt), transactionKeysRemaining: synced.remaining,
+                        newTransactionKeys: synced.newKeys.map(\.api), credentialVersion: Int(synced.credentialVersion)))))
+    }
+
+    func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {
+        let member = try await authenticate()
+        let deployment = try await components.vaultLifecycle.deploy(userID: member.member.id)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        status: .active, userGuid: deployment.userID.key, ownerSpace: deployment.ownerSpace,
+                        messageSpace: deployment.messageSpace, deployedAt: UnixTime.date(deployment.deployedAt)))))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import SQLKit
+
+/// Vault status, sync (transaction key replenishment) and deploy (docs/protocol.md §6).
+///
+/// Status is derived, never stored: a current credential makes the vault `enrolled`, and `active` once deployed
+/// (`error` when provisioning failed); without one, an open enrollment session makes it `pending`; otherwise it
+/// is `not_enrolled`. Sync tops the credential's pool up under the credential's row lock, so concurrent syncs
+/// never duplicate or lose keys.
+public struct VaultLifecycleService: Sendable {
+    /// The status of one member's vault.
+    struct Status: Sendable {
+        enum Value: String, Sendable {
+            case notEnrolled = "not_enrolled"
+            case pending
+            case enrolled
+            case active
+            case error
+        }
+
+        let value: Value
+        let userGUID: String
+        let credential: VaultCredential?
+        let transactionKeysRemaining: Int?
+        let errorMessage: String?
+    }
+
+    /// The outcome of a sync.
+    struct Synced: Sendable {
+        let newKeys: [TransactionPublicKey]
+        let remaining: Int
+        let credentialVersion: Int64
+        let syncedAt: Int64
+    }
+
+    let configuration: VaultConfiguration
+    let store: any SQLStore
+    let credentials = VaultCredentialRepository()
+    let sessions = EnrollmentSessionRepository()
+    let deployments = VaultDeploymentRepository()
+    let transactionKeys: TransactionKeyRepository
+    let clock: any WallClock
+
+    private var now: Int64 { UnixTime.from(clock.now()) }
+
+    /// The member's vault status; `credentialID` (from a vault session) names the credential to report on.
+    func status(userID: UUID, credentialID: String?) async throws -> Status {
+        let now = self.now
+        return try await store.withDatabase { db in
+            let credential: VaultCredential? =
+                if let credentialID { try await credentials.find(credentialID, on: db) } else {
+                    try await credentials.current(userID: userID, on: db)
+                }
+            guard let credential, credential.revokedAt == nil, credential.userID == userID else {
+                let open = try await sessions.open(userID: userID, now: now, on: db)
+                return Status(
+                    value: open == nil ? .notEnrolled : .pending, userGUID: userID.key, credential: nil,
+                    transactionKeysRemaining: nil, errorMessage: nil)
+            }
+            let remaining = try await transactionKeys.unused(owner: .credential(credential.credentialID), on: db).count
+            let deployment = try await deployments.find(userID: userID, on: db)
+            let value: Status.Value =
+                switch deployment?.status {
+                case .active: .active
+                case .error: .error
+                case nil: .enrolled
+                }
+            return Status(
+                value: value, userGUID: userID.key, credential: credential, transactionKeysRemaining: remaining,
+                errorMessage: deployment?.errorMessage)
+        }
+    }
+
+    /// Replenishes the credential's transaction keys (pool ``VaultConfiguration/transactionKeyPoolSize``, refilled
+    /// when fewer than ``VaultConfiguration/transactionKeyRefillThreshold`` remain) and records the sync.
+    func sync(userID: UUID, credentialID: String?) async throws -> Synced {
+        let now = self.now
+        let configuration = self.configuration
+        let engine = store.engine
+        return try await store.transaction { db in
+            let credential: VaultCredential? =
+                if let credentialID { try await credentials.find(credentialID, on: db) } else {
+                    try await credentials.current(userID: userID, on: db)
+                }
+            guard let credential, credential.revokedAt == nil, credential.userID == userID else {
+                throw APIFailure.vault(.conflict, .notEnrolled, "there is no enrolled credential to sync")
+            }
+            try await credentials.lock(credential.credentialID, on: db, engine: engine)
+            let fresh = try await transactionKeys.refill(
+                credentialID: credential.credentialID, userID: userID, poolSize: configuration.transactionKeyPoolSize,
+                threshold: configuration.transactionKeyRefillThreshold, now: now, on: db)
+            try await credentials.markSynced(credential.credentialID, now: now, on: db)
+            let remaining = try await transactionKeys.unused(owner: .credential(credential.credentialID), on: db).count
+            return Synced(newKeys: fresh, remaining: remaining, credentialVersion: credential.keyVersion, syncedAt: now)
+        }
+    }
+
+    /// Provisions the member's vault and marks it active; idempotent (the first deployment time stays).
+    func deploy(userID: UUID) async throws -> VaultDeployment {
+        let now = self.now
+        return try await store.transaction { db in
+            guard try await credentials.current(userID: userID, on: db) != nil else {
+                throw APIFailure.vault(.conflict, .notEnrolled, "enroll a device before deploying the vault")
+            }
+            return try await deployments.activate(
+                userID: userID, ownerSpace: "OwnerSpace.\(userID.key)", messageSpace: "MessageSpace.\(userID.key)", now: now,
+                on: db)
+        }
+    }
+}
