@@ -116,6 +116,27 @@ let package = Package(
             dependencies: ["VettIDCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
+        // Benchmark (scripts/bench-gate): DPoP proofs/s and the Gate proxy's overhead; not a product.
+        .executableTarget(
+            name: "GateBench",
+            dependencies: [
+                "VettIDServer",
+                .product(name: "VettIDAttestation", package: "VettID"),
+                .product(name: "VettIDClient", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "VettIDServerTests",
             dependencies: [

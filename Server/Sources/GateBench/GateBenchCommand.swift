@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+
+/// `GateBench`: DPoP proofs created and verified per second, and the Gate proxy's throughput as a ratio of a
+/// direct call to the same upstream, measured in one run on one machine (scripts/bench-gate builds it in
+/// release and runs it).
+///
+/// Every number it prints is either a rate measured in this run or a ratio of two such rates; absolute rates
+/// depend on the machine, the ratios much less.
+@main
+struct GateBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "GateBench",
+        abstract: "DPoP proofs created/verified per second and the Gate proxy's overhead against a direct upstream call."
+    )
+
+    @Option(help: "Seconds each HTTP measurement runs (direct, proxied).")
+    var seconds: Double = 10
+
+    @Option(help: "Seconds of warm-up before each HTTP measurement.")
+    var warmup: Double = 2
+
+    @Option(help: "Concurrent HTTP clients (one connection each).")
+    var connections: Int = 32
+
+    @Option(help: "Proofs created and verified per measurement (single-threaded and all cores).")
+    var proofs: Int = 20_000
+
+    @Flag(help: "Only the DPoP proof measurements, no HTTP.")
+    var proofsOnly = false
+
+    func validate() throws {
+        guard seconds > 0, warmup >= 0 else { throw ValidationError("--seconds must be > 0 and --warmup >= 0") }
+        guard (1...4096).contains(connections) else { throw ValidationError("--connections must be 1...4096") }
+        guard proofs >= 100 else { throw ValidationError("--proofs must be at least 100") }
+    }
+
+    func run() async throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("GateBench: \(cores) cores, release build: \(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)")")
+        print("")
+        let proofResults = try await ProofBenchmark(count: proofs, cores: cores).run()
+        BenchReport.printProofs(proofResults, count: proofs, cores: cores)
+        guard !proofsOnly else { return }
+
+        print("")
+        let settings = LoadSettings(connections: connections, duration: .seconds(seconds), warmup: .seconds(warmup))
+        let proxyResults = try await ProxyBenchmark(settings: settings).run()
+        BenchReport.printProxy(proxyResults, settings: settings, proofs: proofResults, cores: cores)
+        guard proxyResults.direct.errors == 0, proxyResults.proxied.errors == 0 else {
+            throw BenchFailure(
+                "\(proxyResults.direct.errors) direct and \(proxyResults.proxied.errors) proxied requests failed "
+                    + "(first: \(proxyResults.firstError ?? "?")); the ratio above is not valid")
+        }
+    }
+
+    static var isReleaseBuild: Bool {
+        #if DEBUG
+        false
+        #else
+        true
+        #endif
+    }
+}

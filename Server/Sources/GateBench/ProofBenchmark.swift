@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import VettIDCrypto
+
+/// Rates of one operation, on one task and on all cores.
+struct RatePair: Sendable {
+    /// Operations per second on a single task.
+    var single: Double
+    /// Operations per second over one task per core.
+    var allCores: Double
+}
+
+/// What ``ProofBenchmark`` measured.
+struct ProofResults: Sendable {
+    /// `DPoPProofBuilder.proof` with `ath` and a nonce, fresh `jti` each.
+    var dpopCreate: RatePair
+    /// `DPoPVerifier.verify` configured as the server's `DPoPGuard` (nonce required, `ath`, `cnf.jkt`, replay).
+    var dpopVerify: RatePair
+    /// Bare `ES256.sign` over a message as long as a proof's signing input: the peer of ``dpopCreate``.
+    var es256Sign: RatePair
+    /// Bare `ES256.isValid` of those signatures: the peer of ``dpopVerify``.
+    var es256Verify: RatePair
+}
+
+/// DPoP proofs created and verified per second against bare ES256 sign/verify, on one task and on all cores.
+///
+/// The proofs look like the Gate proxy's: `GET` of an absolute URL, `ath` of a 512-byte access token, the
+/// server's current nonce, a fresh 128-bit `jti`. The verifier mirrors `DPoPGuard` (nonce required and checked by a
+/// ``DPoPNonceIssuer``, `ath`, `cnf.jkt`, replay cache), except that the replay cache is the in-memory actor
+/// rather than the server's SQL table, so this measures the DPoP layer without database time.
+struct ProofBenchmark: Sendable {
+    let count: Int
+    let cores: Int
+
+    static let targetURI = "http://127.0.0.1:8080/proxy/bench/echo"
+    static let accessToken = String(repeating: "t", count: 512)
+
+    func run() async throws -> ProofResults {
+        let signer = SoftwareDPoPSigner()
+        let builder = DPoPProofBuilder(signer: signer)
+        let nonces = DPoPNonceIssuer(key: SymmetricKey(size: .bits256))
+        let nonce = nonces.issue()
+        let sample = try await builder.proof(method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce)
+        let signingInput = Array(sample[..<(sample.lastIndex(of: ".") ?? sample.endIndex)].utf8)
+        let ecdsaKey = P256.Signing.PrivateKey()
+
+        var results = ProofResults(
+            dpopCreate: .init(single: 0, allCores: 0), dpopVerify: .init(single: 0, allCores: 0),
+            es256Sign: .init(single: 0, allCores: 0), es256Verify: .init(single: 0, allCores: 0))
+        for tasks in cores > 1 ? [1, cores] : [1] {
+            let sign = try await Throughput.measure(count: count, tasks: tasks) { range in
+                try range.map { _ in try ES256.sign(signingInput, with: ecdsaKey) }
+            }
+            let signatures = sign.outputs
+            let verify = try await Throughput.measure(count: count, tasks: tasks) { range in
+                try range.map { index in
+                    guard ES256.isValid(signature: signatures[index], for: signingInput, publicKey: ecdsaKey.publicKey) else {
+                        throw BenchFailure("an ES256 signature did not verify")
+                    }
+                }
+            }
+            let create = try await Throughput.measure(count: count, tasks: tasks) { range in
+                var proofs: [String] = []
+                proofs.reserveCapacity(range.count)
+                for _ in range {
+                    proofs.append(try await builder.proof(method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
+                }
+                return proofs
+            }
+            let proofs = create.outputs
+            // A fresh cache per run: the same proofs are never verified twice by one verifier.
+            let verifier = DPoPVerifier(
+                configuration: .init(requireNonce: true),
+                replayCache: InMemoryDPoPReplayCache(capacity: max(100_000, count)),
+                nonceValidator: nonces
+            )
+            let thumbprint = signer.publicJWK.thumbprint
+            let check = try await Throughput.measure(count: count, tasks: tasks) { range in
+                for index in range {
+                    let request = DPoPRequest(
+                        proof: proofs[index], method: "GET", targetURI: Self.targetURI, accessToken: Self.accessToken,
+                        boundKeyThumbprint: thumbprint)
+                    do {
+                        _ = try await verifier.verify(request)
+                    } catch {
+                        throw BenchFailure("proof \(index) was refused: \(error)")
+                    }
+                }
+                return [Void]()
+            }
+            if tasks == 1 {
+                results.es256Sign.single = sign.perSecond
+                results.es256Verify.single = verify.perSecond
+                results.dpopCreate.single = create.perSecond
+                results.dpopVerify.single = check.perSecond
+            } else {
+                results.es256Sign.allCores = sign.perSecond
+                results.es256Verify.allCores = verify.perSecond
+                results.dpopCreate.allCores = create.perSecond
+                results.dpopVerify.allCores = check.perSecond
+            }
+        }
+        if cores <= 1 {
+            results.es256Sign.allCores = results.es256Sign.single
+            results.es256Verify.allCores = results.es256Verify.single
+            results.dpopCreate.allCores = results.dpopCreate.single
+            results.dpopVerify.allCores = results.dpopVerify.single
+        }
+        return results
+    }
+}

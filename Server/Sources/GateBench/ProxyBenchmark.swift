@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import VettIDClient
+import VettIDCrypto
+
+/// What ``ProxyBenchmark`` measured.
+struct ProxyResults: Sendable {
+    /// `GET <upstream>/api/echo`.
+    var direct: LoadResult
+    /// `GET <server>/proxy/bench/echo` with the Gate token and a fresh DPoP proof per request.
+    var proxied: LoadResult
+
+    /// The first error of either run.
+    var firstError: String? { direct.firstError ?? proxied.firstError }
+}
+
+/// The Gate proxy's throughput against a direct call to the same upstream, in one process on loopback.
+///
+/// Starts the upstream and the VettID server, obtains a Gate access token with the SDK's `GateClient` and a
+/// `DevelopmentTokenAttester`, then runs the same closed-loop load twice: straight at the upstream, and through
+/// `/proxy/bench/` with `Authorization: DPoP <token>` and a new proof (fresh `jti`, `ath`, the latest
+/// `DPoP-Nonce` seen in any response) per request.
+struct ProxyBenchmark: Sendable {
+    let settings: LoadSettings
+
+    func run() async throws -> ProxyResults {
+        let upstream = try await BenchUpstream.start()
+        let developmentToken = UUID().uuidString
+        let server: BenchGateServer
+        do {
+            server = try await BenchGateServer.start(upstreamBaseURL: upstream.baseURL, developmentToken: developmentToken)
+        } catch {
+            await upstream.stop()
+            throw error
+        }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connections)
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        let outcome: Result<ProxyResults, any Error>
+        do {
+            outcome = .success(try await measure(client: client, upstream: upstream, server: server, developmentToken: developmentToken))
+        } catch {
+            outcome = .failure(error)
+        }
+        try? await client.shutdown()
+        await server.stop()
+        await upstream.stop()
+        return try outcome.get()
+    }
+
+    private func measure(
+        client: HTTPClient, upstream: BenchUpstream, server: BenchGateServer, developmentToken: String
+    ) async throws -> ProxyResults {
+        let credentials = try await Self.gateCredentials(server: server, developmentToken: developmentToken)
+        let builder = DPoPProofBuilder(signer: credentials.signer)
+        let token = credentials.token
+        let directURL = upstream.baseURL + "/api/echo"
+        let proxiedURL = server.baseURL + "/proxy/bench/echo"
+        let nonce = NIOLockedValueBox<String?>(nil)
+
+        let makeProxied: LoadGenerator.MakeRequest = {
+            var request = HTTPClientRequest(url: proxiedURL)
+            let proof = try await builder.proof(method: "GET", url: proxiedURL, accessToken: token, nonce: nonce.withLockedValue { $0 })
+            request.headers.add(name: "Authorization", value: "DPoP " + token)
+            request.headers.add(name: "DPoP", value: proof)
+            return request
+        }
+        let rememberNonce: LoadGenerator.Observe = { response in
+            if let fresh = response.headers.first(name: "DPoP-Nonce") { nonce.withLockedValue { $0 = fresh } }
+        }
+
+        // The first proof has no nonce: the server answers 401 use_dpop_nonce with one; the second must pass.
+        for attempt in 1...2 {
+            let response = try await client.execute(try await makeProxied(), timeout: .seconds(30))
+            rememberNonce(response)
+            let body = try await response.body.collect(upTo: 1 << 20)
+            if response.status.code == 200 { break }
+            if attempt == 2 || nonce.withLockedValue({ $0 }) == nil {
+                throw BenchFailure("the proxied check request answered \(response.status.code): \(String(buffer: body).prefix(300))")
+            }
+        }
+
+        let load = LoadGenerator(client: client, settings: settings)
+        let direct = try await load.run(makeRequest: { HTTPClientRequest(url: directURL) }, observe: { _ in })
+        let proxied = try await load.run(makeRequest: makeProxied, observe: rememberNonce)
+        return ProxyResults(direct: direct, proxied: proxied)
+    }
+
+    /// A Gate token from the development grant, and the device key it is bound to.
+    private static func gateCredentials(server: BenchGateServer, developmentToken: String) async throws -> (token: String, signer: any DPoPSigner) {
+        guard let baseURL = URL(string: server.baseURL) else { throw BenchFailure("bad server URL \(server.baseURL)") }
+        let store = InMemorySecureStore()
+        let gate = GateClient(
+            configuration: try GateClientConfiguration(
+                baseURL: baseURL, teamID: BenchGateServer.teamID, bundleID: BenchGateServer.bundleID, logLevel: .error),
+            deviceKeyStore: SoftwareDeviceKeyStore(store: store),
+            attester: DevelopmentTokenAttester(token: developmentToken),
+            store: store
+        )
+        let token = try await gate.accessToken()
+        let key = try await gate.deviceKeyStore.deviceKey()
+        return (token.value, key.signer)
+    }
+}
