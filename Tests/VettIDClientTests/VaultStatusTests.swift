@@ -117,7 +117,7 @@ let activeStatusJSON = """
     "credential_version":3}
     """
 
-@Suite("Vault status (SDK)")
+@Suite("Vault status (SDK)", .timeLimit(.minutes(1)))
 struct VaultStatusTests {
     @Test("getVaultStatus sends the session token as DPoP with ath and maps every field")
     func readsStatus() async throws {

@@ -5,7 +5,7 @@ import VettIDCrypto
 
 @testable import VettIDClient
 
-@Suite("Vault sync (SDK)")
+@Suite("Vault sync (SDK)", .timeLimit(.minutes(1)))
 struct VaultSyncTests {
     func syncJSON(status: String, keys: [TransactionKey], remaining: Int) -> String {
         let items = keys.map { #"{"key_id":"\#($0.keyID)","public_key":"\#($0.publicKey)","algorithm":"X25519"}"# }
