@@ -1,0 +1,151 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import VettIDClient
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The built `vettid` binary serving (`vettid server`) on a fixed loopback port, over one data directory and
+/// (optionally) one PostgreSQL database, so it can be killed hard (SIGKILL) and started again where it was.
+///
+/// Its output goes to `server.log` in the directory; a start that does not answer `/health` reports it.
+actor ServerProcess {
+    nonisolated let baseURL: URL
+    nonisolated let directory: URL
+    private let executable: URL
+    private let port: Int
+    private let databaseURL: String?
+    private let environment: [String: String]
+    private let health = DefaultTransport.make()
+    private var process: Process?
+    /// How many times the server was started.
+    private(set) var starts = 0
+
+    /// - Parameters:
+    ///   - executable: The `vettid` binary.
+    ///   - databaseURL: PostgreSQL to use instead of SQLite in the data directory.
+    ///   - environment: `VETTID_*` configuration; every inherited `VETTID_*` variable is dropped.
+    init(executable: URL, databaseURL: String?, environment: [String: String]) throws {
+        self.executable = executable
+        self.databaseURL = databaseURL
+        self.directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vettid-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.port = try Self.freePort()
+        self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VETTID_") }
+        inherited.merge(environment) { _, new in new }
+        self.environment = inherited
+    }
+
+    /// Starts the server and waits until `/health` answers 200.
+    func start() async throws {
+        guard process == nil else { throw E2EFailure("the server is already running") }
+        let logURL = directory.appendingPathComponent("server.log")
+        if !FileManager.default.fileExists(atPath: logURL.path) {
+            _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: logURL)
+        try log.seekToEnd()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments =
+            [
+                "server", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir",
+                directory.appendingPathComponent("data").path,
+            ]
+            + (databaseURL.map { ["--database-url", $0] } ?? [])
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        try? log.close()
+        self.process = process
+        starts += 1
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else {
+                self.process = nil
+                throw E2EFailure("the server exited with status \(process.terminationStatus): \(Self.tail(logURL))")
+            }
+            if await isHealthy() { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        kill()
+        throw E2EFailure("the server did not answer /health within 30 s: \(Self.tail(logURL))")
+    }
+
+    /// Stops the server hard: SIGKILL, no shutdown, nothing flushed that was not committed.
+    func kill() {
+        guard let process else { return }
+        #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        #else
+            _ = Darwin.kill(process.processIdentifier, SIGKILL)
+        #endif
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// ``kill()`` then ``start()`` on the same port, data directory and database.
+    func restart() async throws {
+        kill()
+        try await start()
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL after 5 s) and removes the directory.
+    func stop() async {
+        if let process {
+            process.terminate()
+            let deadline = ContinuousClock.now + .seconds(5)
+            while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            kill()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func isHealthy() async -> Bool {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/health")
+        guard let (response, _) = try? await health.send(request, body: nil, baseURL: baseURL, operationID: "getHealth")
+        else {
+            return false
+        }
+        return response.status == .ok
+    }
+
+    private static func tail(_ url: URL) -> String {
+        String(String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self).suffix(2_000))
+    }
+
+    /// A loopback port nothing listens on (the kernel's pick for port 0, released again).
+    static func freePort() throws -> Int {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw E2EFailure("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0 else { throw E2EFailure("bind() failed") }
+        var assigned = sockaddr_in()
+        var assignedLength = length
+        let named = withUnsafeMutablePointer(to: &assigned) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &assignedLength) }
+        }
+        guard named == 0 else { throw E2EFailure("getsockname() failed") }
+        return Int(UInt16(bigEndian: assigned.sin_port))
+    }
+}
