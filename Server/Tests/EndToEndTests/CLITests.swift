@@ -6,7 +6,7 @@ import VettIDServer
 @testable import VettIDCLI
 
 /// The built `vettid` binary, run as a user would run it, against a live server.
-@Suite(.serialized) struct CLITests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CLITests {
     /// The directory holding the test bundle also holds the built executables.
     static var binDirectory: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -51,6 +51,10 @@ import VettIDServer
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        // A command that hangs fails the test instead of the whole run.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+        defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data((stdin + "\n").utf8)) }
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
@@ -156,6 +160,26 @@ import VettIDServer
             #expect(authenticated.status == 0, "\(authenticated.stderr)")
             #expect(authenticated.json["status"] as? String == "authenticated")
             #expect(authenticated.json["key_version"] as? Int == 2)
+            // Vault lifecycle with the session `vettid auth` stored.
+            let status = try run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.json["status"] as? String == "enrolled")
+            #expect(status.json["credential_version"] as? Int == 2)
+            let sync = try run(["vault", "sync", "--profile", "laptop", "--output", "json"], configDirectory: config)
+            #expect(sync.json["status"] as? String == "synced")
+            let deploy = try run(["vault", "deploy", "--output", "json"], configDirectory: config)
+            #expect(deploy.status == 0, "\(deploy.stderr)")
+            #expect(deploy.json["status"] as? String == "active")
+            #expect(try run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config).json["status"] as? String == "active")
+            let watch = try run(
+                ["vault", "watch", "--profile", "laptop", "--interval", "1", "--runs", "2", "--output", "json"], configDirectory: config)
+            #expect(watch.status == 0, "\(watch.stderr)")
+            let runs = watch.stdout.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+            #expect(runs.count == 2)
+            #expect(runs.allSatisfy { $0["status"] as? String == "synced" })
+
             let wrong = try run(
                 ["auth", "--profile", "laptop", "--output", "json"], stdin: "not-the-Vault-password-3", configDirectory: config)
             #expect(wrong.status == 1)

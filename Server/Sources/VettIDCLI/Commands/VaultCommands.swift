@@ -124,13 +124,14 @@ struct VaultDevice {
         self.serverURL = serverURL
     }
 
-    func service(attester: any DeviceAttester) throws -> VaultService {
+    func service(attester: any DeviceAttester, reauthenticate: VaultReauthenticator? = nil) throws -> VaultService {
         var logger = Logger(label: "vettid-vault") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         let configuration: VaultServiceConfiguration
         do throws(ConfigurationError) {
             configuration = try VaultServiceConfiguration(
-                baseURL: serverURL, deviceType: .cli, logger: logger, credentialStorageKey: "\(prefix).credential")
+                baseURL: serverURL, deviceType: .cli, logger: logger, credentialStorageKey: "\(prefix).credential",
+                reauthenticate: reauthenticate)
         } catch {
             throw CLIFailure(code: error.code.rawValue, message: error.message)
         }

@@ -102,6 +102,23 @@ struct VaultDemo {
             let session = try await vault.authenticate(password: vaultPassword)
             return ((), "LAT matched; action + HPKE password → vault session (\(Int(session.expiresAt.timeIntervalSinceNow.rounded())) s); credential, blob and LAT rotated to v\(session.credential.keyVersion)")
         }
+        try await reporter.step("vault status") {
+            let status = try await vault.getVaultStatus()
+            return ((), "\(status.status.rawValue) (vault session, DPoP-bound): credential v\(status.credentialVersion ?? 0), \(status.transactionKeysRemaining ?? 0) transaction keys, security level \(status.securityLevel ?? "?")")
+        }
+        try await reporter.step("vault sync") {
+            let result = try await vault.syncVault()
+            return ((), "\(result.status.rawValue): \(result.newTransactionKeys.count) new keys (refill to 20 only below 10), \(result.storedTransactionKeys) stored on the device")
+        }
+        try await reporter.step("deploy vault") {
+            let deployed = try await member.apiClient.perform { client in try await client.deployVault().ok.body.json }
+            return ((), "member deploys: \(deployed.status.rawValue), owner space \(deployed.ownerSpace.prefix(20))…, message space \(deployed.messageSpace.prefix(22))…")
+        }
+        try await reporter.step("vault status after deploy") {
+            let status = try await vault.getVaultStatus()
+            guard status.status.rawValue == "active" else { throw DemoFailure("the vault is \(status.status.rawValue) after deploy") }
+            return ((), "\(status.status.rawValue); last sync \(status.lastSyncAt.map { "\(Int(-$0.timeIntervalSinceNow)) s ago" } ?? "never")")
+        }
         try await reporter.step("refuse wrong vault password") {
             do {
                 _ = try await vault.authenticate(password: "not-my-Vault-password-7")

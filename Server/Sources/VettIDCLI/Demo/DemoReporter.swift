@@ -48,7 +48,7 @@ final class DemoReporter {
         steps.append(["step": name, "ok": ok, "detail": detail, "ms": Self.milliseconds(elapsed)])
         guard format == .human else { return }
         let mark = ok ? "✔" : "✘"
-        let padded = name.padding(toLength: max(26, name.count), withPad: " ", startingAt: 0)
+        let padded = name.padding(toLength: max(28, name.count), withPad: " ", startingAt: 0)
         print("  \(mark) \(padded) \(detail)  (\(Self.format(elapsed)))")
     }
 
