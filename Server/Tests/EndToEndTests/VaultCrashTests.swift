@@ -144,7 +144,10 @@ struct VaultCrashTests {
             #expect(await enrollment.phase == .awaitingPassword)
             try await enrollment.setPassword(VaultLive.vaultPassword)
             #expect(await enrollment.phase == .awaitingFinalize)
-            let spare = session.transactionKeys.suffix(2)
+            // The enrollment used the password key (the lost attempt), then the first other key of the session.
+            let retried = try #require(session.transactionKeys.first { $0.keyID != session.passwordKeyID })
+            let spare = session.transactionKeys.filter { $0.keyID != session.passwordKeyID && $0.keyID != retried.keyID }
+                .suffix(2)
             let same = try spare.first!.sealPassword(
                 VaultLive.vaultPassword, purpose: .enrollmentPassword, contextID: session.id)
             #expect(try await vault.setPassword(same, session: session) == .finalize)
@@ -189,17 +192,11 @@ struct VaultCrashTests {
             // The server committed version 2; the device still holds version 1 (minus the key it spent).
             let kept = try #require(try await vault.storedCredential())
             #expect(kept.package.keyVersion == enrolled.package.keyVersion)
-            try await withKnownIssue(
-                """
-                auth execute is not repeatable: the server rotated the credential (version 2) but the device kept \
-                version 1, so the next action's LAT is one version ahead and the SDK stops with lat_mismatch; the \
-                device must enroll again
-                """
-            ) {
-                _ = try await vault.authenticate(password: VaultLive.vaultPassword)
-            } matching: { issue in
-                (issue.error as? APIError)?.code == .latMismatch
-            }
+            // The next authentication first repeats the lost execute (same action, token and envelope) and gets the
+            // package the server rotated to, then authenticates with the password just typed.
+            let recovered = try await vault.authenticate(password: VaultLive.vaultPassword)
+            #expect(recovered.credential.keyVersion == enrolled.package.keyVersion + 2)
+            #expect(await vault.credentialStore.pendingExecution() == nil)
         }
     }
 

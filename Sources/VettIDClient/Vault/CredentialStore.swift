@@ -145,6 +145,28 @@ public actor CredentialStore {
         }
     }
 
+    private var pendingKey: String { storageKey + ".pending-execute" }
+
+    /// Keeps an auth execute that is about to be sent, until its answer is stored (see ``PendingVaultExecution``).
+    public func savePendingExecution(_ pending: PendingVaultExecution) async throws(APIError) {
+        do {
+            try await store.set(try JSONEncoder().encode(pending), forKey: pendingKey)
+        } catch {
+            throw APIError(code: .storageFailed, description: "The pending vault authentication could not be written.", underlying: error)
+        }
+    }
+
+    /// The auth execute whose answer was lost, if any (an unreadable record counts as none).
+    public func pendingExecution() async -> PendingVaultExecution? {
+        guard let data = try? await store.data(forKey: pendingKey) else { return nil }
+        return try? JSONDecoder().decode(PendingVaultExecution.self, from: data)
+    }
+
+    /// Forgets the pending auth execute.
+    public func clearPendingExecution() async {
+        try? await store.removeValue(forKey: pendingKey)
+    }
+
     /// Deletes the stored credential (no error when there is none).
     public func remove() async throws(APIError) {
         do {

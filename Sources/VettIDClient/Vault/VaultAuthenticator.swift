@@ -43,6 +43,7 @@ public struct VaultAuthenticator: Sendable {
     /// - Throws: ``APIError``: `not_enrolled`, `no_transaction_key`, `lat_mismatch`, `invalid_credentials` (wrong
     ///   password), `credential_locked`, `stale_credential`, `action_replayed`, `session_expired`, …
     public func authenticate(password: String) async throws(APIError) -> VaultSession {
+        try await recoverPendingExecution()
         let action = try await requestAction()
         return try await execute(action, password: password)
     }
@@ -91,10 +92,47 @@ public struct VaultAuthenticator: Sendable {
         let key = try await credentialStore.consumeTransactionKey(id: action.useKeyID)
         var sent = credential.package
         sent.transactionKeys.removeAll { $0.keyID == key.keyID }
-        let session = try await service.authExecute(action: action, credential: sent, encryptedPassword: envelope)
-        try await credentialStore.replacePackage(session.credential)
+        try await credentialStore.savePendingExecution(PendingVaultExecution(action: action, package: sent, envelope: envelope))
+        let session = try await send(action: action, package: sent, envelope: envelope)
         logger.debug("Vault: authenticated", metadata: ["vault.key_version": "\(session.credential.keyVersion)"])
         return session
+    }
+
+    /// Sends an auth execute and stores its package. A network failure keeps the pending record (the next
+    /// ``authenticate(password:)`` repeats it); any answer from the server clears it.
+    private func send(action: VaultAction, package: CredentialPackage, envelope: EncryptedPayload) async throws(APIError)
+        -> VaultSession
+    {
+        let session: VaultSession
+        do {
+            session = try await service.authExecute(action: action, credential: package, encryptedPassword: envelope)
+        } catch {
+            if error.code != .networkError { await credentialStore.clearPendingExecution() }
+            throw error
+        }
+        try await credentialStore.replacePackage(session.credential)
+        await credentialStore.clearPendingExecution()
+        return session
+    }
+
+    /// Repeats an auth execute whose answer was lost, to recover the package the server rotated to. The current
+    /// authentication still runs afterwards with the password just typed, so a recovered session never stands in
+    /// for a password check.
+    private func recoverPendingExecution() async throws(APIError) {
+        guard let pending = await credentialStore.pendingExecution() else { return }
+        guard pending.actionExpiresAt > now() else {
+            logger.warning("Vault: a lost authentication answer could not be recovered in time; re-enroll if the LAT no longer matches")
+            await credentialStore.clearPendingExecution()
+            return
+        }
+        do throws(APIError) {
+            _ = try await send(action: pending.action, package: pending.package, envelope: pending.envelope)
+            logger.info("Vault: recovered the credential package of an authentication whose answer was lost")
+        } catch where error.code == .networkError {
+            throw error
+        } catch {
+            logger.debug("Vault: the lost authentication was not repeatable", metadata: ["error.code": "\(error.code)"])
+        }
     }
 
     /// The client data an attested device signs for an action request: the UTF-8 JSON

@@ -181,5 +181,8 @@ enum Migrations {
                 "ALTER TABLE vault_credentials ADD COLUMN last_sync_at \(engine.bigint)",
             ]
         },
+        Migration(version: 7, name: "repeatable auth execute") { _ in
+            ["ALTER TABLE vault_actions ADD COLUMN result TEXT"]
+        },
     ]
 }

@@ -10,6 +10,9 @@ struct VaultAction: Sendable, Equatable {
     let keyID: String
     let expiresAt: Int64
     let usedAt: Int64?
+    /// The credential package this action's successful auth execute issued (JSON), kept so that a repeat by the
+    /// same device after a lost reply gets the same package.
+    var result: String? = nil
 }
 
 /// Vault actions in the SQL store; ``consume(_:now:on:)`` uses one at most once.
@@ -17,7 +20,7 @@ struct VaultActionRepository: Sendable {
     /// The outcome of consuming an action.
     enum Consumption: Sendable, Equatable {
         case consumed(VaultAction)
-        case used
+        case used(VaultAction)
         case expired
         case unknown
     }
@@ -32,23 +35,28 @@ struct VaultActionRepository: Sendable {
         ).run()
     }
 
+    /// Keeps the package a successful auth execute of this action issued.
+    func recordResult(_ id: String, package: String, on db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE vault_actions SET result = \(bind: package) WHERE id = \(bind: id)").run()
+    }
+
     /// Marks the action used if it is unused and unexpired, atomically.
     func consume(_ id: String, now: Int64, on db: any SQLDatabase) async throws -> Consumption {
         let consumed = try await db.raw(
             """
             UPDATE vault_actions SET used_at = \(bind: now)
             WHERE id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: now)
-            RETURNING id, credential_id, device_jkt, key_id, expires_at, used_at
+            RETURNING id, credential_id, device_jkt, key_id, expires_at, used_at, result
             """
         ).first()
         if let consumed { return .consumed(try Self.decode(consumed)) }
         guard
             let row = try await db.raw(
-                "SELECT id, credential_id, device_jkt, key_id, expires_at, used_at FROM vault_actions WHERE id = \(bind: id)"
+                "SELECT id, credential_id, device_jkt, key_id, expires_at, used_at, result FROM vault_actions WHERE id = \(bind: id)"
             ).first()
         else { return .unknown }
         let action = try Self.decode(row)
-        return action.usedAt != nil ? .used : .expired
+        return action.usedAt != nil ? .used(action) : .expired
     }
 
     private static func decode(_ row: any SQLRow) throws -> VaultAction {
@@ -58,7 +66,8 @@ struct VaultActionRepository: Sendable {
             deviceJKT: try row.decode(column: "device_jkt", as: String.self),
             keyID: try row.decode(column: "key_id", as: String.self),
             expiresAt: try row.decode(column: "expires_at", as: Int64.self),
-            usedAt: try row.decode(column: "used_at", as: Int64?.self)
+            usedAt: try row.decode(column: "used_at", as: Int64?.self),
+            result: try row.decode(column: "result", as: String?.self)
         )
     }
 }

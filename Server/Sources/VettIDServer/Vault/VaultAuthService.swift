@@ -150,7 +150,8 @@ public struct VaultAuthService: Sendable {
         switch consumption {
         case .consumed(let consumed): action = consumed
         case .unknown: throw APIFailure.invalidDeviceToken("the action does not exist")
-        case .used: throw APIFailure.vault(.conflict, .actionReplayed, "the action was already used")
+        case .used(let used):
+            return try await repeatResult(of: used, token: token, credentialID: credentialID, now: now)
         case .expired: throw APIFailure.vault(.gone, .sessionExpired, "the action expired; request a new one")
         }
         guard action.credentialID == credentialID, action.deviceJKT == token.boundJKT else {
@@ -189,12 +190,35 @@ public struct VaultAuthService: Sendable {
                 .unauthorized, .invalidCredentials,
                 "wrong password; \(contents.maxFailedAttempts - failures) attempt(s) left before the credential locks")
         }
-        return try await rotate(credential, contents: contents, password: password, rehash: verdict.needsRehash, logger: logger)
+        return try await rotate(
+            credential, contents: contents, password: password, rehash: verdict.needsRehash, actionID: actionID,
+            logger: logger)
+    }
+
+    /// A repeated auth execute of a used action: the same device, after a lost reply, gets the package that action
+    /// issued (and a new session token) while the credential is still at that version and the action token valid;
+    /// anything else is 409 `action_replayed`.
+    private func repeatResult(of action: VaultAction, token: VaultTokenService.Verified, credentialID: String, now: Int64)
+        async throws -> Authenticated
+    {
+        let replayed = APIFailure.vault(.conflict, .actionReplayed, "the action was already used")
+        guard action.deviceJKT == token.boundJKT, action.credentialID == credentialID, let json = action.result,
+            let package = try? JSONDecoder().decode(CredentialPackage.self, from: Data(json.utf8))
+        else { throw replayed }
+        let credential = try await store.withDatabase { try await credentials.find(credentialID, on: $0) }
+        guard let credential, credential.revokedAt == nil, credential.lockedAt == nil,
+            credential.keyVersion == package.keyVersion
+        else { throw replayed }
+        let sessionToken = try await tokens.issue(
+            .session, userGUID: credential.userID.key, contextID: credentialID, boundJKT: credential.deviceJKT,
+            lifetime: configuration.sessionLifetime, now: UnixTime.date(now))
+        return Authenticated(sessionToken: sessionToken, package: package)
     }
 
     /// Seals the next version, swaps it in by compare-and-set, refills the pool and issues the session token.
     private func rotate(
-        _ credential: VaultCredential, contents: CredentialContents, password: String, rehash: Bool, logger: Logger
+        _ credential: VaultCredential, contents: CredentialContents, password: String, rehash: Bool, actionID: String,
+        logger: Logger
     ) async throws -> Authenticated {
         let now = self.now
         var next = contents
@@ -205,7 +229,9 @@ public struct VaultAuthService: Sendable {
         let nextVersion = next.version
         let configuration = self.configuration
         let engine = store.engine
-        let keys = try await store.transaction { db -> [TransactionPublicKey] in
+        let userGUID = credential.userID.key
+        let lat = keyring.lat.lat(userGUID: userGUID, credentialID: credential.credentialID, version: nextVersion)
+        let package = try await store.transaction { db -> CredentialPackage in
             try await credentials.lock(credential.credentialID, on: db, engine: engine)
             guard
                 try await credentials.rotate(
@@ -215,19 +241,18 @@ public struct VaultAuthService: Sendable {
             _ = try await transactionKeys.refill(
                 credentialID: credential.credentialID, userID: credential.userID, poolSize: configuration.transactionKeyPoolSize,
                 threshold: configuration.transactionKeyRefillThreshold, now: now, on: db)
-            return try await transactionKeys.unused(owner: .credential(credential.credentialID), on: db)
+            let package = CredentialPackage(
+                userGUID: userGUID, credentialID: credential.credentialID, sealedCredential: sealedCredential,
+                keyVersion: nextVersion, lat: lat,
+                transactionKeys: try await transactionKeys.unused(owner: .credential(credential.credentialID), on: db))
+            try await actions.recordResult(
+                actionID, package: String(decoding: try JSONEncoder().encode(package), as: UTF8.self), on: db)
+            return package
         }
-        let userGUID = credential.userID.key
         let sessionToken = try await tokens.issue(
             .session, userGUID: userGUID, contextID: credential.credentialID, boundJKT: credential.deviceJKT,
             lifetime: configuration.sessionLifetime, now: UnixTime.date(now))
-        logger.info("vault authenticated", metadata: ["credential_version": "\(next.version)"])
-        return Authenticated(
-            sessionToken: sessionToken,
-            package: CredentialPackage(
-                userGUID: userGUID, credentialID: credential.credentialID, sealedCredential: sealedCredential,
-                keyVersion: next.version,
-                lat: keyring.lat.lat(userGUID: userGUID, credentialID: credential.credentialID, version: next.version),
-                transactionKeys: keys))
+        logger.info("vault authenticated", metadata: ["credential_version": "\(nextVersion)"])
+        return Authenticated(sessionToken: sessionToken, package: package)
     }
 }

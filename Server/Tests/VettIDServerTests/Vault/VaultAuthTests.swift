@@ -107,10 +107,24 @@ import VettIDCrypto
             let device = GateTest.Device()
             let (package, nonce) = try await client.enroll(device)
             let action = try await client.actionRequest(device, package: package, nonce: nonce, counter: 1)
-            #expect(try await client.authExecute(device, package: package, action: action.json, nonce: nonce).status == .ok)
+            let first = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
+            #expect(first.status == .ok)
+            // A repeat by the same device (a reply lost in transit) gets the same package, not a second rotation.
+            let repeated = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
+            #expect(repeated.status == .ok)
+            let issued = try VaultTest.Package(try #require(first.json["credential_package"] as? [String: Any]))
+            #expect(try VaultTest.Package(try #require(repeated.json["credential_package"] as? [String: Any])) == issued)
+            // Once the credential moved on, the old action is only a replay.
+            let next = try await client.actionRequest(device, package: issued, nonce: nonce, counter: 2)
+            #expect(try await client.authExecute(device, package: issued, action: next.json, nonce: nonce).status == .ok)
             let replay = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
             #expect(replay.status == .conflict)
             #expect(replay.errorCode == "action_replayed")
+            // A failed execute leaves nothing to repeat.
+            let third = try await client.actionRequest(device, package: issued, nonce: nonce, counter: 3)
+            _ = try await client.authExecute(device, package: issued, action: third.json, nonce: nonce, password: "wrong-Password-1")
+            let again = try await client.authExecute(device, package: issued, action: third.json, nonce: nonce)
+            #expect(again.errorCode == "action_replayed")
         }
     }
 
