@@ -5,8 +5,8 @@ import VettIDCrypto
 
 /// The DPoP `jti` replay cache in the SQL store, shared by every server instance behind a load balancer.
 ///
-/// `insert` is one `INSERT … ON CONFLICT DO NOTHING RETURNING`: of two requests carrying the same proof, on
-/// any instances, exactly one is accepted. Expired entries are purged in batches every `purgeInterval`
+/// `insert` is one `INSERT … ON CONFLICT DO UPDATE … WHERE <expired> RETURNING` (no transaction, one round trip):
+/// of two requests carrying the same proof, on any instances, exactly one is accepted. Expired entries are purged in batches every `purgeInterval`
 /// inserts, so the table holds at most about one proof lifetime of traffic.
 struct SQLDPoPReplayCache: DPoPReplayCache {
     let store: any SQLStore
@@ -36,18 +36,18 @@ struct SQLDPoPReplayCache: DPoPReplayCache {
             return value
         }
         do {
-            return try await store.transaction { db in
+            return try await store.withDatabase { db in
                 if count % purgeInterval == 0 {
                     try await db.raw("DELETE FROM dpop_replay WHERE expires_at <= \(bind: nowSeconds)").run()
                 }
-                // An expired entry for the same key no longer protects anything: replace it.
-                try await db.raw(
-                    "DELETE FROM dpop_replay WHERE key_hash = \(bind: hash) AND expires_at <= \(bind: nowSeconds)"
-                ).run()
+                // One statement: insert, or take over an expired entry for the same key (it no longer protects
+                // anything); a live entry makes it return no row.
                 let inserted = try await db.raw(
                     """
                     INSERT INTO dpop_replay (key_hash, expires_at) VALUES (\(bind: hash), \(bind: expires))
-                    ON CONFLICT (key_hash) DO NOTHING RETURNING key_hash
+                    ON CONFLICT (key_hash) DO UPDATE SET expires_at = \(bind: expires)
+                    WHERE dpop_replay.expires_at <= \(bind: nowSeconds)
+                    RETURNING key_hash
                     """
                 ).first()
                 return inserted != nil
