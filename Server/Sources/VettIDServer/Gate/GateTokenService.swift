@@ -1,7 +1,6 @@
 public import Crypto
 public import Foundation
 import JWTKit
-import VettIDCrypto
 
 /// Issues and verifies Gate access tokens (ES256 JWTs, `token_type: DPoP`).
 ///
@@ -38,21 +37,17 @@ public struct GateTokenService: Sendable {
 
     /// Signs a Gate token bound to `jkt`.
     public func issue(subject: String, boundJKT jkt: String, environment: String, now: Date) async throws -> String {
-        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let claims = GateTokenClaims(
-            iss: .init(value: issuer), aud: .init(value: [Self.audience]), sub: .init(value: subject),
-            jti: .init(value: Base64URL.encode(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })),
-            iat: .init(value: now), exp: .init(value: now.addingTimeInterval(TimeInterval(expiresIn))),
-            cnf: .init(jkt: jkt), env: environment
-        )
+        var claims = DeviceBoundTokenClaims(
+            issuer: issuer, audience: Self.audience, subject: subject, jkt: jkt, lifetime: lifetime, now: now)
+        claims.env = environment
         return try await keys.sign(claims, kid: "gate-1")
     }
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
     public func verify(_ token: String) async -> Verified? {
-        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: GateTokenClaims.self),
-            claims.iss.value == issuer, claims.aud.value.contains(Self.audience)
+        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: Self.audience),
+            let environment = claims.env
         else { return nil }
-        return Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: claims.env)
+        return Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: environment)
     }
 }

@@ -1,7 +1,6 @@
 public import Crypto
 public import Foundation
 import JWTKit
-import VettIDCrypto
 
 /// Issues and verifies the device tokens of the vault flows, all DPoP-bound (`token_type: DPoP`).
 ///
@@ -48,21 +47,17 @@ public struct VaultTokenService: Sendable {
     public func issue(
         _ kind: Kind, userGUID: String, contextID: String, boundJKT jkt: String, lifetime: Duration, now: Date
     ) async throws -> String {
-        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let claims = VaultTokenClaims(
-            iss: .init(value: issuer), aud: .init(value: [kind.audience]), sub: .init(value: userGUID),
-            jti: .init(value: Base64URL.encode(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })),
-            iat: .init(value: now), exp: .init(value: now.addingTimeInterval(TimeInterval(lifetime.components.seconds))),
-            cnf: .init(jkt: jkt), ctx: contextID
-        )
+        var claims = DeviceBoundTokenClaims(
+            issuer: issuer, audience: kind.audience, subject: userGUID, jkt: jkt, lifetime: lifetime, now: now)
+        claims.ctx = contextID
         return try await keys.sign(claims, kid: "vault-1")
     }
 
     /// Verifies signature, expiry, issuer and the kind's audience; `nil` for anything else.
     public func verify(_ token: String, as kind: Kind) async -> Verified? {
-        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: VaultTokenClaims.self),
-            claims.iss.value == issuer, claims.aud.value == [kind.audience]
+        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: kind.audience),
+            let contextID = claims.ctx
         else { return nil }
-        return Verified(userGUID: claims.sub.value, contextID: claims.ctx, boundJKT: claims.cnf.jkt)
+        return Verified(userGUID: claims.sub.value, contextID: contextID, boundJKT: claims.cnf.jkt)
     }
 }
