@@ -61,9 +61,7 @@ import VettIDCrypto
     func stepsOutOfOrderAreRefused(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             let early = try await client.enrollPassword(device, session: session, nonce: nonce)
             #expect(early.status == .conflict)
             #expect(early.errorCode == "step_out_of_order")
@@ -148,9 +146,7 @@ import VettIDCrypto
     func anotherDevicesKeyCannotContinueTheSession(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             let thief = GateTest.Device()
             let stolen = try await client.enrollAttest(thief, session: session, nonce: nonce)
             #expect(stolen.status == .unauthorized)
@@ -171,9 +167,7 @@ import VettIDCrypto
     func transactionKeysOpenOnceAndOnlyInTheirContext(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok)
 
             // A ciphertext made for another session (context) does not open, and burns the key it names.
@@ -219,9 +213,7 @@ import VettIDCrypto
     @Test func aWeakPasswordIsRefusedWithReasonsAndTheNextAttemptUsesAnotherKey() async throws {
         try await TestApp.withApp(.sqlite, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok)
             let weak = try await client.enrollPassword(device, session: session, nonce: nonce, password: "password1234")
             #expect(weak.status == .badRequest)
@@ -236,9 +228,7 @@ import VettIDCrypto
     @Test func aLostPasswordOrFinalizeResponseCanBeRepeated() async throws {
         try await TestApp.withApp(.sqlite, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok)
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok, "same attestation again")
             let keys = session.keys.keys.filter { $0 != session.passwordKeyID }.sorted()
@@ -260,9 +250,7 @@ import VettIDCrypto
     @Test func attestationIsVerifiedAgainstTheSessionChallengeAndKey() async throws {
         try await TestApp.withApp(.sqlite, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             // An attestation over another challenge.
             let forged = try await client.deviceCall(
                 "/vault/enroll/attestation",
@@ -296,9 +284,7 @@ import VettIDCrypto
         configuration.gate.trustSoftwareRoot = false
         try await TestApp.withApp(.sqlite, configuration: configuration) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             let response = try await client.enrollAttest(device, session: session, nonce: nonce)
             #expect(response.status == .badRequest)
             #expect(response.errorCode == "attestation_untrusted_root")

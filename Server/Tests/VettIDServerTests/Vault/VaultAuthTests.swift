@@ -216,9 +216,7 @@ import VettIDCrypto
     @Test func aHalfFinishedEnrollmentCannotAuthenticate() async throws {
         try await TestApp.withApp(.sqlite, configuration: VaultTest.configuration()) { client, _ in
             let device = GateTest.Device()
-            let nonce = try await client.gateNonce(device)
-            let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: nonce).json)
+            let (session, nonce) = try await client.startSession(device)
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok)
             #expect(try await client.enrollPassword(device, session: session, nonce: nonce).status == .ok)
             // No finalize: there is no credential, whatever id the device tries.

@@ -104,6 +104,14 @@ extension TestClientProtocol {
             headers: [.dpop: try await device.proof("POST", "/vault/enroll/start", nonce: nonce)])
     }
 
+    /// A fresh member's invitation redeemed by `device`: the started session and the nonce in use.
+    func startSession(_ device: GateTest.Device) async throws -> (VaultTest.Session, nonce: String) {
+        let nonce = try await gateNonce(device)
+        let response = try await enrollStart(device, code: try await invitationCode(), nonce: nonce)
+        #expect(response.status == .created)
+        return (try VaultTest.Session(response.json), nonce)
+    }
+
     /// POSTs `body` to `path` with `Authorization: DPoP <token>` and a proof by `device` (with `ath`).
     func deviceCall(_ path: String, _ body: [String: Any], device: GateTest.Device, token: String, nonce: String)
         async throws -> TestResponse
