@@ -137,6 +137,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Benchmark (scripts/bench-vault): vault enrollments/s and authentications/s, peak memory; not a product.
+        .executableTarget(
+            name: "VaultBench",
+            dependencies: [
+                "VettIDServer",
+                .product(name: "VettIDClient", package: "VettID"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "VettIDServerTests",
             dependencies: [
