@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import Logging
+import VettIDServer
 import VettIDClient
 
 /// `vettid demo`: runs the whole system on embedded defaults and walks every flow, one line per step.
@@ -28,7 +29,7 @@ public struct DemoCommand: AsyncParsableCommand {
 
         reporter.section("backend")
         let server = try await reporter.step("start backend") {
-            let server = try await InProcessServer.start(logger: serverLogger)
+            let server = try await LoopbackServer.start(label: "vettid-demo", logger: serverLogger)
             return (server, "\(server.baseURL.absoluteString), SQLite in \(server.directory.path)")
         }
         var failure: (any Error)?

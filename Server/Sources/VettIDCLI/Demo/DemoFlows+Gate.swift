@@ -37,7 +37,7 @@ struct GateDemo {
         )
         gate.tokenLifetime = .seconds(600)
         let server = try await reporter.step("start gate backend") {
-            let server = try await DemoGateBackend.start(logger: logger, gate: gate)
+            let server = try await LoopbackServer.start(label: "vettid-demo-gate", logger: logger) { $0.gate = gate }
             return (server, "\(server.baseURL.absoluteString), trusts the demo's software App Attest root only")
         }
         do {
@@ -49,7 +49,7 @@ struct GateDemo {
         }
     }
 
-    private func walk(server: DemoGateBackend, authority: SoftwareAttestationAuthority, appID: String, developmentToken: String) async throws {
+    private func walk(server: LoopbackServer, authority: SoftwareAttestationAuthority, appID: String, developmentToken: String) async throws {
         let recorder = ExchangeRecorder()
         let transport = RecordingTransport(base: DefaultTransport.make(), recorder: recorder)
         let store = InMemorySecureStore()
@@ -108,40 +108,6 @@ struct GateDemo {
             let response = try await devGate.performProxyRequest(path: "/proxy/demo/status", method: .get)
             return ((), "development token → DPoP token → GET /proxy/demo/status → \(response.status.code)")
         }
-    }
-}
-
-/// A second in-process backend whose Gate is configured for the demo (the upstream's port and the software root
-/// are known only after they exist, so this backend starts after them).
-struct DemoGateBackend {
-    let baseURL: URL
-    let directory: URL
-    private let runtime: ServerRuntime
-    private let task: Task<Void, any Error>
-
-    static func start(logger: Logger, gate: GateConfiguration) async throws -> DemoGateBackend {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory.appendingPathComponent("data").path)
-        configuration.gate = gate
-        let components = try await ServerComponents.make(configuration: configuration, logger: logger)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let runtime = try ServerRuntime(components: components, handlingSignals: false) { port in continuation.yield(port) }
-        let task = Task {
-            defer { continuation.finish() }
-            try await runtime.run()
-        }
-        guard let port = await ports.first(where: { _ in true }) else {
-            _ = try await task.value
-            throw CLIFailure(code: "server_not_started", message: "the Gate backend stopped before listening")
-        }
-        return DemoGateBackend(baseURL: URL(string: "http://127.0.0.1:\(port)")!, directory: directory, runtime: runtime, task: task)
-    }
-
-    func stop() async {
-        await runtime.shutdown()
-        _ = try? await task.value
-        try? FileManager.default.removeItem(at: directory)
     }
 }
 

@@ -23,7 +23,7 @@ struct VaultDemo {
             appID: appID, allowedEnvironments: [.development], trustSoftwareRoot: true,
             softwareRoots: [authority.rootCertificate])
         let server = try await reporter.step("start vault backend") {
-            let server = try await DemoGateBackend.start(logger: logger, gate: gate)
+            let server = try await LoopbackServer.start(label: "vettid-demo-vault", logger: logger) { $0.gate = gate }
             return (server, "\(server.baseURL.absoluteString), attestation required, trusts the demo's software root only")
         }
         do {
@@ -35,7 +35,7 @@ struct VaultDemo {
         }
     }
 
-    private func walk(server: DemoGateBackend, authority: SoftwareAttestationAuthority, appID: String) async throws {
+    private func walk(server: LoopbackServer, authority: SoftwareAttestationAuthority, appID: String) async throws {
         var sdkLogger = Logger(label: "vettid-vault") { StreamLogHandler.standardError(label: $0) }
         sdkLogger.logLevel = .error
         let memberStore = InMemorySecureStore()

@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import VettIDAPI
 import VettIDClient
+import VettIDServer
 
 /// The flows the demo walks, against a running server, through the SDK as an app would use it.
 @MainActor
 struct DemoFlows {
-    let server: InProcessServer
+    let server: LoopbackServer
     let reporter: DemoReporter
 
     func run() async throws {

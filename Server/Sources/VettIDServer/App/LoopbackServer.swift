@@ -1,0 +1,55 @@
+public import Foundation
+public import Logging
+
+/// The server running inside this process on a free loopback port, with its data in a fresh temporary directory
+/// that ``stop()`` removes. What `vettid demo` and the benchmarks run; production uses `vettid server`.
+public struct LoopbackServer: Sendable {
+    /// The server did not get to listen.
+    public struct NotStarted: Error, CustomStringConvertible {
+        public var description: String { "the in-process server stopped before listening" }
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public let baseURL: URL
+    /// The temporary directory holding the data directory (`data/`) and anything a caller puts next to it.
+    public let directory: URL
+    /// The running server's parts.
+    public let components: ServerComponents
+    private let runtime: ServerRuntime
+    private let task: Task<Void, any Error>
+
+    /// Starts a server on `127.0.0.1` and an ephemeral port and waits until it listens.
+    /// - Parameters:
+    ///   - label: The prefix of the temporary directory's name.
+    ///   - configure: Changes to the default configuration (host, port and data directory are already set).
+    nonisolated(nonsending) public static func start(
+        label: String = "vettid-loopback", logger: Logger, configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> LoopbackServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, dataDirectory: directory.appendingPathComponent("data").path)
+        configure(&configuration)
+        let components = try await ServerComponents.make(configuration: configuration, logger: logger)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let runtime = try ServerRuntime(components: components, handlingSignals: false) { continuation.yield($0) }
+        let task = Task {
+            defer { continuation.finish() }
+            try await runtime.run()
+        }
+        guard let port = await ports.first(where: { _ in true }), let baseURL = URL(string: "http://127.0.0.1:\(port)")
+        else {
+            _ = try await task.value
+            throw NotStarted()
+        }
+        return LoopbackServer(baseURL: baseURL, directory: directory, components: components, runtime: runtime, task: task)
+    }
+
+    /// Shuts the server down gracefully and removes its directory.
+    public func stop() async {
+        await runtime.shutdown()
+        _ = try? await task.value
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
