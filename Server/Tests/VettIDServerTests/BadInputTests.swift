@@ -82,7 +82,7 @@ import Testing
 
     @Test func laterFlowsAnswer501WithJSON() async throws {
         try await TestApp.withApp(.sqlite) { client, _ in
-            let response = try await client.execute(uri: "/vault/status", method: .get)
+            let response = try await client.execute(uri: "/vault/nats/status", method: .get)
             #expect(response.status == .notImplemented)
             #expect(response.errorCode == "not_implemented")
         }

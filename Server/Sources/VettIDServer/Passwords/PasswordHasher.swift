@@ -1,3 +1,4 @@
+import NIOCore
 public import NIOPosix
 
 /// Hashes and verifies member passwords with Argon2id, off the request threads, with bounded concurrency.
@@ -19,7 +20,15 @@ public final class PasswordHasher: Sendable {
     private let limiter: ConcurrencyLimiter
     private let threadPool: NIOThreadPool
 
-    public init(configuration: Configuration, threadPool: NIOThreadPool = .singleton) {
+    /// The process-wide pool the hashes run on by default: separate from `NIOThreadPool.singleton`, where the
+    /// SQLite driver runs its statements, so database work never queues behind a 100 ms hash.
+    public static let hashingPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+        pool.start()
+        return pool
+    }()
+
+    public init(configuration: Configuration, threadPool: NIOThreadPool = PasswordHasher.hashingPool) {
         self.configuration = configuration
         self.limiter = ConcurrencyLimiter(limit: max(1, configuration.maxConcurrentHashes))
         self.threadPool = threadPool
