@@ -73,20 +73,29 @@ extension APIHandler {
     /// Authenticates `Authorization: DPoP <token>` of `kind` with a proof by the key the token is bound to.
     /// A bearer presentation, a token of another kind, an expired or forged token are 401 `invalid_token`.
     func authenticateDeviceToken(_ kind: VaultTokenService.Kind) async throws -> VaultTokenService.Verified {
-        let info = try request
-        let authorizations = info.headers(.authorization)
-        guard authorizations.count == 1, let header = authorizations.first else {
-            throw APIFailure.invalidDeviceToken("Authorization: DPoP <\(kind.rawValue) token> is required")
-        }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
+        guard let token = try deviceTokenHeader() else {
             throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is DPoP-bound and must use the DPoP scheme")
         }
-        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         guard let verified = await components.vaultTokens.verify(token, as: kind) else {
             throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is invalid or expired")
         }
-        _ = try await components.dpop.verify(info, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
+        return try await proveDeviceToken(token, verified)
+    }
+
+    /// The token of the request's single `Authorization: DPoP <token>` header; `nil` for another scheme or none.
+    func deviceTokenHeader() throws -> String? {
+        let authorizations = try request.headers(.authorization)
+        guard authorizations.count == 1, let header = authorizations.first else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "dpop" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Checks the request's DPoP proof against a verified device token (`ath`, and the key it is bound to).
+    func proveDeviceToken(_ token: String, _ verified: VaultTokenService.Verified) async throws
+        -> VaultTokenService.Verified
+    {
+        _ = try await components.dpop.verify(try request, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
         return verified
     }
 }

@@ -14,12 +14,8 @@ extension APIHandler {
 
     /// A vault session (`Authorization: DPoP <session token>` + proof) or any member authentication.
     func authenticateVaultCaller() async throws -> VaultCaller {
-        let info = try request
-        if let header = info.headers(.authorization).first, header.lowercased().hasPrefix("dpop "),
-            let token = header.split(separator: " ", maxSplits: 1).last.map({ String($0).trimmingCharacters(in: .whitespaces) }),
-            await components.vaultTokens.verify(token, as: .session) != nil
-        {
-            let session = try await authenticateDeviceToken(.session)
+        if let token = try deviceTokenHeader(), let verified = await components.vaultTokens.verify(token, as: .session) {
+            let session = try await proveDeviceToken(token, verified)
             guard let userID = UUID(uuidString: session.userGUID) else {
                 throw APIFailure.invalidDeviceToken("the vault session names no member")
             }

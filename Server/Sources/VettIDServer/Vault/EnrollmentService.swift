@@ -241,33 +241,12 @@ public struct EnrollmentService: Sendable {
         let claim = try await store.withDatabase { db in
             try await transactionKeys.claim(payload.keyID, owner: .session(session.id), now: now, on: db)
         }
-        let bytes = try Self.open(
-            payload, claim: claim,
-            context: TransactionKeyContext(purpose: .enrollmentPassword, contextID: session.id, keyID: payload.keyID))
+        let bytes = try claim.open(
+            payload, context: TransactionKeyContext(purpose: .enrollmentPassword, contextID: session.id, keyID: payload.keyID))
         guard let password = String(validating: bytes, as: UTF8.self) else {
             throw APIFailure.invalidRequest("the password is not valid UTF-8")
         }
         return password
-    }
-
-    /// Opens an envelope with a claimed key; maps every refusal to its code.
-    static func open(_ payload: EncryptedPayload, claim: TransactionKeyRepository.Claim, context: TransactionKeyContext)
-        throws -> [UInt8]
-    {
-        switch claim {
-        case .unknown:
-            throw APIFailure.vault(.badRequest, .transactionKeyUnknown, "no transaction key of this flow has this key id")
-        case .used:
-            throw APIFailure.vault(.conflict, .transactionKeyUsed, "the transaction key was already used")
-        case .claimed(let privateKey):
-            do {
-                return try TransactionKeyEnvelope.open(payload, context: context, privateKey: privateKey)
-            } catch {
-                throw APIFailure.vault(
-                    .badRequest, .invalidEncryptedPayload,
-                    "the encrypted payload does not open for this key, purpose and session (\(error.code.rawValue))")
-            }
-        }
     }
 
     // MARK: Finalize

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import SQLKit
 import VettIDCrypto
 
@@ -133,7 +134,7 @@ struct TransactionKeyRepository: Sendable {
     /// Reserves the oldest unused key of the credential that was never offered to an action. A key is offered
     /// once: if its action expires unused the key is not offered again (the device dropped it when it sent the
     /// password, or will drop it with its next package), so device and server never disagree about a key.
-    func reserve(credentialID: String, for actionID: String, until: Int64, now: Int64, on db: any SQLDatabase)
+    func reserve(credentialID: String, for actionID: String, until: Int64, on db: any SQLDatabase)
         async throws -> TransactionPublicKey?
     {
         let candidates = try await db.raw(
@@ -174,5 +175,25 @@ struct TransactionKeyRepository: Sendable {
         let unused = try row?.decode(column: "unused", as: Int.self) ?? 0
         guard unused < threshold else { return [] }
         return try await issue(poolSize - unused, userID: userID, owner: .credential(credentialID), now: now, on: db)
+    }
+}
+
+extension TransactionKeyRepository.Claim {
+    /// Opens `payload` with the claimed key in `context`; every refusal has its own API code.
+    func open(_ payload: EncryptedPayload, context: TransactionKeyContext) throws -> [UInt8] {
+        switch self {
+        case .unknown:
+            throw APIFailure.vault(.badRequest, .transactionKeyUnknown, "no transaction key of this flow has this key id")
+        case .used:
+            throw APIFailure.vault(.conflict, .transactionKeyUsed, "the transaction key was already used")
+        case .claimed(let privateKey):
+            do {
+                return try TransactionKeyEnvelope.open(payload, context: context, privateKey: privateKey)
+            } catch {
+                throw APIFailure.vault(
+                    .badRequest, .invalidEncryptedPayload,
+                    "the encrypted payload does not open for this key, purpose and session or action (\(error.code.rawValue))")
+            }
+        }
     }
 }

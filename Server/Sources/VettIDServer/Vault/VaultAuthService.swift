@@ -68,34 +68,26 @@ public struct VaultAuthService: Sendable {
         let actionID = "ac_" + EnrollmentService.randomID()
         let configuration = self.configuration
         let engine = store.engine
-        let key = try await store.transaction { db -> TransactionPublicKey in
+        let (action, key) = try await store.transaction { db -> (VaultAction, TransactionPublicKey) in
             try await credentials.lock(credentialID, on: db, engine: engine)
-            if let key = try await transactionKeys.reserve(
-                credentialID: credentialID, for: actionID, until: expiresAt, now: now, on: db)
-            {
-                try await actions.insert(
-                    VaultAction(id: actionID, credentialID: credentialID, deviceJKT: credential.deviceJKT, keyID: key.keyID,
-                                expiresAt: expiresAt, usedAt: nil), now: now, on: db)
-                return key
+            var key = try await transactionKeys.reserve(credentialID: credentialID, for: actionID, until: expiresAt, on: db)
+            if key == nil {
+                // Every key is used or was offered: top the pool up, then reserve.
+                _ = try await transactionKeys.issue(
+                    configuration.transactionKeyPoolSize, userID: credential.userID, owner: .credential(credentialID),
+                    now: now, on: db)
+                key = try await transactionKeys.reserve(credentialID: credentialID, for: actionID, until: expiresAt, on: db)
             }
-            // Every key is used or reserved: top the pool up, then reserve.
-            let fresh = try await transactionKeys.issue(
-                configuration.transactionKeyPoolSize, userID: credential.userID, owner: .credential(credentialID),
-                now: now, on: db)
-            guard let key = try await transactionKeys.reserve(
-                credentialID: credentialID, for: actionID, until: expiresAt, now: now, on: db), !fresh.isEmpty
-            else { throw StoreCorruption(detail: "no transaction key could be reserved") }
-            try await actions.insert(
-                VaultAction(id: actionID, credentialID: credentialID, deviceJKT: credential.deviceJKT, keyID: key.keyID,
-                            expiresAt: expiresAt, usedAt: nil), now: now, on: db)
-            return key
+            guard let key else { throw StoreCorruption(detail: "no transaction key could be reserved") }
+            let action = VaultAction(
+                id: actionID, credentialID: credentialID, deviceJKT: credential.deviceJKT, keyID: key.keyID,
+                expiresAt: expiresAt, usedAt: nil)
+            try await actions.insert(action, now: now, on: db)
+            return (action, key)
         }
         let token = try await tokens.issue(
             .action, userGUID: credential.userID.key, contextID: actionID, boundJKT: credential.deviceJKT,
             lifetime: configuration.actionLifetime, now: UnixTime.date(now))
-        let action = VaultAction(
-            id: actionID, credentialID: credentialID, deviceJKT: credential.deviceJKT, keyID: key.keyID, expiresAt: expiresAt,
-            usedAt: nil)
         return Issued(
             action: action, token: token,
             lat: keyring.lat.lat(userGUID: credential.userID.key, credentialID: credentialID, version: credential.keyVersion),
@@ -171,9 +163,8 @@ public struct VaultAuthService: Sendable {
         let claim = try await store.withDatabase {
             try await transactionKeys.claim(payload.keyID, owner: .credential(credentialID), now: now, on: $0)
         }
-        let passwordBytes = try EnrollmentService.open(
-            payload, claim: claim,
-            context: TransactionKeyContext(purpose: .authenticationPassword, contextID: actionID, keyID: payload.keyID))
+        let passwordBytes = try claim.open(
+            payload, context: TransactionKeyContext(purpose: .authenticationPassword, contextID: actionID, keyID: payload.keyID))
         guard let contents = try keyring.open(sealedCredential, for: credential) else {
             throw APIFailure.vault(.badRequest, .invalidCredential, "the sealed credential does not open")
         }

@@ -48,11 +48,7 @@ public struct VaultLifecycleService: Sendable {
     func status(userID: UUID, credentialID: String?) async throws -> Status {
         let now = self.now
         return try await store.withDatabase { db in
-            let credential: VaultCredential? =
-                if let credentialID { try await credentials.find(credentialID, on: db) } else {
-                    try await credentials.current(userID: userID, on: db)
-                }
-            guard let credential, credential.revokedAt == nil, credential.userID == userID else {
+            guard let credential = try await liveCredential(userID: userID, credentialID: credentialID, on: db) else {
                 let open = try await sessions.open(userID: userID, now: now, on: db)
                 return Status(
                     value: open == nil ? .notEnrolled : .pending, userGUID: userID.key, credential: nil,
@@ -79,11 +75,7 @@ public struct VaultLifecycleService: Sendable {
         let configuration = self.configuration
         let engine = store.engine
         return try await store.transaction { db in
-            let credential: VaultCredential? =
-                if let credentialID { try await credentials.find(credentialID, on: db) } else {
-                    try await credentials.current(userID: userID, on: db)
-                }
-            guard let credential, credential.revokedAt == nil, credential.userID == userID else {
+            guard let credential = try await liveCredential(userID: userID, credentialID: credentialID, on: db) else {
                 throw APIFailure.vault(.conflict, .notEnrolled, "there is no enrolled credential to sync")
             }
             try await credentials.lock(credential.credentialID, on: db, engine: engine)
@@ -94,6 +86,17 @@ public struct VaultLifecycleService: Sendable {
             let remaining = try await transactionKeys.unused(owner: .credential(credential.credentialID), on: db).count
             return Synced(newKeys: fresh, remaining: remaining, credentialVersion: credential.keyVersion, syncedAt: now)
         }
+    }
+
+    /// The member's credential named by `credentialID` (a vault session's), else the current one; `nil` when it
+    /// is retired or another member's.
+    private func liveCredential(userID: UUID, credentialID: String?, on db: any SQLDatabase) async throws -> VaultCredential? {
+        let credential: VaultCredential? =
+            if let credentialID { try await credentials.find(credentialID, on: db) } else {
+                try await credentials.current(userID: userID, on: db)
+            }
+        guard let credential, credential.revokedAt == nil, credential.userID == userID else { return nil }
+        return credential
     }
 
     /// Provisions the member's vault and marks it active; idempotent (the first deployment time stays).
