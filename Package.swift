@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "VettIDCrypto", targets: ["VettIDCrypto"]),
         .library(name: "VettIDAttestation", targets: ["VettIDAttestation"]),
         .library(name: "NATSClient", targets: ["NATSClient"]),
+        .library(name: "VettIDMessaging", targets: ["VettIDMessaging"]),
         .library(name: "VettIDAPI", targets: ["VettIDAPI"]),
         .library(name: "VettIDClient", targets: ["VettIDClient"]),
         .library(name: "VettIDViewModels", targets: ["VettIDViewModels"]),
@@ -77,6 +78,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The app <-> vault wire format over NATS: subjects of a member's spaces, permissions, messages.
+        // Shared by the SDK, the token issuer and the vault worker so they cannot drift apart.
+        .target(
+            name: "VettIDMessaging",
+            dependencies: ["VettIDCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // Types and client generated from openapi.yaml (scripts/generate-openapi; committed, drift-checked).
         .target(
             name: "VettIDAPI",
@@ -93,6 +101,7 @@ let package = Package(
                 "VettIDAPI",
                 "VettIDCrypto",
                 "VettIDAttestation",
+                "VettIDMessaging",
                 "NATSClient",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -135,6 +144,11 @@ let package = Package(
         .testTarget(
             name: "VettIDCryptoTests",
             dependencies: ["VettIDCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDMessagingTests",
+            dependencies: ["VettIDMessaging", "VettIDCrypto"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -17,6 +17,8 @@ public struct ServerOptions: ParsableArguments {
     @Option(
         name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
+    @Option(name: .customLong("nats-url"), help: "nats-server for revocations and the vault worker (nats:// or tls://).")
+    var natsURL: String?
 
     public init() {}
 
@@ -29,6 +31,7 @@ public struct ServerOptions: ParsableArguments {
         values["data_dir"] = dataDirectory
         values["database_url"] = databaseURL
         values["log_level"] = logLevel
+        values["nats_url"] = natsURL
         return values
     }
 }

@@ -26,25 +26,35 @@ public struct ServerComponents: Sendable {
     public let vaultAuth: VaultAuthService
     /// Vault status, sync and deploy.
     public let vaultLifecycle: VaultLifecycleService
+    /// The NATS operator, system and application accounts.
+    public let natsTrust: NATSTrust
+    /// Builds the application account JWT (with revocations) from the store.
+    public let natsAccountJWT: NATSAccountJWTBuilder
+    /// Pushes account updates to nats-server; `nil` without `nats_url`.
+    public let natsPublisher: NATSAccountPublisher?
+    /// NATS namespaces and tokens.
+    public let nats: NATSCredentialService
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         let keys = try ServerKeys.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
+        let natsTrust = try NATSTrust.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let store: any SQLStore
         if let url = configuration.databaseURL {
             store = try PostgresStore(url: url, logger: logger)
         } else {
             store = try await SQLiteStore.open(path: configuration.sqlitePath, logger: logger)
         }
-        return try await make(configuration: configuration, store: store, keys: keys, logger: logger, clock: clock)
+        return try await make(
+            configuration: configuration, store: store, keys: keys, natsTrust: natsTrust, logger: logger, clock: clock)
     }
 
     /// Wires services over an already-open store. Runs the migrations.
     public static func make(
-        configuration: ServerConfiguration, store: any SQLStore, keys: ServerKeys, logger: Logger,
-        clock: any WallClock = SystemWallClock()
+        configuration: ServerConfiguration, store: any SQLStore, keys: ServerKeys,
+        natsTrust: NATSTrust = .ephemeral(), logger: Logger, clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         try await Migrator(store: store, logger: logger).migrate()
         let hasher = PasswordHasher(
@@ -77,13 +87,22 @@ public struct ServerComponents: Sendable {
             attestedKeys: AttestedKeyRepository(store: store), attestation: gate.attestation, tokens: vaultTokens,
             hasher: hasher, keyring: keyring, clock: clock,
             actionLimiter: RateLimiter(rule: configuration.vault.actionsPerCredential, clock: clock))
+        let natsAccountJWT = NATSAccountJWTBuilder(trust: natsTrust, store: store, clock: clock)
+        let natsPublisher = try configuration.nats.url.map { url in
+            try NATSAccountPublisher(
+                url: url, caFile: configuration.nats.caFile, trust: natsTrust, builder: natsAccountJWT, logger: logger)
+        }
         return ServerComponents(
             configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
             origin: origin, invitations: invitations, dpop: dpop, gate: gate,
             gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),
             vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth,
             vaultLifecycle: VaultLifecycleService(
-                configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
+                configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock),
+            natsTrust: natsTrust, natsAccountJWT: natsAccountJWT, natsPublisher: natsPublisher,
+            nats: NATSCredentialService(
+                configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
+                publisher: natsPublisher, logger: logger)
         )
     }
 }

@@ -19,9 +19,11 @@ public final class ServerRuntime: Sendable {
     ) throws {
         let application = try buildApplication(components: components, onRunning: onRunning)
         self.components = components
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application)]
+        if let publisher = components.natsPublisher { services.append(.init(service: publisher)) }
         self.group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: application)],
+                services: services,
                 gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
                 logger: components.logger
             )

@@ -110,6 +110,13 @@ public struct ConfigurationLoader: Sendable {
             default: throw Invalid(key: key, source: source, reason: "must be true or false")
             }
         }
+        func natsURL() throws -> String {
+            let text = value.trimmingCharacters(in: .whitespaces)
+            guard let url = URLComponents(string: text), ["nats", "tls"].contains(url.scheme ?? ""), url.host != nil else {
+                throw Invalid(key: key, source: source, reason: "must be a nats:// or tls:// URL with a host")
+            }
+            return text
+        }
         switch key {
         case "host": c.host = value
         case "port": c.port = try int(0...65_535)
@@ -220,6 +227,14 @@ public struct ConfigurationLoader: Sendable {
             c.vault.enrollmentStartsPerIP = .init(capacity: try int(1...1_000_000), window: .seconds(60))
         case "rate_limit_action_per_minute":
             c.vault.actionsPerCredential = .init(capacity: try int(1...1_000_000), window: .seconds(60))
+        case "nats_url": c.nats.url = value.isEmpty ? nil : try natsURL()
+        case "nats_public_url": c.nats.publicURL = value.isEmpty ? nil : try natsURL()
+        case "nats_ca_file": c.nats.caFile = value.isEmpty ? nil : value
+        case "nats_app_token_ttl_seconds": c.nats.appTokenLifetime = .seconds(try int(10...86_400))
+        case "nats_vault_token_ttl_seconds": c.nats.vaultTokenLifetime = .seconds(try int(10...86_400))
+        case "nats_max_active_tokens": c.nats.maxActiveTokensPerMember = try int(1...1_000)
+        case "nats_worker_instances": c.nats.workerInstances = try int(0...64)
+        case "nats_worker_max_payload_bytes": c.nats.workerMaxPayloadBytes = try int(1_024...(1 << 20))
         default:
             throw Invalid(key: key, source: source, reason: "unknown key")
         }

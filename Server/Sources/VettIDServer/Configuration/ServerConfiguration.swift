@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var gate: GateConfiguration
     /// Vault enrollment and authentication (`enrollment_*`, `vault_*` keys; see ``VaultConfiguration``).
     public var vault: VaultConfiguration
+    /// NATS: nats-server address, token lifetimes, the vault worker (`nats_*` keys; see ``NATSConfiguration``).
+    public var nats: NATSConfiguration
 
     public init(
         host: String = "127.0.0.1",
@@ -52,7 +54,8 @@ public struct ServerConfiguration: Sendable {
         trustForwardedFor: Bool = false,
         publicURL: String? = nil,
         gate: GateConfiguration = GateConfiguration(),
-        vault: VaultConfiguration = VaultConfiguration()
+        vault: VaultConfiguration = VaultConfiguration(),
+        nats: NATSConfiguration = NATSConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -69,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         self.publicURL = publicURL
         self.gate = gate
         self.vault = vault
+        self.nats = nats
     }
 
     /// The SQLite file used when no database URL is set.

@@ -184,5 +184,37 @@ enum Migrations {
         Migration(version: 7, name: "repeatable auth execute") { _ in
             ["ALTER TABLE vault_actions ADD COLUMN result TEXT"]
         },
+        Migration(version: 8, name: "nats accounts and tokens") { engine in
+            [
+                """
+                CREATE TABLE nats_accounts (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    owner_space TEXT NOT NULL,
+                    message_space TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE nats_tokens (
+                    token_id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    client_type TEXT NOT NULL,
+                    device_id TEXT,
+                    user_public_key TEXT NOT NULL UNIQUE,
+                    issued_at \(engine.bigint) NOT NULL,
+                    expires_at \(engine.bigint) NOT NULL,
+                    revoked_at \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX nats_tokens_user_idx ON nats_tokens(user_id, expires_at)",
+                "CREATE INDEX nats_tokens_revoked_idx ON nats_tokens(revoked_at, expires_at)",
+                """
+                CREATE TABLE nats_account_updates (
+                    account_public_key TEXT PRIMARY KEY,
+                    last_issued_at \(engine.bigint) NOT NULL
+                )
+                """,
+            ]
+        },
     ]
 }

@@ -1,0 +1,156 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A nats-server process in operator mode with this server's trust, on a loopback port: what `vettid demo`,
+/// the end-to-end tests and the benchmarks run. Production runs nats-server from the configuration
+/// `vettid-server nats-config` writes.
+public final class LocalNATSServer: Sendable {
+    /// Why nats-server could not be started.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `nats://127.0.0.1:<port>` or `tls://127.0.0.1:<port>`.
+    public let url: String
+    public let port: Int
+    /// The CA clients trust when TLS is on.
+    public let caFile: String?
+    /// The directory holding the configuration, the resolver directory and the log.
+    public let directory: String
+    private let process: Process
+    private let configurationFile: String
+
+    /// Where nats-server is installed, if it is.
+    public static let executable: String? = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Writes the configuration into `directory` and starts nats-server on `port` (a free one if `nil`).
+    ///
+    /// - Parameters:
+    ///   - trust: The operator and accounts.
+    ///   - applicationAccountJWT: The account JWT to preload.
+    ///   - tls: Generate a CA and a certificate for 127.0.0.1 and require TLS.
+    public static func start(
+        trust: NATSTrust, applicationAccountJWT: String, directory: String, port: Int? = nil, tls: Bool = false
+    ) async throws -> LocalNATSServer {
+        guard let executable else {
+            throw Failure(description: "nats-server is not installed (scripts/setup-system installs it)")
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/jwt", withIntermediateDirectories: true)
+        var caFile: String?
+        var certificate: String?
+        var key: String?
+        if tls {
+            let tlsDirectory = directory + "/tls"
+            if FileManager.default.fileExists(atPath: tlsDirectory + "/ca.pem") {
+                (caFile, certificate, key) = (tlsDirectory + "/ca.pem", tlsDirectory + "/server-cert.pem", tlsDirectory + "/server-key.pem")
+            } else {
+                let paths = try NATSTLSMaterial.generate().write(to: tlsDirectory)
+                (caFile, certificate, key) = (paths.ca, paths.certificate, paths.key)
+            }
+        }
+        var lastLog = ""
+        for _ in 0..<(port == nil ? 3 : 1) {
+            let chosen = try port ?? freePort()
+            let configurationFile = directory + "/nats-server.conf"
+            let text = try NATSServerConfigRenderer(trust: trust).render(
+                .init(
+                    port: chosen, resolverDirectory: directory + "/jwt", tlsCertificateFile: certificate, tlsKeyFile: key),
+                applicationAccountJWT: applicationAccountJWT)
+            try text.write(toFile: configurationFile, atomically: true, encoding: .utf8)
+            let logFile = directory + "/nats-server.log"
+            _ = FileManager.default.createFile(atPath: logFile, contents: nil)
+            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["-c", configurationFile]
+            process.standardOutput = log
+            process.standardError = log
+            try process.run()
+            if try await waitUntilAccepting(process, port: chosen) {
+                return LocalNATSServer(
+                    url: "\(tls ? "tls" : "nats")://127.0.0.1:\(chosen)", port: chosen, caFile: caFile,
+                    directory: directory, process: process, configurationFile: configurationFile)
+            }
+            if process.isRunning { process.terminate() }
+            lastLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+        }
+        throw Failure(description: "nats-server did not start: \(lastLog.suffix(2_000))")
+    }
+
+    private init(url: String, port: Int, caFile: String?, directory: String, process: Process, configurationFile: String) {
+        self.url = url
+        self.port = port
+        self.caFile = caFile
+        self.directory = directory
+        self.process = process
+        self.configurationFile = configurationFile
+    }
+
+    /// Whether the process is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Stops nats-server (SIGTERM) and waits for it to exit.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// A new nats-server on the same port with the same configuration and resolver directory (a restart).
+    public func restarted() async throws -> LocalNATSServer {
+        stop()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/sbin/nats-server")
+        process.arguments = ["-c", configurationFile]
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/nats-server.log"))
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        guard try await Self.waitUntilAccepting(process, port: port) else {
+            throw Failure(description: "nats-server did not restart on port \(port)")
+        }
+        return LocalNATSServer(
+            url: url, port: port, caFile: caFile, directory: directory, process: process,
+            configurationFile: configurationFile)
+    }
+
+    /// The server's log so far.
+    public var log: String { (try? String(contentsOfFile: directory + "/nats-server.log", encoding: .utf8)) ?? "" }
+
+    private static func waitUntilAccepting(_ process: Process, port: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { return false }
+            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: port).get()
+            {
+                try? await channel.close()
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    private static func freePort() throws -> Int {
+        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0).wait()
+        defer { try? channel.close().wait() }
+        guard let port = channel.localAddress?.port else { throw Failure(description: "no free port") }
+        return port
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+public import Logging
+import NATSClient
+import NIOConcurrencyHelpers
+import NIOCore
+public import ServiceLifecycle
+import VettIDCrypto
+
+/// The server's connection to nats-server as a user of the system account: it pushes the application account
+/// JWT (with its revocations) to nats-server, which then cuts off every revoked user at once.
+///
+/// Every push sends the account JWT as the store says it should be at that moment (built after the change it
+/// enforces was committed), one push at a time. On every connect and reconnect, and every
+/// ``reconcileInterval``, it pushes again, so a revocation recorded while nats-server was unreachable (or a
+/// nats-server that lost its resolver directory, or a race between two server processes) is enforced as soon
+/// as nats-server is back, and within one interval at worst.
+public final class NATSAccountPublisher: Service, Sendable {
+    /// Why an account update did not take.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let client: NATSClient
+    private let accountKey: String
+    private let builder: NATSAccountJWTBuilder
+    private let logger: Logger
+    private let pushes = AsyncSerialLock()
+    /// How often the account is re-pushed while connected.
+    public let reconcileInterval: Duration
+
+    /// - Parameters:
+    ///   - url: nats-server (`nats://` or `tls://`).
+    ///   - caFile: A CA bundle for nats-server's certificate, if not a public one.
+    ///   - trust: Mints the system user's JWT on every (re)connect.
+    ///   - builder: Builds the application account JWT from the store.
+    ///   - reconcileInterval: How often to re-push while connected.
+    public init(
+        url: String, caFile: String?, trust: NATSTrust, builder: NATSAccountJWTBuilder, logger: Logger,
+        reconcileInterval: Duration = .seconds(60)
+    ) throws {
+        let signer = NATSSystemUserSigner(trust: trust)
+        self.client = try NATSClient(
+            configuration: NATSClient.Configuration(
+                servers: [url], name: "vettid-server account publisher",
+                auth: .jwt({ try signer.currentJWT() }, sign: { try signer.sign($0) }),
+                requestTimeout: .seconds(5),
+                reconnect: NATSReconnectPolicy(maxAttemptsPerServer: nil, wait: .seconds(1)),
+                retryOnFailedConnect: true,
+                tls: NATSTLSConfiguration(rootCertificatesPath: caFile),
+                logger: logger))
+        self.accountKey = trust.applicationAccount.publicKey
+        self.builder = builder
+        self.logger = logger
+        self.reconcileInterval = reconcileInterval
+    }
+
+    /// Builds the current account JWT and pushes it; one push at a time.
+    public func pushCurrent() async throws {
+        try await pushes.withLock {
+            try await push(try await builder.current())
+        }
+    }
+
+    /// Sends `jwt` as the application account's new claims and waits for nats-server to accept it.
+    func push(_ jwt: String) async throws {
+        guard client.isConnected else { throw Failure(description: "not connected to nats-server") }
+        let reply = try await client.request(
+            ByteBuffer(string: jwt), to: "$SYS.REQ.ACCOUNT.\(accountKey).CLAIMS.UPDATE", timeout: .seconds(5))
+        let body = JSONValue.parse(reply.payload.readableBytesView)
+        if let code = body?["data"]?["code"]?.int64Value, code == 200 { return }
+        let detail = body?["error"]?["description"]?.stringValue ?? body?["data"]?["message"]?.stringValue ?? "no reply body"
+        throw Failure(description: "nats-server refused the account update: \(detail)")
+    }
+
+    /// Pushes the store's current account JWT; logs instead of throwing (a later reconnect pushes again).
+    func reconcile() async {
+        do {
+            try await pushCurrent()
+            logger.info("application account JWT pushed to nats-server", metadata: ["account": "\(accountKey)"])
+        } catch {
+            logger.warning("account JWT push failed; retried on reconnect", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Connects (retrying in the background until nats-server is reachable) and keeps the account in sync
+    /// until graceful shutdown.
+    public func run() async throws {
+        let events = client.makeEventStream()
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: self.reconcileInterval)
+                        if self.client.isConnected { await self.reconcile() }
+                    }
+                }
+                try await self.client.connect()
+                for await event in events {
+                    switch event {
+                    case .connected, .reconnected: await self.reconcile()
+                    default: continue
+                    }
+                }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            Task { await self.client.close() }
+        }
+        await client.close()
+    }
+
+    /// Whether the publisher is connected now.
+    public var isConnected: Bool { client.isConnected }
+}
+
+/// Mints a system-account user JWT on each connect and signs nonces with its key.
+private final class NATSSystemUserSigner: Sendable {
+    private let trust: NATSTrust
+    private let user: NIOLockedValueBox<NATSUserCredentials?>
+
+    init(trust: NATSTrust) {
+        self.trust = trust
+        self.user = NIOLockedValueBox(nil)
+    }
+
+    func currentJWT() throws -> String {
+        let credentials = try trust.systemUserCredentials(now: Int64(Date().timeIntervalSince1970))
+        user.withLockedValue { $0 = credentials }
+        return credentials.jwt
+    }
+
+    func sign(_ nonce: [UInt8]) throws -> [UInt8] {
+        guard let credentials = user.withLockedValue({ $0 }) else {
+            throw NATSJWTError(.signingFailed, "no system user minted yet")
+        }
+        return try NKeyPair(seed: credentials.seed).sign(nonce)
+    }
+}

@@ -1,0 +1,47 @@
+/// How the server issues NATS credentials and reaches nats-server (`nats_*` keys; docs/operations.md).
+public struct NATSConfiguration: Sendable {
+    /// Where this server connects to nats-server for revocation pushes and the vault worker (`nats_url`, e.g.
+    /// `nats://127.0.0.1:4222` or `tls://…`). `nil`: NATS is off; tokens are not issued (503
+    /// `nats_not_configured`) and no worker runs. Namespaces can still be allocated.
+    public var url: String?
+    /// The endpoint given to clients as `nats_endpoint` (`nats_public_url`); default: ``url``.
+    public var publicURL: String?
+    /// A PEM CA bundle this server trusts for nats-server's TLS certificate (`nats_ca_file`); default: the
+    /// system roots.
+    public var caFile: String?
+    /// How long app tokens are valid (`nats_app_token_ttl_seconds`, default 24 hours, at most 24 hours).
+    public var appTokenLifetime: Duration
+    /// How long vault tokens are valid (`nats_vault_token_ttl_seconds`, default 24 hours, at most 24 hours).
+    public var vaultTokenLifetime: Duration
+    /// Active (unexpired, unrevoked) tokens a member may hold at once (`nats_max_active_tokens`, default 20);
+    /// more get 429 `too_many_tokens`.
+    public var maxActiveTokensPerMember: Int
+    /// Vault worker connections this process runs in the `vault-workers` queue group (`nats_worker_instances`,
+    /// default 1; 0 runs none, for a server that only issues tokens).
+    public var workerInstances: Int
+    /// Largest request payload a worker accepts (`nats_worker_max_payload_bytes`, default 64 KiB).
+    public var workerMaxPayloadBytes: Int
+
+    public init(
+        url: String? = nil,
+        publicURL: String? = nil,
+        caFile: String? = nil,
+        appTokenLifetime: Duration = .seconds(24 * 3600),
+        vaultTokenLifetime: Duration = .seconds(24 * 3600),
+        maxActiveTokensPerMember: Int = 20,
+        workerInstances: Int = 1,
+        workerMaxPayloadBytes: Int = 64 * 1024
+    ) {
+        self.url = url
+        self.publicURL = publicURL
+        self.caFile = caFile
+        self.appTokenLifetime = appTokenLifetime
+        self.vaultTokenLifetime = vaultTokenLifetime
+        self.maxActiveTokensPerMember = maxActiveTokensPerMember
+        self.workerInstances = workerInstances
+        self.workerMaxPayloadBytes = workerMaxPayloadBytes
+    }
+
+    /// What clients are told to connect to.
+    public var advertisedURL: String? { publicURL ?? url }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HTTPTypes
+import Logging
+import SQLKit
+import VettIDMessaging
+
+/// Members' NATS namespaces and tokens (docs/protocol.md §7): allocation, issuance, status and revocation.
+///
+/// A token is a user JWT signed by the application account for a fresh user NKey, with exactly the
+/// permissions of ``NatsPermissionSet/forClient(_:in:)`` and explicit limits. Its JWT and seed are returned
+/// once and never stored; the store keeps the user key so a revocation can name it. Revoking rebuilds the
+/// application account JWT from the store (every unexpired revocation, a strictly newer `iat`) and pushes it
+/// to nats-server, which cuts the revoked client off.
+public struct NATSCredentialService: Sendable {
+    /// A token as issued: the secret parts exist only in this value.
+    struct IssuedToken: Sendable {
+        let record: NATSTokenRecord
+        let credentials: NATSUserCredentials
+        let endpoint: String
+        let permissions: NatsPermissionSet
+    }
+
+    /// A member's NATS state.
+    struct Status: Sendable {
+        let account: NATSAccount?
+        let endpoint: String?
+        let activeTokens: [NATSTokenRecord]
+    }
+
+    let configuration: NATSConfiguration
+    let trust: NATSTrust
+    let store: any SQLStore
+    let clock: any WallClock
+    /// Pushes account JWTs; `nil` when no nats-server is configured.
+    let publisher: NATSAccountPublisher?
+    let logger: Logger
+    let accounts = NATSAccountRepository()
+    let tokens = NATSTokenRepository()
+
+    private var now: Int64 { UnixTime.from(clock.now()) }
+
+    /// Allocates `OwnerSpace.{guid}` and `MessageSpace.{guid}`; 409 `account_exists` when they exist.
+    func createAccount(userID: UUID) async throws -> NATSAccount {
+        let namespace = try VaultNamespace(userGUID: userID.key)
+        let account = NATSAccount(
+            userID: userID, ownerSpace: namespace.ownerSpace, messageSpace: namespace.messageSpace, createdAt: now)
+        let created = try await store.withDatabase { db in try await accounts.create(account, on: db) }
+        guard created else {
+            throw APIFailure.nats(.conflict, .accountExists, "the member's NATS namespaces already exist")
+        }
+        return account
+    }
+
+    /// Issues a token of `clientType`. 503 `nats_not_configured` without a nats-server, 404 `not_found`
+    /// without namespaces, 429 `too_many_tokens` at the limit of active tokens.
+    func issueToken(userID: UUID, clientType: NatsClientType, deviceID: String?) async throws -> IssuedToken {
+        guard let endpoint = configuration.advertisedURL, configuration.url != nil else {
+            throw APIFailure.nats(.serviceUnavailable, .natsNotConfigured, "this server has no NATS server configured")
+        }
+        let now = self.now
+        let lifetime = clientType == .app ? configuration.appTokenLifetime : configuration.vaultTokenLifetime
+        let expiresAt = now + lifetime.components.seconds
+        let configuration = self.configuration
+        let trust = self.trust
+        return try await store.transaction { db in
+            guard let account = try await accounts.find(userID: userID, on: db) else {
+                throw APIFailure.nats(.notFound, .notFound, "create the member's NATS account first")
+            }
+            let active = try await tokens.active(userID: userID, now: now, on: db)
+            guard active.count < configuration.maxActiveTokensPerMember else {
+                throw APIFailure.nats(
+                    .tooManyRequests, .tooManyTokens,
+                    "the member holds \(active.count) active NATS tokens; revoke one first")
+            }
+            let namespace = try VaultNamespace(userGUID: account.userID.key)
+            let permissions = NatsPermissionSet.forClient(clientType, in: namespace)
+            let credentials = try trust.userCredentials(
+                name: "\(clientType.rawValue)-\(account.userID.key.prefix(8))", permissions: permissions,
+                issuedAt: now, expiresAt: expiresAt)
+            let record = NATSTokenRecord(
+                tokenID: "nt_" + UUID().uuidString.lowercased(), userID: userID, clientType: clientType,
+                deviceID: deviceID, userPublicKey: credentials.publicKey, issuedAt: now, expiresAt: expiresAt,
+                revokedAt: nil)
+            try await tokens.insert(record, on: db)
+            return IssuedToken(record: record, credentials: credentials, endpoint: endpoint, permissions: permissions)
+        }
+    }
+
+    /// The member's namespaces (if any) and active tokens.
+    func status(userID: UUID) async throws -> Status {
+        let now = self.now
+        return try await store.withDatabase { db in
+            Status(
+                account: try await accounts.find(userID: userID, on: db),
+                endpoint: configuration.advertisedURL,
+                activeTokens: try await tokens.active(userID: userID, now: now, on: db))
+        }
+    }
+
+    /// Revokes the member's token and has nats-server enforce it. Repeating a revocation re-sends the update.
+    ///
+    /// The revocation is committed before the push. If nats-server cannot be reached it answers 503
+    /// `nats_unavailable`; the revocation stays recorded and is pushed again when the publisher reconnects.
+    func revoke(userID: UUID, tokenID: String) async throws -> NATSTokenRecord {
+        guard let publisher else {
+            throw APIFailure.nats(.serviceUnavailable, .natsNotConfigured, "this server has no NATS server configured")
+        }
+        let now = self.now
+        let record = try await store.transaction { db in
+            guard let record = try await tokens.revoke(tokenID: tokenID, userID: userID, now: now, on: db) else {
+                throw APIFailure.nats(.notFound, .notFound, "the member has no NATS token with this id")
+            }
+            return record
+        }
+        do {
+            try await publisher.pushCurrent()
+        } catch {
+            logger.warning("revocation recorded but not pushed", metadata: ["token_id": "\(tokenID)", "error": "\(error)"])
+            throw APIFailure.nats(
+                .serviceUnavailable, .natsUnavailable,
+                "the revocation is recorded; nats-server has not confirmed it yet (it is re-sent on reconnect)")
+        }
+        logger.info("NATS token revoked", metadata: ["token_id": "\(tokenID)", "user_key": "\(record.userPublicKey)"])
+        return record
+    }
+}

@@ -1,0 +1,55 @@
+// The exact publish/subscribe permissions of each kind of NATS user.
+
+/// Who a NATS token is for.
+public enum NatsClientType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The member's app: sends to the vault, hears its answers and event types.
+    case app
+    /// The member's vault: the mirror image of the app, plus the member's `MessageSpace`.
+    case vault
+}
+
+/// The subjects a NATS user may publish and subscribe to. nats-server enforces them from the user JWT.
+public struct NatsPermissionSet: Sendable, Hashable {
+    /// Subjects the user may publish to.
+    public let publish: [String]
+    /// Subjects the user may subscribe to.
+    public let subscribe: [String]
+
+    public init(publish: [String], subscribe: [String]) {
+        self.publish = publish
+        self.subscribe = subscribe
+    }
+
+    /// What a token of `type` for `namespace` allows, exactly.
+    ///
+    /// - app: publish `OwnerSpace.{guid}.forVault.>`; subscribe `OwnerSpace.{guid}.forApp.>` and
+    ///   `OwnerSpace.{guid}.eventTypes`.
+    /// - vault: publish `OwnerSpace.{guid}.forApp.>`, `OwnerSpace.{guid}.eventTypes`,
+    ///   `MessageSpace.{guid}.forOwner.>`, `MessageSpace.{guid}.ownerProfile`, `MessageSpace.{guid}.call.>`;
+    ///   subscribe `OwnerSpace.{guid}.forVault.>`, `MessageSpace.{guid}.forOwner.>`, `MessageSpace.{guid}.call.>`.
+    public static func forClient(_ type: NatsClientType, in namespace: VaultNamespace) -> NatsPermissionSet {
+        let owner = namespace.ownerSpace
+        let message = namespace.messageSpace
+        switch type {
+        case .app:
+            return NatsPermissionSet(
+                publish: ["\(owner).forVault.>"],
+                subscribe: ["\(owner).forApp.>", "\(owner).eventTypes"]
+            )
+        case .vault:
+            return NatsPermissionSet(
+                publish: [
+                    "\(owner).forApp.>", "\(owner).eventTypes", "\(message).forOwner.>", "\(message).ownerProfile",
+                    "\(message).call.>",
+                ],
+                subscribe: ["\(owner).forVault.>", "\(message).forOwner.>", "\(message).call.>"]
+            )
+        }
+    }
+
+    /// The backend's vault worker: every member's requests in, every member's answers and event types out.
+    public static let worker = NatsPermissionSet(
+        publish: ["OwnerSpace.*.forApp.>", "OwnerSpace.*.eventTypes"],
+        subscribe: [VaultNamespace.allForVault]
+    )
+}

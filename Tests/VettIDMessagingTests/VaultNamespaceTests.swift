@@ -1,0 +1,55 @@
+import Testing
+import VettIDMessaging
+
+@Suite struct VaultNamespaceTests {
+    let guid = "0b7c9d2e-1f3a-4b5c-8d6e-7f8091a2b3c4"
+
+    @Test func subjectsKeepTheGUIDExactly() throws {
+        let namespace = try VaultNamespace(userGUID: guid)
+        #expect(namespace.ownerSpace == "OwnerSpace.\(guid)")
+        #expect(namespace.messageSpace == "MessageSpace.\(guid)")
+        #expect(namespace.forVault(.execute) == "OwnerSpace.\(guid).forVault.execute")
+        #expect(namespace.response(to: "status") == "OwnerSpace.\(guid).forApp.status.response")
+        #expect(namespace.appInboxPrefix == "OwnerSpace.\(guid).forApp.inbox")
+        #expect(namespace.eventTypes == "OwnerSpace.\(guid).eventTypes")
+    }
+
+    @Test(arguments: ["", "a.b", "a*", ">", "a b", "gu\u{e9}id", String(repeating: "a", count: 65)])
+    func guidsThatWouldBreakSubjectsAreRefused(_ bad: String) {
+        #expect(throws: VaultMessageError.self) { try VaultNamespace(userGUID: bad) }
+    }
+
+    @Test func permissionsAreExactlyTheDocumentedOnes() throws {
+        let namespace = try VaultNamespace(userGUID: guid)
+        let app = NatsPermissionSet.forClient(.app, in: namespace)
+        #expect(app.publish == ["OwnerSpace.\(guid).forVault.>"])
+        #expect(app.subscribe == ["OwnerSpace.\(guid).forApp.>", "OwnerSpace.\(guid).eventTypes"])
+        let vault = NatsPermissionSet.forClient(.vault, in: namespace)
+        #expect(vault.subscribe.contains("OwnerSpace.\(guid).forVault.>"))
+        #expect(vault.publish.contains("OwnerSpace.\(guid).forApp.>"))
+        #expect(vault.publish.contains("MessageSpace.\(guid).forOwner.>"))
+        #expect(!vault.publish.contains { $0.hasPrefix("OwnerSpace.\(guid).forVault") })
+        #expect(!app.subscribe.contains { $0.contains("_INBOX") || $0.contains("*") })
+    }
+
+    @Test func requestSubjectsParseIntoMemberAndType() throws {
+        let parsed = try #require(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forVault.execute"))
+        #expect(parsed.namespace.userGUID == guid)
+        #expect(parsed.type == "execute")
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forApp.execute") == nil)
+        #expect(VaultNamespace.parseRequestSubject("MessageSpace.\(guid).forVault.execute") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forVault") == nil)
+    }
+
+    @Test func replySubjectsOutsideTheMembersForAppSpaceAreRefused() throws {
+        let namespace = try VaultNamespace(userGUID: guid)
+        #expect(namespace.isReplySubject("OwnerSpace.\(guid).forApp.inbox.abc123"))
+        #expect(!namespace.isReplySubject("OwnerSpace.someone-else.forApp.inbox.abc"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forVault.execute"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp.>"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp.*.x"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp."))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp..x"))
+        #expect(!namespace.isReplySubject("_INBOX.abc"))
+    }
+}
