@@ -80,14 +80,6 @@ import Testing
         }
     }
 
-    @Test func laterFlowsAnswer501WithJSON() async throws {
-        try await TestApp.withApp(.sqlite) { client, _ in
-            let response = try await client.execute(uri: "/vault/nats/status", method: .get)
-            #expect(response.status == .notImplemented)
-            #expect(response.errorCode == "not_implemented")
-        }
-    }
-
     @Test func healthAndRequestIDs() async throws {
         try await TestApp.withApp(.sqlite, setup: .live) { client, _ in
             let health = try await client.execute(uri: "/health", method: .get)

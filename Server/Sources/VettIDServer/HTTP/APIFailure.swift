@@ -93,7 +93,4 @@ extension APIFailure {
             headers: [.retryAfter: String(seconds)]
         )
     }
-    static func pending(_ operation: String) -> APIFailure {
-        APIFailure(.notImplemented, .notImplemented, "\(operation) is part of a flow this server does not serve yet")
-    }
 }
