@@ -1,4 +1,5 @@
 import Foundation
+public import Logging
 import NIOCore
 import NIOPosix
 
@@ -30,6 +31,21 @@ public final class LocalNATSServer: Sendable {
     /// Where nats-server is installed, if it is.
     public static let executable: String? = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Starts nats-server for the server whose data lives in `dataDirectory`: loads (or creates) its NATS trust
+    /// there and preloads an application account without revocations. A server started afterwards with
+    /// `nats_url` = ``url`` pushes the store's real account JWT as soon as it connects.
+    public static func start(
+        forDataDirectory dataDirectory: String, directory: String, port: Int? = nil, tls: Bool = false,
+        logger: Logger
+    ) async throws -> LocalNATSServer {
+        let trust = try NATSTrust.loadOrCreate(dataDirectory: dataDirectory, logger: logger)
+        return try await start(
+            trust: trust,
+            applicationAccountJWT: try trust.applicationAccountJWT(
+                revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970)),
+            directory: directory, port: port, tls: tls)
+    }
 
     /// Writes the configuration into `directory` and starts nats-server on `port` (a free one if `nil`).
     ///
