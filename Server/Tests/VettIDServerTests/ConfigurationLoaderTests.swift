@@ -39,6 +39,9 @@ import Testing
         (["log_level": "loud"], "log_level"),
         (["argon2_memory_kib": "8"], "argon2_memory_kib"),
         (["no_such_key": "1"], "no_such_key"),
+        (["nats_url": "http://127.0.0.1:4222"], "nats_url"),
+        (["nats_url": "nats://"], "nats_url"),
+        (["nats_app_token_ttl_seconds": "172800"], "nats_app_token_ttl_seconds"),
     ])
     func badValuesAreErrorsNamingTheKey(flags: [String: String], key: String) {
         #expect {
@@ -46,6 +49,21 @@ import Testing
         } throws: { error in
             (error as? ConfigurationLoader.Invalid)?.key == key
         }
+    }
+
+    @Test func natsKeysConfigureTheIssuerAndTheWorker() throws {
+        let configuration = try ConfigurationLoader().load(
+            environment: [:],
+            flags: [
+                "nats_url": "tls://127.0.0.1:4222", "nats_public_url": "tls://nats.example.com:4222",
+                "nats_app_token_ttl_seconds": "60", "nats_worker_instances": "3",
+            ])
+        #expect(configuration.nats.url == "tls://127.0.0.1:4222")
+        #expect(configuration.nats.advertisedURL == "tls://nats.example.com:4222")
+        #expect(configuration.nats.appTokenLifetime == .seconds(60))
+        #expect(configuration.nats.vaultTokenLifetime == .seconds(86_400))
+        #expect(configuration.nats.workerInstances == 3)
+        #expect(try ConfigurationLoader().load(environment: [:], flags: [:]).nats.url == nil, "NATS is off by default")
     }
 
     @Test func unreadableOrMalformedFileIsAnError() throws {

@@ -112,7 +112,7 @@ public struct ConfigurationLoader: Sendable {
         }
         func natsURL() throws -> String {
             let text = value.trimmingCharacters(in: .whitespaces)
-            guard let url = URLComponents(string: text), ["nats", "tls"].contains(url.scheme ?? ""), url.host != nil else {
+            guard let url = URLComponents(string: text), ["nats", "tls"].contains(url.scheme ?? ""), url.host?.isEmpty == false else {
                 throw Invalid(key: key, source: source, reason: "must be a nats:// or tls:// URL with a host")
             }
             return text
