@@ -103,6 +103,7 @@ let package = Package(
                 "VettIDAttestation",
                 "VettIDMessaging",
                 "NATSClient",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -162,15 +163,43 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Test support (not a product): a real nats-server process, a throwaway PKI, operator-mode JWTs.
+        .target(
+            name: "NATSTestSupport",
+            dependencies: [
+                "NATSClient",
+                "VettIDCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/NATSTestSupport",
+            swiftSettings: swiftSettings
+        ),
         // Against a real nats-server started by the tests on free loopback ports (skipped if it is absent).
         .testTarget(
             name: "NATSIntegrationTests",
             dependencies: [
                 "NATSClient",
+                "NATSTestSupport",
                 "VettIDCrypto",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The SDK's NATS layer (credentials, manager, token swaps, owner space) against a real nats-server in
+        // operator mode (skipped if it is absent).
+        .testTarget(
+            name: "VettIDNATSLayerTests",
+            dependencies: [
+                "VettIDClient",
+                "VettIDMessaging",
+                "NATSClient",
+                "VettIDCrypto",
+                "NATSTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -181,6 +210,9 @@ let package = Package(
                 "VettIDAPI",
                 "VettIDCrypto",
                 "VettIDAttestation",
+                "VettIDMessaging",
+                "NATSClient",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -189,7 +221,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VettIDViewModelsTests",
-            dependencies: ["VettIDViewModels", "VettIDClient"],
+            dependencies: ["VettIDViewModels", "VettIDClient", "VettIDMessaging"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -56,6 +56,17 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
     /// `OwnerSpace.{guid}.eventTypes`: the handler catalogue the vault publishes.
     public var eventTypes: String { "\(ownerSpace).eventTypes" }
 
+    /// `MessageSpace.{guid}.forOwner.{topic}`: what others send to the member's vault.
+    public func forOwner(_ topic: String) -> String { "\(messageSpace).forOwner.\(topic)" }
+    /// `MessageSpace.{guid}.forOwner.>`.
+    public var forOwnerWildcard: String { "\(messageSpace).forOwner.>" }
+    /// `MessageSpace.{guid}.ownerProfile`: the profile the member's vault publishes.
+    public var ownerProfile: String { "\(messageSpace).ownerProfile" }
+    /// `MessageSpace.{guid}.call.{topic}`: call signalling of the member's vault.
+    public func call(_ topic: String) -> String { "\(messageSpace).call.\(topic)" }
+    /// `MessageSpace.{guid}.call.>`.
+    public var callWildcard: String { "\(messageSpace).call.>" }
+
     /// Whether `subject` is one the vault may answer this member on: inside `OwnerSpace.{guid}.forApp.`,
     /// with no wildcard. A worker checks a request's reply subject with this before publishing to it, so a
     /// request cannot make the worker write into another member's space.

@@ -1,5 +1,6 @@
 import Foundation
 import NATSClient
+import NATSTestSupport
 import NIOCore
 import Testing
 import VettIDCrypto
@@ -71,59 +72,6 @@ struct NATSAuthIntegrationTests {
             auth: .nkeySeed(try NKeyPair.generate(.user).encodedSeed()),
             code: .authorizationViolation
         )
-    }
-
-    /// Operator mode with a MEMORY resolver: operator, system account, application account and users all
-    /// generated and signed with VettIDCrypto.
-    struct OperatorSetup {
-        let configuration: String
-        let account: NKeyPair
-        let accountJWT: String
-
-        init(accountClaims: NATSAccountClaims = NATSAccountClaims()) throws {
-            let now = Int64(Date().timeIntervalSince1970)
-            let operatorKey = NKeyPair.generate(.operator)
-            let system = NKeyPair.generate(.account)
-            account = NKeyPair.generate(.account)
-            let operatorJWT = try NATSJWT.encode(
-                NATSOperatorJWTClaims(
-                    subject: operatorKey.publicKey,
-                    name: "test-operator",
-                    nats: NATSOperatorClaims(systemAccount: system.publicKey)
-                ),
-                signedBy: operatorKey,
-                now: now
-            )
-            let systemJWT = try NATSJWT.encode(
-                NATSAccountJWTClaims(subject: system.publicKey, name: "SYS", nats: NATSAccountClaims()),
-                signedBy: operatorKey,
-                now: now
-            )
-            accountJWT = try NATSJWT.encode(
-                NATSAccountJWTClaims(subject: account.publicKey, name: "APP", nats: accountClaims),
-                signedBy: operatorKey,
-                now: now
-            )
-            configuration = """
-                operator: \(operatorJWT)
-                system_account: \(system.publicKey)
-                resolver: MEMORY
-                resolver_preload: {
-                  \(system.publicKey): \(systemJWT)
-                  \(account.publicKey): \(accountJWT)
-                }
-                """
-        }
-
-        func user(_ claims: NATSUserClaims = NATSUserClaims(), expires: Int64? = nil) throws -> (jwt: String, seed: String) {
-            let user = NKeyPair.generate(.user)
-            let jwt = try NATSJWT.encode(
-                NATSUserJWTClaims(subject: user.publicKey, name: "user", expires: expires, nats: claims),
-                signedBy: account,
-                now: Int64(Date().timeIntervalSince1970)
-            )
-            return (jwt, try user.encodedSeed())
-        }
     }
 
     @Test func operatorModeWithJWTs() async throws {

@@ -1,5 +1,6 @@
 import Logging
 import NATSClient
+import NATSTestSupport
 import NIOCore
 import ServiceLifecycle
 import Testing

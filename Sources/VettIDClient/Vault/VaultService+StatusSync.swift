@@ -90,7 +90,7 @@ extension VaultService {
 
     // MARK: Session-authorized calls
 
-    private func authorizedCall<Output: Sendable>(
+    func authorizedCall<Output: Sendable>(
         _ operation: String,
         reauthenticate: Bool,
         _ body: @Sendable (Client) async throws -> Output

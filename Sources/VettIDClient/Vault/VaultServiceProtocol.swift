@@ -1,4 +1,5 @@
 public import VettIDCrypto
+public import VettIDMessaging
 
 /// The vault enrollment and authentication operations, one HTTP exchange each.
 ///
@@ -31,4 +32,17 @@ public protocol VaultServiceProtocol: Sendable {
 
     /// Syncs the vault (`syncVault`) with the vault session and stores the replenished transaction keys.
     func syncVault() async throws(APIError) -> VaultSyncResult
+
+    /// Allocates the member's NATS namespaces (`createNatsAccount`); 409 `account_exists` when they exist.
+    func createNatsAccount() async throws(APIError) -> NatsAccount
+
+    /// Issues a NATS token of `clientType` (`createNatsToken`); 404 `not_found` without an account, 503
+    /// `nats_not_configured` without a nats-server.
+    func createNatsToken(clientType: NatsClientType, deviceID: String?) async throws(APIError) -> NatsCredentials
+
+    /// The member's NATS account and active tokens (`getNatsStatus`).
+    func getNatsStatus() async throws(APIError) -> NatsStatus
+
+    /// Revokes a NATS token (`revokeNatsToken`).
+    func revokeNatsToken(id: String) async throws(APIError) -> NatsTokenRevocation
 }

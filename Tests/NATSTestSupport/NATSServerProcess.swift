@@ -1,4 +1,6 @@
-import Foundation
+// A real nats-server for tests: its own directory, a generated configuration, a free loopback port.
+
+public import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +11,8 @@ import NIOPosix
 
 /// A real nats-server started for one test: its own temporary directory, a generated configuration and a
 /// free loopback port. `stop()` kills it; tests call it in `defer`.
-final class NATSServerProcess: @unchecked Sendable {
-    static let executable: String? = {
+public final class NATSServerProcess: @unchecked Sendable {
+    public static let executable: String? = {
         for path in ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
         where FileManager.default.isExecutableFile(atPath: path) {
             return path
@@ -18,19 +20,21 @@ final class NATSServerProcess: @unchecked Sendable {
         return nil
     }()
 
-    static var isAvailable: Bool { executable != nil }
+    public static var isAvailable: Bool { executable != nil }
 
-    let port: Int
-    let directory: URL
+    public let port: Int
+    public let directory: URL
     private let process: Process
     private let extraConfiguration: String
 
-    var url: String { "nats://127.0.0.1:\(port)" }
+    public var url: String { "nats://127.0.0.1:\(port)" }
+    /// The same server as a `tls://` URL (for a server configured with TLS).
+    public var tlsURL: String { "tls://127.0.0.1:\(port)" }
 
     /// Starts nats-server with `configuration` (without `port`/`listen`, which are added) and waits until
     /// it accepts connections. With no fixed port, a port another process grabbed in the meantime is
     /// retried with a fresh one.
-    init(configuration: String = "", port fixedPort: Int? = nil, directory: URL? = nil) async throws {
+    public init(configuration: String = "", port fixedPort: Int? = nil, directory: URL? = nil) async throws {
         guard let executable = Self.executable else { throw SkipError("nats-server is not installed") }
         let directory = directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nats-test-\(UUID().uuidString)")
@@ -66,11 +70,11 @@ final class NATSServerProcess: @unchecked Sendable {
     }
 
     /// Starts a new server process with the same configuration and port (a restart).
-    func restarted() async throws -> NATSServerProcess {
+    public func restarted() async throws -> NATSServerProcess {
         try await NATSServerProcess(configuration: extraConfiguration, port: port, directory: directory)
     }
 
-    var log: String {
+    public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
@@ -90,18 +94,18 @@ final class NATSServerProcess: @unchecked Sendable {
     }
 
     /// Puts the server into lame duck mode (SIGUSR2, what `nats-server --signal ldm` sends).
-    func enterLameDuckMode() {
+    public func enterLameDuckMode() {
         kill(process.processIdentifier, SIGUSR2)
     }
 
-    func stop() {
+    public func stop() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
     }
 
-    func cleanUp() {
+    public func cleanUp() {
         stop()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -110,7 +114,7 @@ final class NATSServerProcess: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0).wait()
@@ -118,8 +122,9 @@ final class NATSServerProcess: @unchecked Sendable {
         return channel.localAddress?.port ?? 0
     }
 
-    struct SkipError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    /// The server (or a tool the test needs) is not usable on this machine.
+    public struct SkipError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 }

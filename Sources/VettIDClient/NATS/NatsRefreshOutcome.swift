@@ -1,0 +1,13 @@
+public import Foundation
+
+/// What one background NATS token refresh did.
+public enum NatsRefreshOutcome: Sendable {
+    /// New credentials were issued and stored (and handed to the manager, if any).
+    case refreshed(NatsCredentials)
+    /// The stored credentials still had more than the refresh window left; nothing was done.
+    case notNeeded(expiresAt: Date)
+    /// The provider or the store failed; the next run is scheduled anyway.
+    case failed(String)
+    /// The scheduler expired the run before it finished; the next run is scheduled anyway.
+    case expired
+}

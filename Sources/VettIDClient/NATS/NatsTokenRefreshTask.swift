@@ -1,0 +1,156 @@
+public import Foundation
+public import Logging
+
+/// Keeps the stored NATS token fresh in the background: every run (``defaultInterval``, six hours) checks the
+/// stored ``NatsCredentials`` and, when they are missing or ``NatsCredentials/shouldRefresh(at:refreshWindow:)``,
+/// asks the ``NatsCredentialProvider`` for new ones, stores them and hands them to `onRefresh` (typically a
+/// connected ``NatsConnectionManager``'s ``NatsConnectionManager/refresh(using:)``, which swaps to them without
+/// losing messages). It runs on any ``BackgroundScheduler``.
+///
+/// ```swift
+/// // iOS, at launch (Info.plist BGTaskSchedulerPermittedIdentifiers contains "dev.vettid.natsrefresh")
+/// let refresh = NatsTokenRefreshTask(provider: vault, store: credentialStore, scheduler: BGTaskNatsRefreshScheduler(),
+///                                    manager: manager)
+/// try refresh.register()
+/// try await refresh.start()
+/// ```
+public actor NatsTokenRefreshTask {
+    /// `dev.vettid.natsrefresh`.
+    public static let defaultIdentifier = "dev.vettid.natsrefresh"
+    /// Six hours.
+    public static let defaultInterval: Duration = .seconds(6 * 60 * 60)
+
+    /// The scheduler identifier.
+    public nonisolated let identifier: String
+    /// The time between runs.
+    public nonisolated let interval: Duration
+    /// Refresh when less than this remains.
+    public nonisolated let refreshWindow: TimeInterval
+    /// Every run's outcome, in order (one consumer; buffered).
+    public nonisolated let outcomes: AsyncStream<NatsRefreshOutcome>
+    private nonisolated let continuation: AsyncStream<NatsRefreshOutcome>.Continuation
+    private nonisolated let scheduler: any BackgroundScheduler
+    private nonisolated let provider: any NatsCredentialProvider
+    private nonisolated let store: NatsCredentialStore
+    private nonisolated let onRefresh: @Sendable (NatsCredentials) async -> Void
+    private nonisolated let now: @Sendable () -> Date
+    private nonisolated let logger: Logger
+    private var stopped = true
+
+    /// Creates a refresh task.
+    /// - Parameters:
+    ///   - provider: Issues the new credentials (``VaultService``).
+    ///   - store: Where the credentials live (the manager's store).
+    ///   - scheduler: What runs it (`BGTaskNatsRefreshScheduler` on iOS, ``InProcessBackgroundScheduler`` elsewhere).
+    ///   - identifier: ``defaultIdentifier`` unless given.
+    ///   - interval: ``defaultInterval`` unless given.
+    ///   - refreshWindow: ``NatsCredentials/defaultRefreshWindow`` (one hour) unless given.
+    ///   - logger: Where runs are logged (token ids and expiries only).
+    ///   - now: The clock for expiry checks.
+    ///   - onRefresh: Called with new credentials after they are stored.
+    public init(
+        provider: any NatsCredentialProvider,
+        store: NatsCredentialStore,
+        scheduler: any BackgroundScheduler,
+        identifier: String = NatsTokenRefreshTask.defaultIdentifier,
+        interval: Duration = NatsTokenRefreshTask.defaultInterval,
+        refreshWindow: TimeInterval = NatsCredentials.defaultRefreshWindow,
+        logger: Logger = Logger(label: "dev.vettid.nats.refresh"),
+        now: @escaping @Sendable () -> Date = { Date() },
+        onRefresh: @escaping @Sendable (NatsCredentials) async -> Void = { _ in }
+    ) {
+        self.provider = provider
+        self.store = store
+        self.scheduler = scheduler
+        self.identifier = identifier
+        self.interval = interval
+        self.refreshWindow = refreshWindow
+        self.logger = logger
+        self.now = now
+        self.onRefresh = onRefresh
+        (outcomes, continuation) = AsyncStream.makeStream(of: NatsRefreshOutcome.self)
+    }
+
+    /// Creates a refresh task that hands new credentials to `manager` (which swaps to them if it is connected).
+    public init(
+        provider: any NatsCredentialProvider,
+        store: NatsCredentialStore,
+        scheduler: any BackgroundScheduler,
+        manager: NatsConnectionManager,
+        identifier: String = NatsTokenRefreshTask.defaultIdentifier,
+        interval: Duration = NatsTokenRefreshTask.defaultInterval,
+        logger: Logger = Logger(label: "dev.vettid.nats.refresh")
+    ) {
+        self.init(
+            provider: provider, store: store, scheduler: scheduler, identifier: identifier, interval: interval,
+            refreshWindow: manager.configuration.timing.refreshWindow, logger: logger, now: manager.configuration.now
+        ) { [weak manager] credentials in
+            await manager?.refresh(using: credentials)
+        }
+    }
+
+    /// Registers the run with the scheduler (on Apple platforms before the app finishes launching).
+    public nonisolated func register() throws(BackgroundSchedulerError) {
+        try scheduler.register(identifier: identifier) { [self] in await self.run() }
+    }
+
+    /// Registers (again, harmlessly) and schedules the first run (``interval`` from now unless given).
+    public func start(firstRunAfter: Duration? = nil) throws(BackgroundSchedulerError) {
+        try register()
+        stopped = false
+        try scheduler.schedule(identifier: identifier, interval: firstRunAfter ?? interval)
+    }
+
+    /// Cancels the pending run; a run in progress finishes without rescheduling.
+    public func stop() {
+        stopped = true
+        scheduler.cancel(identifier: identifier)
+    }
+
+    /// Whether the task is started and not stopped.
+    public var isStarted: Bool { !stopped }
+
+    /// One run: refresh when needed, schedule the next (unless stopped), report the outcome.
+    func run() async -> Bool {
+        guard !stopped else { return true }
+        let outcome = await refreshIfNeeded()
+        if !stopped {
+            do {
+                try scheduler.schedule(identifier: identifier, interval: interval)
+            } catch {
+                logger.error("NATS refresh: the next run could not be scheduled", metadata: ["error.code": "\(error.code)"])
+            }
+        }
+        continuation.yield(outcome)
+        switch outcome {
+        case .refreshed, .notNeeded: return true
+        case .failed, .expired: return false
+        }
+    }
+
+    /// Refreshes the stored credentials if they are missing or within the refresh window.
+    public func refreshIfNeeded() async -> NatsRefreshOutcome {
+        if let stored = await store.load(), !stored.shouldRefresh(at: now(), refreshWindow: refreshWindow) {
+            logger.debug("NATS refresh: not needed", metadata: ["nats.token_id": "\(stored.tokenID)", "nats.expires_at": "\(stored.expiresAt)"])
+            return .notNeeded(expiresAt: stored.expiresAt)
+        }
+        let credentials: NatsCredentials
+        do {
+            credentials = try await provider.issueCredentials()
+        } catch {
+            if Task.isCancelled { return .expired }
+            let summary = NatsConnectionManager.summary(of: error)
+            logger.warning("NATS refresh: no new credentials", metadata: ["error": "\(summary)"])
+            return .failed(summary)
+        }
+        do {
+            try await store.save(credentials)
+        } catch {
+            logger.warning("NATS refresh: the credentials could not be stored", metadata: ["error.code": "\(error.code)"])
+            return .failed("\(error.code.rawValue): \(error.description)")
+        }
+        logger.info("NATS refresh: new token stored", metadata: ["nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)"])
+        await onRefresh(credentials)
+        return .refreshed(credentials)
+    }
+}

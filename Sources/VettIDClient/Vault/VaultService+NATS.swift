@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import OpenAPIRuntime
+import VettIDAPI
+public import VettIDMessaging
+
+// The NATS endpoints over the vault session (`Authorization: DPoP <session token>` plus a proof with `ath`),
+// re-authenticating once like status and sync. Server codes arrive as they are: 409 `account_exists` (create
+// account), 404 `not_found` (a token or status before the account exists, or an unknown token to revoke),
+// 503 `nats_not_configured` (the server has no nats-server), 401 `invalid_token`, 429 `rate_limited`.
+extension VaultService: NatsCredentialProvider {
+    /// Allocates the member's NATS namespaces (`POST /vault/nats/account`).
+    /// - Throws: ``APIError``: `account_exists` (409; the namespaces already exist, which is fine to proceed
+    ///   from), `reauthentication_required`, `invalid_token`, `network_error`, ….
+    public func createNatsAccount() async throws(APIError) -> NatsAccount {
+        let body = try await authorizedCall("createNatsAccount", reauthenticate: true) { client in
+            try await client.createNatsAccount(.init(headers: .init(dpop: ""))).created.body.json
+        }
+        configuration.logger.debug("Vault: NATS account created")
+        return Self.account(from: body)
+    }
+
+    /// Issues a NATS token (`POST /vault/nats/token`): a fresh user NKey and JWT with the permissions of
+    /// `clientType` in the member's namespaces.
+    /// - Parameters:
+    ///   - clientType: `.app` (the default) or `.vault`.
+    ///   - deviceID: Names the device in ``getNatsStatus()`` (at most 128 characters).
+    /// - Throws: ``APIError``: `not_found` (404, no NATS account yet), `nats_not_configured` (503),
+    ///   `invalid_response` (the token names no member namespace, or another member's), `reauthentication_required`, ….
+    public func createNatsToken(clientType: NatsClientType = .app, deviceID: String? = nil) async throws(APIError) -> NatsCredentials {
+        guard let wireType = Components.Schemas.NatsClientType(rawValue: clientType.rawValue) else {
+            throw APIError(code: .invalidRequest, description: "Unknown NATS client type '\(clientType.rawValue)'.")
+        }
+        let request = Components.Schemas.NatsTokenRequest(clientType: wireType, deviceId: deviceID)
+        let body = try await authorizedCall("createNatsToken", reauthenticate: true) { client in
+            try await client.createNatsToken(.init(headers: .init(dpop: ""), body: .json(request))).created.body.json
+        }
+        let permissions = NatsPermissionSet(publish: body.permissions.publish, subscribe: body.permissions.subscribe)
+        guard let namespace = Self.namespace(in: permissions) else {
+            throw APIError(code: .invalidResponse, description: "The NATS token's permissions name no member namespace.")
+        }
+        if let stored = try? await credentialStore.load(), stored.package.userGUID != namespace.userGUID {
+            throw APIError(code: .invalidResponse, description: "The NATS token is for another member than the stored credential.")
+        }
+        guard !body.natsJwt.isEmpty, !body.natsSeed.isEmpty, !body.natsEndpoint.isEmpty else {
+            throw APIError(code: .invalidResponse, description: "The server issued an incomplete NATS token.")
+        }
+        let credentials = NatsCredentials(
+            tokenID: body.tokenId,
+            jwt: body.natsJwt,
+            seed: body.natsSeed,
+            creds: body.natsCreds,
+            endpoint: body.natsEndpoint,
+            expiresAt: body.expiresAt,
+            permissions: permissions,
+            namespace: namespace,
+            clientType: clientType
+        )
+        configuration.logger.debug(
+            "Vault: NATS token issued",
+            metadata: ["nats.token_id": "\(credentials.tokenID)", "nats.client_type": "\(clientType.rawValue)", "nats.expires_at": "\(credentials.expiresAt)"]
+        )
+        return credentials
+    }
+
+    /// The member's NATS account and active tokens (`GET /vault/nats/status`).
+    /// - Throws: ``APIError``: `reauthentication_required`, `invalid_token`, `network_error`, ….
+    public func getNatsStatus() async throws(APIError) -> NatsStatus {
+        let body = try await authorizedCall("getNatsStatus", reauthenticate: true) { client in
+            try await client.getNatsStatus(.init(headers: .init(dpop: ""))).ok.body.json
+        }
+        return NatsStatus(
+            hasAccount: body.hasAccount,
+            account: body.account.map(Self.account(from:)),
+            endpoint: body.natsEndpoint,
+            activeTokens: body.activeTokens.map { token in
+                NatsTokenInfo(
+                    tokenID: token.tokenId,
+                    clientType: NatsClientType(rawValue: token.clientType.rawValue) ?? .app,
+                    deviceID: token.deviceId,
+                    userPublicKey: token.userPublicKey,
+                    issuedAt: token.issuedAt,
+                    expiresAt: token.expiresAt
+                )
+            }
+        )
+    }
+
+    /// Revokes a NATS token (`POST /vault/nats/token/revoke`); nats-server cuts its connections off.
+    /// - Throws: ``APIError``: `not_found` (404), `nats_not_configured` (503), `reauthentication_required`, ….
+    public func revokeNatsToken(id: String) async throws(APIError) -> NatsTokenRevocation {
+        let request = Components.Schemas.NatsTokenRevokeRequest(tokenId: id)
+        let body = try await authorizedCall("revokeNatsToken", reauthenticate: true) { client in
+            try await client.revokeNatsToken(.init(headers: .init(dpop: ""), body: .json(request))).ok.body.json
+        }
+        configuration.logger.debug("Vault: NATS token revoked", metadata: ["nats.token_id": "\(body.tokenId)"])
+        return NatsTokenRevocation(tokenID: body.tokenId, status: body.status.rawValue, revokedAt: body.revokedAt)
+    }
+
+    /// ``NatsCredentialProvider``: an `app` token for this device (``VaultServiceConfiguration/deviceID``).
+    public func issueCredentials() async throws -> NatsCredentials {
+        try await createNatsToken(clientType: .app, deviceID: configuration.deviceID)
+    }
+
+    static func account(from body: Components.Schemas.NatsAccount) -> NatsAccount {
+        NatsAccount(
+            userGUID: body.userGuid,
+            ownerSpace: body.ownerSpace,
+            messageSpace: body.messageSpace,
+            accountPublicKey: body.accountPublicKey,
+            createdAt: body.createdAt
+        )
+    }
+
+    /// The member namespace the permissions are about: the GUID of their `OwnerSpace.{guid}.…` subjects, which
+    /// must all agree.
+    static func namespace(in permissions: NatsPermissionSet) -> VaultNamespace? {
+        let guids = Set(
+            (permissions.publish + permissions.subscribe).compactMap { subject -> String? in
+                let tokens = subject.split(separator: ".", omittingEmptySubsequences: false)
+                guard tokens.count >= 3, tokens[0] == Substring(VaultNamespace.ownerSpaceRoot) else { return nil }
+                return String(tokens[1])
+            }
+        )
+        guard guids.count == 1, let guid = guids.first else { return nil }
+        return try? VaultNamespace(userGUID: guid)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import VettIDMessaging
+
+@testable import VettIDClient
+
+/// Credentials for unit tests: expiring `lifetime` after `issued`.
+func sampleNatsCredentials(
+    tokenID: String = "tok-1",
+    issued: Date = Date(timeIntervalSince1970: 1_900_000_000),
+    lifetime: TimeInterval = 24 * 3600,
+    endpoint: String = "tls://nats.example.com:4222",
+    seed: String = "SUAMK2FG4MI6UE3ACF3FK3OIQBCEIEZV7NSWFFEW63UXMRLFM2XLAXK4GY"
+) -> NatsCredentials {
+    let namespace = try! VaultNamespace(userGUID: "user-1")
+    return NatsCredentials(
+        tokenID: tokenID,
+        jwt: "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.secret-jwt-body.sig",
+        seed: seed,
+        creds: "-----BEGIN NATS USER JWT-----\nsecret\n------END NATS USER JWT------\n\(seed)\n",
+        endpoint: endpoint,
+        expiresAt: issued.addingTimeInterval(lifetime),
+        permissions: NatsPermissionSet.forClient(.app, in: namespace),
+        namespace: namespace
+    )
+}
+
+/// A provider that hands out scripted results (unit tests only).
+actor ScriptedNatsProvider: NatsCredentialProvider {
+    private var results: [Result<NatsCredentials, APIError>]
+    private(set) var calls = 0
+
+    init(_ results: [Result<NatsCredentials, APIError>]) {
+        self.results = results
+    }
+
+    func issueCredentials() async throws -> NatsCredentials {
+        calls += 1
+        guard !results.isEmpty else { throw APIError(code: .notFound, description: "no more credentials") }
+        return try results.removeFirst().get()
+    }
+}
