@@ -127,4 +127,70 @@ struct NATSLiveTests {
             await vault.close()
         }
     }
+
+    @Test @MainActor func theBackendsWorkerAnswersStatusHandlersAndMalformedRequestsAcrossARestart() async throws {
+        try await NATSLive.with(workers: 2) { live in
+            let member = try await live.member("nats-worker@example.com")
+            let namespace = try VaultNamespace(userGUID: member.userGUID)
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let app = try await live.connect(try await member.token(.app), inboxPrefix: namespace.appInboxPrefix)
+
+            func ask(_ message: VaultMessage) async throws -> VaultResponse {
+                let reply = try await app.request(
+                    ByteBuffer(bytes: message.encoded()), to: namespace.forVault(message.type), timeout: .seconds(5))
+                return try VaultResponse.decode(reply.payload.readableBytesView)
+            }
+            guard case .statusResponse(let id, let status, _) = try await ask(.statusRequest(id: "s1", timestamp: 1)) else {
+                Issue.record("no status response")
+                return
+            }
+            #expect(id == "s1")
+            #expect(status.userGUID == member.userGUID)
+            #expect(status.vaultStatus == "not_enrolled", "the worker reads the member's real vault state from the store")
+            #expect(status.handlers.contains("echo"))
+
+            let echoed = try await ask(.executeHandler(id: "e1", handlerID: "echo", payload: .string("hi"), timestamp: 1))
+            #expect(echoed == .handlerResult(requestID: "e1", handlerID: "echo", result: .success(.string("hi")), timestamp: echoed.timestamp))
+            let unknown = try await ask(.executeHandler(id: "e2", handlerID: "launch", payload: .null, timestamp: 1))
+            guard case .handlerResult(_, _, .failure(let failure), _) = unknown else {
+                Issue.record("an unknown handler is not an error result: \(unknown)")
+                return
+            }
+            #expect(failure.code == .unknownHandler)
+
+            // A malformed request gets an error response; the worker keeps serving.
+            let malformed = try await app.request("{not json", to: namespace.forVault(.execute), timeout: .seconds(5))
+            guard case .error(_, let error, _) = try VaultResponse.decode(malformed.payload.readableBytesView) else {
+                Issue.record("no error response to a malformed request")
+                return
+            }
+            #expect(error.code == .malformedJSON)
+
+            // nats-server restarts: the app's client and the workers reconnect and resubscribe.
+            let reconnected = awaitEvent(app, timeout: .seconds(15)) { if case .reconnected = $0 { true } else { false } }
+            let restarted = try await live.nats.restarted()
+            defer { restarted.stop() }
+            #expect(try await reconnected.value != nil)
+            var answered = false
+            for attempt in 0..<50 where !answered {
+                if let response = try? await ask(.statusRequest(id: "after-\(attempt)", timestamp: 1)) {
+                    answered = response.requestID == "after-\(attempt)"
+                } else {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(answered, "the workers answer again after the restart")
+            await app.close()
+        }
+    }
+}
+
+extension VaultResponse {
+    var timestamp: Int64 {
+        switch self {
+        case .handlerResult(_, _, _, let time), .statusResponse(_, _, let time), .eventTypes(_, _, let time),
+            .error(_, _, let time):
+            time
+        }
+    }
 }

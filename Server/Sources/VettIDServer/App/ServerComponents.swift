@@ -34,6 +34,8 @@ public struct ServerComponents: Sendable {
     public let natsPublisher: NATSAccountPublisher?
     /// NATS namespaces and tokens.
     public let nats: NATSCredentialService
+    /// The vault workers this process runs (none without `nats_url`).
+    public let vaultWorkers: [VaultWorker]
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
@@ -92,17 +94,21 @@ public struct ServerComponents: Sendable {
             try NATSAccountPublisher(
                 url: url, caFile: configuration.nats.caFile, trust: natsTrust, builder: natsAccountJWT, logger: logger)
         }
+        let vaultLifecycle = VaultLifecycleService(
+            configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
         return ServerComponents(
             configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
             origin: origin, invitations: invitations, dpop: dpop, gate: gate,
             gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),
             vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth,
-            vaultLifecycle: VaultLifecycleService(
-                configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock),
+            vaultLifecycle: vaultLifecycle,
             natsTrust: natsTrust, natsAccountJWT: natsAccountJWT, natsPublisher: natsPublisher,
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
-                publisher: natsPublisher, logger: logger)
+                publisher: natsPublisher, logger: logger),
+            vaultWorkers: VaultWorkerPool.make(
+                configuration: configuration.nats, trust: natsTrust, lifecycle: vaultLifecycle, clock: clock,
+                logger: logger)
         )
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import NATSClient
+import VettIDMessaging
+
+/// The vault workers one server process runs (`nats_worker_instances`), each its own NATS connection in the
+/// `vault-workers` queue group, answering from this server's store.
+enum VaultWorkerPool {
+    static func make(
+        configuration: NATSConfiguration, trust: NATSTrust, lifecycle: VaultLifecycleService, clock: any WallClock,
+        logger: Logger
+    ) -> [VaultWorker] {
+        guard let url = configuration.url, configuration.workerInstances > 0 else { return [] }
+        let status: VaultRequestProcessor.StatusLookup = { guid in
+            guard let userID = UUID(uuidString: guid) else { return ("not_enrolled", nil) }
+            let status = try await lifecycle.status(userID: userID, credentialID: nil)
+            return (status.value.rawValue, status.transactionKeysRemaining)
+        }
+        let registry = VaultHandlerRegistry.builtIn(status: status)
+        return (0..<configuration.workerInstances).map { _ in
+            VaultWorker(
+                configuration: .init(
+                    servers: [url], tls: NATSTLSConfiguration(rootCertificatesPath: configuration.caFile),
+                    maxPayloadBytes: configuration.workerMaxPayloadBytes, retryOnFailedConnect: true),
+                credentials: {
+                    let now = Int64(Date().timeIntervalSince1970)
+                    let user = try trust.userCredentials(
+                        name: "vault-worker", permissions: .worker, issuedAt: now, expiresAt: nil)
+                    return (user.jwt, user.seed)
+                },
+                registry: registry, status: status, clock: clock, logger: logger)
+        }
+    }
+}

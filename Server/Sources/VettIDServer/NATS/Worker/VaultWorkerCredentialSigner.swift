@@ -1,0 +1,33 @@
+// Bridges the worker's credentials callback to NATSAuth's JWT and nonce-signing callbacks.
+
+import NIOConcurrencyHelpers
+import VettIDCrypto
+
+/// Mints fresh credentials on every (re)connect and signs that connection's nonce with their key.
+///
+/// nats-client asks for the JWT, then for the nonce signature, in the same handshake; the key of the latest
+/// JWT is kept between the two calls. The seed is never logged.
+final class VaultWorkerCredentialSigner: Sendable {
+    private let mint: VaultWorker.Credentials
+    private let current = NIOLockedValueBox<NKeyPair?>(nil)
+
+    init(_ mint: @escaping VaultWorker.Credentials) {
+        self.mint = mint
+    }
+
+    /// Mints credentials and keeps their key for ``sign(_:)``.
+    func jwt() throws -> String {
+        let credentials = try mint()
+        let pair = try NKeyPair(seed: credentials.seed)
+        current.withLockedValue { $0 = pair }
+        return credentials.jwt
+    }
+
+    /// Signs the server's nonce with the key of the JWT minted last.
+    func sign(_ nonce: [UInt8]) throws -> [UInt8] {
+        guard let pair = current.withLockedValue({ $0 }) else {
+            throw VaultWorkerError(.credentialsUnavailable, "no credentials were minted for this connection")
+        }
+        return try pair.sign(nonce)
+    }
+}

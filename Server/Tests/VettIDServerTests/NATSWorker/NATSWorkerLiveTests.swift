@@ -1,0 +1,430 @@
+import Foundation
+import Logging
+import NATSClient
+import NIOCore
+import Testing
+import VettIDCrypto
+import VettIDMessaging
+
+@testable import VettIDServer
+
+/// The vault worker against a real nats-server in operator mode: the worker connects with
+/// `NatsPermissionSet.worker`, apps with `NatsPermissionSet.forClient(.app, …)` and their member inbox.
+@Suite(.enabled(if: WorkerTestNATS.isAvailable, "nats-server is not installed"), .timeLimit(.minutes(2)))
+struct NATSWorkerLiveTests {
+    typealias Support = WorkerTestSupport
+
+    /// Counts how often the worker minted credentials (once per connect).
+    final class MintCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
+    static let fastReconnect = NATSReconnectPolicy(
+        maxAttemptsPerServer: nil, wait: .milliseconds(100), jitter: .milliseconds(50), maxWait: .milliseconds(500))
+
+    func worker(
+        _ server: WorkerTestNATS, id: String, concurrency: Int = 64, maxPayloadBytes: Int = 64 * 1024,
+        status: @escaping VaultRequestProcessor.StatusLookup = Support.activeStatus, mints: MintCounter = MintCounter(),
+        logger: Logger? = nil
+    ) throws -> VaultWorker {
+        VaultWorker(
+            configuration: .init(
+                servers: [server.url], concurrency: concurrency, maxPayloadBytes: maxPayloadBytes, instanceID: id,
+                reconnect: Self.fastReconnect, drainTimeout: .seconds(5)),
+            credentials: {
+                mints.increment()
+                return try server.user(NatsPermissionSet.worker, name: "vault-worker")
+            },
+            registry: try Support.registry(status: status), status: status, clock: Support.FixedClock(),
+            logger: logger ?? Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    func app(_ server: WorkerTestNATS, _ namespace: VaultNamespace) async throws -> NATSClient {
+        let user = try server.user(NatsPermissionSet.forClient(.app, in: namespace), name: "app")
+        let client = try NATSClient(
+            configuration: .init(
+                servers: [server.url], auth: .jwt(user.jwt, seed: user.seed), inboxPrefix: namespace.appInboxPrefix,
+                reconnect: Self.fastReconnect))
+        try await client.connect()
+        return client
+    }
+
+    /// Sends `body` to the member's `forVault.{type}` with request/reply and decodes the answer.
+    func ask(
+        _ client: NATSClient, _ namespace: VaultNamespace, _ type: VaultMessageType, _ body: [UInt8],
+        timeout: Duration = .seconds(5)
+    ) async throws -> VaultResponse {
+        let reply = try await client.request(ByteBuffer(bytes: body), to: namespace.forVault(type), timeout: timeout)
+        #expect(reply.subject.hasPrefix(namespace.appInboxPrefix + "."), "answered on the member's own inbox")
+        return try VaultResponse.decode(reply.payload.readableBytesView)
+    }
+
+    /// The next message of `subscription`, or `nil` after `timeout`.
+    func next(_ subscription: NATSSubscription, timeout: Duration = .seconds(5)) async -> NATSMessage? {
+        await withTaskGroup(of: NATSMessage?.self) { group in
+            group.addTask {
+                for await message in subscription { return message }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    // MARK: Queue group
+
+    @Test func twoWorkersShareTheQueueGroupAndAnswerEachRequestExactlyOnce() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let first = try worker(server, id: "worker-a")
+        let second = try worker(server, id: "worker-b")
+        try await first.start()
+        try await second.start()
+
+        // An unrestricted observer counts every answer published into any member's forApp space.
+        let observerUser = try server.user(nil, name: "observer")
+        let observer = try NATSClient(configuration: .init(servers: [server.url], auth: .jwt(observerUser.jwt, seed: observerUser.seed)))
+        try await observer.connect()
+        let answers = try observer.subscribe(to: "OwnerSpace.*.forApp.>")
+        try await observer.flush()
+        let counting = Task {
+            var subjects: [String] = []
+            for await message in answers { subjects.append(message.subject) }
+            return subjects
+        }
+
+        let members = try (0..<4).map { _ in try Support.namespace() }
+        var apps: [NATSClient] = []
+        for member in members { apps.append(try await app(server, member)) }
+        let responses = try await withThrowingTaskGroup(of: (String, VaultResponse).self) { group in
+            for index in 0..<200 {
+                let member = index % members.count
+                let (client, namespace) = (apps[member], members[member])
+                group.addTask {
+                    let id = "req-\(index)"
+                    let body = Support.execute("whoami", .null, id: id)
+                    return (id, try await ask(client, namespace, .execute, body, timeout: .seconds(20)))
+                }
+            }
+            var all: [(String, VaultResponse)] = []
+            for try await response in group { all.append(response) }
+            return all
+        }
+        #expect(responses.count == 200)
+        #expect(Set(responses.map(\.0)).count == 200)
+        for (id, response) in responses {
+            guard case .handlerResult(id, "whoami", .success(let result), _) = response else {
+                Issue.record("request \(id) got \(response)")
+                continue
+            }
+            let index = Int(id.dropFirst(4))!
+            #expect(result["user_guid"] == .string(members[index % members.count].userGUID), "each app hears only about itself")
+        }
+
+        try await Task.sleep(for: .milliseconds(300))
+        try await observer.flush()
+        answers.unsubscribe()
+        let published = await counting.value
+        #expect(published.count == 200, "every request was answered exactly once, by one worker")
+        #expect(Set(published).count == 200)
+
+        let (a, b) = (first.statistics, second.statistics)
+        #expect(a.answered + b.answered == 200)
+        #expect(a.answered > 0 && b.answered > 0, "the queue group spread the requests: \(a.answered) / \(b.answered)")
+        #expect(a.errors + b.errors == 0)
+        #expect(a.received + b.received == 200)
+
+        for client in apps { await client.close() }
+        await observer.close()
+        await first.stop()
+        await second.stop()
+    }
+
+    // MARK: Request/reply from the app
+
+    @Test func anAppGetsStatusEchoVaultInfoAndEventTypesThroughItsInbox() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let worker = try worker(server, id: "worker-s", status: { guid in
+            guid == namespace.userGUID ? ("active", 12) : ("not_enrolled", nil)
+        })
+        try await worker.start()
+        try await worker.waitUntilReady()
+        let client = try await app(server, namespace)
+        let broadcast = try client.subscribe(to: namespace.eventTypes)
+        let responses = try client.subscribe(to: namespace.response(to: "status"))
+        try await client.flush()
+
+        let status = try await ask(client, namespace, .status, Support.status(id: "st-1"))
+        #expect(
+            status
+                == .statusResponse(
+                    requestID: "st-1",
+                    status: VaultWorkerStatus(
+                        vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 12, workerID: "worker-s",
+                        handlers: ["echo", "vault.info", "explode", "refuse", "slow", "whoami"]),
+                    timestamp: Support.timestamp))
+
+        let payload = JSONValue.object([("greeting", .string("hello vault")), ("list", .array([.integer(1), .bool(true)]))])
+        let echo = try await ask(client, namespace, .execute, Support.execute("echo", payload, id: "ec-1"))
+        #expect(echo == .handlerResult(requestID: "ec-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
+
+        let info = try await ask(client, namespace, .execute, Support.execute("vault.info", .null, id: "in-1"))
+        guard case .handlerResult("in-1", "vault.info", .success(let summary), _) = info else {
+            Issue.record("expected vault.info, got \(info)")
+            return
+        }
+        #expect(summary["vault_status"] == .string("active"))
+        #expect(summary["transaction_keys_remaining"] == .integer(12))
+
+        let types = try await ask(client, namespace, .eventTypes, Support.eventTypes(id: "et-1"))
+        guard case .eventTypes("et-1", let list, _) = types else {
+            Issue.record("expected event types, got \(types)")
+            return
+        }
+        #expect(list.map(\.handlerID) == ["echo", "vault.info", "explode", "refuse", "slow", "whoami"])
+        let copy = try #require(await next(broadcast), "event types are also published on the member's eventTypes")
+        #expect(try VaultResponse.decode(copy.payload.readableBytesView) == types)
+
+        // Without a reply subject the answer goes to the member's status response subject.
+        try client.publish(Support.status(id: "st-2"), to: namespace.forVault(.status))
+        let answer = try #require(await next(responses))
+        #expect(try VaultResponse.decode(answer.payload.readableBytesView).requestID == "st-2")
+
+        await client.close()
+        await worker.stop()
+    }
+
+    @Test func malformedRequestsGetErrorResponsesAndTheWorkerKeepsAnswering() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let worker = try worker(server, id: "worker-m", maxPayloadBytes: 1024)
+        try await worker.start()
+        let client = try await app(server, namespace)
+
+        let garbage = try await ask(client, namespace, .execute, Array("{not json".utf8))
+        #expect(garbage.typeName == "error")
+        guard case .error(nil, let malformed, _) = garbage else { return }
+        #expect(malformed.code == .malformedJSON)
+
+        let mismatch = try await ask(client, namespace, .execute, Support.status(id: "mm-1"))
+        guard case .error("mm-1", let typeError, _) = mismatch else {
+            Issue.record("expected an error, got \(mismatch)")
+            return
+        }
+        #expect(typeError.code == .typeMismatch)
+
+        let big = try await ask(client, namespace, .execute, Support.execute("echo", .string(String(repeating: "x", count: 2000))))
+        guard case .error(_, let sizeError, _) = big else {
+            Issue.record("expected an error, got \(big)")
+            return
+        }
+        #expect(sizeError.code == .payloadTooLarge)
+
+        let failing = try await ask(client, namespace, .execute, Support.execute("explode", .null, id: "ex-1"))
+        guard case .handlerResult("ex-1", "explode", .failure(let handlerError), _) = failing else {
+            Issue.record("expected a failed handler result, got \(failing)")
+            return
+        }
+        #expect(handlerError.code == .handlerFailed)
+
+        let echo = try await ask(client, namespace, .execute, Support.execute("echo", .string("still here"), id: "ok-1"))
+        #expect(echo == .handlerResult(requestID: "ok-1", handlerID: "echo", result: .success(.string("still here")), timestamp: Support.timestamp))
+        let statistics = worker.statistics
+        #expect(statistics.answered == 5)
+        #expect(statistics.errors == 4)
+        #expect(worker.isConnected)
+
+        await client.close()
+        await worker.stop()
+    }
+
+    @Test func aReplySubjectInAnotherMembersSpaceIsNotPublishedTo() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let (attacker, victim) = (try Support.namespace(), try Support.namespace())
+        let worker = try worker(server, id: "worker-r")
+        try await worker.start()
+        let attackerApp = try await app(server, attacker)
+        let victimApp = try await app(server, victim)
+        let victimInbox = try victimApp.subscribe(to: victim.forAppWildcard)
+        let attackerResponses = try attackerApp.subscribe(to: attacker.response(to: "execute"))
+        try await victimApp.flush()
+        try await attackerApp.flush()
+
+        try attackerApp.publish(
+            Support.execute("whoami", .null, id: "evil-1"), to: attacker.forVault(.execute),
+            replyTo: "\(victim.appInboxPrefix).stolen.1")
+        try await attackerApp.flush()
+
+        let answer = try #require(await next(attackerResponses), "the answer goes to the sender's own response subject")
+        let response = try VaultResponse.decode(answer.payload.readableBytesView)
+        guard case .handlerResult("evil-1", "whoami", .success(let result), _) = response else {
+            Issue.record("expected whoami, got \(response)")
+            return
+        }
+        #expect(result["user_guid"] == .string(attacker.userGUID))
+        #expect(await next(victimInbox, timeout: .milliseconds(500)) == nil, "nothing reached the other member's space")
+
+        await attackerApp.close()
+        await victimApp.close()
+        await worker.stop()
+    }
+
+    // MARK: Concurrency and lifecycle
+
+    @Test func aSlowHandlerDoesNotBlockOtherRequests() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let worker = try worker(server, id: "worker-c", concurrency: 4)
+        try await worker.start()
+        let client = try await app(server, namespace)
+
+        let slow = Task {
+            try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(3000))]), id: "slow-1"))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        for index in 0..<20 {
+            let echo = try await ask(client, namespace, .execute, Support.execute("echo", .integer(Int64(index)), id: "fast-\(index)"))
+            #expect(echo.isSuccess)
+        }
+        #expect(ContinuousClock.now - started < .seconds(2), "fast requests were answered while the slow one ran")
+        #expect(worker.statistics.inFlight == 1)
+        let slowAnswer = try await slow.value
+        #expect(slowAnswer.requestID == "slow-1" && slowAnswer.isSuccess)
+
+        await client.close()
+        await worker.stop()
+    }
+
+    @Test func stopAnswersTheRequestsInFlightFirst() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let worker = try worker(server, id: "worker-d")
+        try await worker.start()
+        let client = try await app(server, namespace)
+
+        let slow = Task {
+            try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(700))]), id: "drain-1"))
+        }
+        while worker.statistics.inFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        await worker.stop()
+        let answer = try await slow.value
+        #expect(answer.requestID == "drain-1" && answer.isSuccess)
+        #expect(!worker.isConnected)
+        let error = await #expect(throws: VaultWorkerError.self) { try await worker.waitUntilReady() }
+        #expect(error?.code == .stopped)
+        let again = await #expect(throws: VaultWorkerError.self) { try await worker.start() }
+        #expect(again?.code == .alreadyStarted)
+        await worker.stop()  // idempotent
+
+        await client.close()
+    }
+
+    @Test func runServesUntilCancelled() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let worker = try worker(server, id: "worker-run")
+        let running = Task { try await worker.run() }
+        try await worker.waitUntilReady()
+        let client = try await app(server, namespace)
+        #expect(try await ask(client, namespace, .status, Support.status()).isSuccess)
+        running.cancel()
+        try await running.value
+        #expect(!worker.isConnected)
+        await client.close()
+    }
+
+    @Test func startFailsWhenNATSServerIsUnreachable() async throws {
+        let server = try await WorkerTestNATS()
+        let url = server.url
+        server.cleanUp()
+        let worker = VaultWorker(
+            configuration: .init(servers: [url], reconnect: Self.fastReconnect),
+            credentials: { throw WorkerTestNATS.Failure(description: "never asked") },
+            registry: .builtIn(status: Support.activeStatus), status: Support.activeStatus,
+            logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
+        await #expect(throws: (any Error).self) { try await worker.start() }
+        await #expect(throws: (any Error).self) { try await worker.waitUntilReady() }
+        #expect(!worker.isConnected)
+    }
+
+    @Test func stoppingAWorkerThatIsStillRetryingItsFirstConnectAbandonsIt() async throws {
+        let server = try await WorkerTestNATS()
+        let url = server.url
+        server.cleanUp()
+        func retrying() -> VaultWorker {
+            VaultWorker(
+                configuration: .init(servers: [url], reconnect: Self.fastReconnect, retryOnFailedConnect: true),
+                credentials: { throw WorkerTestNATS.Failure(description: "never asked") },
+                registry: .builtIn(status: Support.activeStatus), status: Support.activeStatus,
+                logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
+        }
+        // start() keeps retrying; stop() makes it throw `stopped` and returns once the worker is stopped.
+        let worker = retrying()
+        let starting = Task { try await worker.start() }
+        let waiting = Task { try await worker.waitUntilReady() }
+        try await Task.sleep(for: .milliseconds(300))
+        await worker.stop()
+        let error = await #expect(throws: VaultWorkerError.self) { try await starting.value }
+        #expect(error?.code == .stopped)
+        let notReady = await #expect(throws: VaultWorkerError.self) { try await waiting.value }
+        #expect(notReady?.code == .stopped)
+
+        // run() cancelled while retrying returns without an error.
+        let service = retrying()
+        let running = Task { try await service.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        running.cancel()
+        try await running.value
+        #expect(!service.isConnected)
+    }
+
+    @Test func theWorkerKeepsServingAfterNATSServerRestarts() async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let mints = MintCounter()
+        let worker = try worker(server, id: "worker-restart", mints: mints)
+        try await worker.start()
+        let client = try await app(server, namespace)
+        #expect(try await ask(client, namespace, .status, Support.status(id: "before")).isSuccess)
+        #expect(mints.value == 1)
+
+        try await server.restart()
+
+        // Both sides reconnect on their own; the worker's subscription is restored by nats-client.
+        let deadline = ContinuousClock.now + .seconds(15)
+        var answered: VaultResponse?
+        while answered == nil, ContinuousClock.now < deadline {
+            answered = try? await ask(client, namespace, .execute, Support.execute("echo", .string("after"), id: "after"), timeout: .seconds(1))
+            if answered == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let response = try #require(answered, "the worker answered after the restart; log: \(server.log.suffix(1500))")
+        #expect(response == .handlerResult(requestID: "after", handlerID: "echo", result: .success(.string("after")), timestamp: Support.timestamp))
+        #expect(mints.value >= 2, "a fresh JWT was minted for the reconnect")
+        #expect(worker.statistics.reconnects >= 1)
+        #expect(worker.isConnected)
+
+        // And it keeps going.
+        for index in 0..<10 {
+            #expect(try await ask(client, namespace, .status, Support.status(id: "more-\(index)")).isSuccess)
+        }
+        await client.close()
+        await worker.stop()
+    }
+}
