@@ -192,6 +192,81 @@ import VettIDServer
         }
     }
 
+    @Test(.enabled(if: vettid != nil && NATSLive.isAvailable, "the vettid executable or nats-server is missing"))
+    func natsSetupSendStatusListenRevokeOverTLS() async throws {
+        try await NATSLive.with(tls: true, configure: { $0.gate.developmentTokens = ["cli-dev-token-nats"] }) { live in
+            let config = live.server.directory.appendingPathComponent("config")
+            let url = live.server.baseURL.absoluteString
+            let vaultPassword = "correct-Horse-battery-91"
+            #expect(try run(["register", "--email", "nats-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
+            let code = try #require(try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
+            let enrolled = try run(
+                ["enroll", code, "--development-token", "cli-dev-token-nats", "--output", "json"], stdin: vaultPassword,
+                configDirectory: config)
+            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+            #expect(try run(["auth", "--output", "json"], stdin: vaultPassword, configDirectory: config).status == 0)
+
+            let caFile = try #require(live.nats.caFile)
+            let setup = try run(["nats", "setup", "--ca", caFile, "--output", "json"], configDirectory: config)
+            #expect(setup.status == 0, "\(setup.stderr)")
+            #expect(setup.json["account_created"] as? Bool == true)
+            #expect((setup.json["endpoint"] as? String)?.hasPrefix("tls://") == true)
+            #expect(setup.json["vault_status"] as? String == "enrolled", "the worker read the vault's state")
+            let tokenID = try #require(setup.json["token_id"] as? String)
+            let again = try run(["nats", "setup", "--output", "json"], configDirectory: config)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.json["account_created"] as? Bool == false, "an existing account is reused")
+
+            let status = try run(["nats", "status", "--output", "json"], configDirectory: config)
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect((status.json["active_tokens"] as? [Any])?.count == 2)
+            let stored = try #require(status.json["stored_token_id"] as? String)
+
+            let echo = try run(["nats", "send", "--handler", "echo", "--payload", #"{"n":42}"#, "--output", "json"], configDirectory: config)
+            #expect(echo.status == 0, "\(echo.stderr)")
+            #expect((echo.json["result"] as? [String: Any])?["n"] as? Int == 42)
+            let unknown = try run(["nats", "send", "--handler", "no.such", "--output", "json"], configDirectory: config)
+            #expect(unknown.status == 1)
+            #expect((unknown.json["error"] as? [String: Any])?["code"] as? String == "unknown_handler")
+            let types = try run(["nats", "send", "--event-types", "--output", "json"], configDirectory: config)
+            #expect((types.json["event_types"] as? [[String: Any]])?.contains { $0["handler_id"] as? String == "echo" } == true)
+            let badPayload = try run(["nats", "send", "--handler", "echo", "--payload", "{oops", "--output", "json"], configDirectory: config)
+            #expect(badPayload.status == 1)
+            #expect(badPayload.errorJSON["error"] as? String == "invalid_payload")
+
+            // `listen` hears what the vault sends on the member's forApp subjects (here: a published event-types list).
+            // The listener runs on a thread of its own: two commands blocking both cooperative threads of a 2-core
+            // machine would starve the in-process server they both talk to.
+            let finished = ListenResult()
+            let listening = Task {
+                await finished.set(
+                    try await runOffThePool(
+                        ["nats", "listen", "--count", "1", "--seconds", "20", "--output", "json"], configDirectory: config))
+            }
+            var heard: Run?
+            for _ in 0..<60 where heard == nil {
+                _ = try run(["nats", "send", "--event-types"], configDirectory: config)
+                try await Task.sleep(for: .milliseconds(250))
+                heard = await finished.value
+            }
+            _ = try await listening.value
+            let listened = try #require(heard)
+            #expect(listened.status == 0, "\(listened.stderr) \(listened.stdout)")
+            #expect(listened.json["type"] as? String == "eventTypes")
+
+            let revoked = try run(["nats", "revoke", "--output", "json"], configDirectory: config)
+            #expect(revoked.status == 0, "\(revoked.stderr)")
+            #expect(revoked.json["token_id"] as? String == stored)
+            let old = try run(["nats", "revoke", tokenID, "--output", "json"], configDirectory: config)
+            #expect(old.status == 0, "\(old.stderr)")
+            let after = try run(["nats", "status", "--output", "json"], configDirectory: config)
+            #expect((after.json["active_tokens"] as? [Any])?.isEmpty == true)
+            #expect(after.json["stored_token_id"] == nil)
+            let store = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
+            #expect(!String(decoding: store, as: UTF8.self).contains("SU"), "the NATS seed is kept encrypted")
+        }
+    }
+
     @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
     func demoRunsEveryStepAndExitsZero() throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-config-\(UUID())")
@@ -199,14 +274,24 @@ import VettIDServer
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.json["ok"] as? Bool == true)
         let steps = try #require(demo.json["steps"] as? [[String: Any]])
-        #expect(steps.count >= 28)
+        #expect(steps.count >= 41)
         #expect(steps.allSatisfy { $0["ok"] as? Bool == true })
         let names = steps.compactMap { $0["step"] as? String }
         for expected in [
             "register", "login", "current user", "refresh", "logout", "refuse revoked tokens", "proxied call", "invite",
-            "enroll: finalize", "authenticate", "refuse wrong vault password", "refuse forged LAT",
+            "enroll: finalize", "authenticate", "refuse wrong vault password", "refuse forged LAT", "nats: connect over TLS",
+            "nats: vault status request", "nats: handler request", "nats: refuse other space", "nats: revoke a token",
         ] {
             #expect(names.contains(expected), "the demo runs \(expected)")
+        }
+    }
+
+    /// ``run(_:stdin:configDirectory:)`` on a Dispatch thread, leaving the cooperative pool free.
+    func runOffThePool(_ arguments: [String], configDirectory: URL) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.run(arguments, configDirectory: configDirectory) })
+            }
         }
     }
 
@@ -225,4 +310,10 @@ import VettIDServer
 struct CLITestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// What a background `vettid nats listen` printed, once it exited.
+private actor ListenResult {
+    private(set) var value: CLITests.Run?
+    func set(_ run: CLITests.Run) { value = run }
 }

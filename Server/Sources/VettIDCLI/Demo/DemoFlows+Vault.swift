@@ -23,8 +23,11 @@ struct VaultDemo {
             appID: appID, allowedEnvironments: [.development], trustSoftwareRoot: true,
             softwareRoots: [authority.rootCertificate])
         let server = try await reporter.step("start vault backend") {
-            let server = try await LoopbackServer.start(label: "vettid-demo-vault", logger: logger) { $0.gate = gate }
-            return (server, "\(server.baseURL.absoluteString), attestation required, trusts the demo's software root only")
+            let server = try await LoopbackServer.start(label: "vettid-demo-vault", logger: logger, nats: .tls) { $0.gate = gate }
+            return (
+                server,
+                "\(server.baseURL.absoluteString), attestation required, trusts the demo's software root only; nats-server (operator mode) at \(server.nats?.url ?? "-")"
+            )
         }
         do {
             try await walk(server: server, authority: authority, appID: appID)
@@ -142,5 +145,6 @@ struct VaultDemo {
             }
             return ((), "lat_mismatch: the server's LAT differs from the stored one, so the password was never sent")
         }
+        try await NATSDemo(reporter: reporter, server: server, vault: vault, deviceStore: deviceStore, logger: logger).run()
     }
 }
