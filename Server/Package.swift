@@ -141,6 +141,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Benchmark (scripts/bench-messaging): app <-> vault round trips and requests/s through the vault worker.
+        .executableTarget(
+            name: "VaultMessagingBench",
+            dependencies: [
+                "VettIDServer",
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "VettIDMessaging", package: "VettID"),
+                .product(name: "NATSClient", package: "VettID"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Benchmark (scripts/bench-vault): vault enrollments/s and authentications/s, peak memory; not a product.
         .executableTarget(
             name: "VaultBench",

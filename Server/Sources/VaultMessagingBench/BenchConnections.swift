@@ -1,0 +1,41 @@
+import Foundation
+import NATSClient
+import VettIDCrypto
+import VettIDMessaging
+import VettIDServer
+
+/// NATS connections for the benchmark, with credentials minted directly by the server's trust (the HTTP token
+/// endpoint is not what is measured).
+struct BenchConnections {
+    let server: LoopbackServer
+
+    var url: String { server.nats?.url ?? "" }
+
+    /// An app of a fresh member: the exact app permissions, inbox in the member's `forApp` space.
+    func app() async throws -> (NATSClient, VaultNamespace) {
+        let namespace = try VaultNamespace(userGUID: UUID().uuidString.lowercased())
+        let credentials = try server.components.natsTrust.userCredentials(
+            name: "bench-app", permissions: .forClient(.app, in: namespace), issuedAt: now, expiresAt: now + 3600)
+        return (try await connect(credentials, inboxPrefix: namespace.appInboxPrefix), namespace)
+    }
+
+    /// A raw peer: a client allowed `bench.raw.>` and its own inbox, outside the vault spaces (so no worker sees
+    /// its traffic).
+    func raw(name: String) async throws -> NATSClient {
+        let credentials = try server.components.natsTrust.userCredentials(
+            name: name, permissions: NatsPermissionSet(publish: ["bench.raw.>"], subscribe: ["bench.raw.>"]),
+            issuedAt: now, expiresAt: now + 3600)
+        return try await connect(credentials, inboxPrefix: "bench.raw.inbox.\(name)")
+    }
+
+    private var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    private func connect(_ credentials: NATSUserCredentials, inboxPrefix: String) async throws -> NATSClient {
+        let client = try NATSClient(
+            configuration: NATSClient.Configuration(
+                servers: [url], auth: .jwt(credentials.jwt, seed: credentials.seed), requestTimeout: .seconds(10),
+                inboxPrefix: inboxPrefix))
+        try await client.connect()
+        return client
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Logging
+import VettIDServer
+
+/// `VaultMessagingBench`: app ↔ vault over NATS through the backend's vault worker, against a real nats-server in
+/// operator mode (scripts/bench-messaging builds it in release and runs it).
+///
+/// 1. Round trip, one request at a time: p50/p99 through the worker, against a raw NATS request/reply echo on the
+///    same nats-server (the peer: what the worker adds on top of NATS itself).
+/// 2. Answered requests per second with several apps and 1, 2, 4… worker instances in the `vault-workers` queue
+///    group.
+@main
+struct VaultMessagingBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "VaultMessagingBench",
+        abstract: "App-to-vault round trips (p50/p99) and requests/s through the vault worker over a real nats-server."
+    )
+
+    @Option(help: "Sequential round trips measured (after a warm-up of 500).")
+    var requests: Int = 5_000
+
+    @Option(parsing: .upToNextOption, help: "Worker instances of each throughput phase, one phase per value.")
+    var workers: [Int] = [1, 2, 4]
+
+    @Option(help: "Concurrent apps in the throughput phases.")
+    var clients: Int = 8
+
+    @Option(help: "Requests each app keeps in flight.")
+    var window: Int = 16
+
+    @Option(help: "Seconds each throughput phase runs.")
+    var seconds: Double = 10
+
+    func validate() throws {
+        guard requests > 0, clients > 0, window > 0, seconds > 0, workers.allSatisfy({ (1...64).contains($0) }) else {
+            throw ValidationError("--requests, --clients, --window, --seconds must be positive; --workers 1...64")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        print("VaultMessagingBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build: "
+            + "\(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)"), nats-server \(Self.natsVersion())")
+        print("")
+
+        let roundTrip = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
+            $0.nats.workerInstances = 1
+        }
+        let connections = BenchConnections(server: roundTrip)
+        let raw = try await RoundTripBenchmark.raw(connections, requests: requests, warmup: 500)
+        let worker = try await RoundTripBenchmark.throughWorker(connections, requests: requests, warmup: 500)
+        await roundTrip.stop()
+        print("round trip, 1 app, 1 request in flight, \(requests) requests (µs):")
+        print("  path                         p50       p99")
+        for (name, sample) in [("raw NATS request/reply echo", raw), ("app → worker (execute echo)", worker)] {
+            print("  " + name.padding(toLength: 27, withPad: " ", startingAt: 0)
+                + String(format: "%9.0f %9.0f", sample.percentile(0.5).microseconds, sample.percentile(0.99).microseconds))
+        }
+        print(String(format: "  worker / raw: p50 %.2f×, p99 %.2f×", worker.percentile(0.5).microseconds / raw.percentile(0.5).microseconds,
+            worker.percentile(0.99).microseconds / raw.percentile(0.99).microseconds))
+        print("")
+
+        print("throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per phase:")
+        print("  workers   answered   requests/s   vs 1 worker")
+        var base: Double?
+        for count in workers {
+            let server = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
+                $0.nats.workerInstances = count
+            }
+            let result = try await ThroughputBenchmark.run(
+                BenchConnections(server: server), clients: clients, window: window, seconds: seconds)
+            await server.stop()
+            let ratio = base.map { result.perSecond / $0 } ?? 1
+            base = base ?? result.perSecond
+            print(String(format: "  %7d %10d %12.0f %12.2f×", count, result.answered, result.perSecond, ratio))
+        }
+    }
+
+    static var isReleaseBuild: Bool {
+        #if DEBUG
+        return false
+        #else
+        return true
+        #endif
+    }
+
+    static func natsVersion() -> String {
+        guard let executable = LocalNATSServer.executable else { return "missing" }
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--version"]
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return "unknown" }
+        process.waitUntilExit()
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
