@@ -12,14 +12,52 @@ enum ThroughputBenchmark {
         var perSecond: Double { Double(answered) / max(elapsed.microseconds / 1e6, 1e-9) }
     }
 
+    /// Through the vault worker(s) the server runs.
     static func run(_ connections: BenchConnections, clients: Int, window: Int, seconds: Double) async throws -> Result {
-        var apps: [(NATSClient, VaultNamespace)] = []
-        for _ in 0..<clients { apps.append(try await connections.app()) }
+        var apps: [(NATSClient, String)] = []
+        for _ in 0..<clients {
+            let (app, namespace) = try await connections.app()
+            apps.append((app, namespace.forVault(.execute)))
+        }
+        return try await load(apps, window: window, seconds: seconds)
+    }
+
+    /// The peer: the same load against `responders` raw echo responders in a queue group (no parsing, no dispatch).
+    static func raw(_ connections: BenchConnections, clients: Int, window: Int, seconds: Double, responders count: Int)
+        async throws -> Result
+    {
+        var responders: [(NATSClient, Task<Void, Never>)] = []
+        for index in 0..<count {
+            let responder = try await connections.raw(name: "responder\(index)")
+            let requests = try responder.subscribe(to: "bench.raw.echo", queue: "bench")
+            try await responder.flush()
+            let task = Task {
+                for await request in requests {
+                    guard let reply = request.replyTo, let message = try? VaultMessage.decode(request.payload.readableBytesView)
+                    else { continue }
+                    let answer = VaultResponse.handlerResult(
+                        requestID: message.id, handlerID: "echo", result: .success(.null), timestamp: 0)
+                    try? responder.publish(answer.encoded(), to: reply)
+                }
+            }
+            responders.append((responder, task))
+        }
+        var apps: [(NATSClient, String)] = []
+        for index in 0..<clients { apps.append((try await connections.raw(name: "client\(index)"), "bench.raw.echo")) }
+        let result = try await load(apps, window: window, seconds: seconds)
+        for (responder, task) in responders {
+            task.cancel()
+            await responder.close()
+        }
+        return result
+    }
+
+    private static func load(_ apps: [(NATSClient, String)], window: Int, seconds: Double) async throws -> Result {
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = started + .milliseconds(Int64(seconds * 1000))
         let answered = try await withThrowingTaskGroup(of: Int.self) { group in
-            for (app, namespace) in apps {
+            for (app, subject) in apps {
                 for lane in 0..<window {
                     group.addTask {
                         var count = 0
@@ -27,7 +65,7 @@ enum ThroughputBenchmark {
                             let message = VaultMessage.executeHandler(
                                 id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)), timestamp: 0)
                             let reply = try await app.request(
-                                ByteBuffer(bytes: message.encoded()), to: namespace.forVault(.execute))
+                                ByteBuffer(bytes: message.encoded()), to: subject)
                             guard try VaultResponse.decode(reply.payload.readableBytesView).isSuccess else {
                                 throw BenchFailure("a request failed")
                             }

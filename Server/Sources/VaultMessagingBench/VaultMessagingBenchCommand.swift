@@ -62,19 +62,21 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
             worker.percentile(0.99).microseconds / raw.percentile(0.99).microseconds))
         print("")
 
-        print("throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per phase:")
-        print("  workers   answered   requests/s   vs 1 worker")
-        var base: Double?
+        print("throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per phase "
+            + "(peer: the same load against raw echo responders in a queue group on the same nats-server):")
+        print("  responders         answered   requests/s   vs raw")
         for count in workers {
             let server = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
                 $0.nats.workerInstances = count
             }
-            let result = try await ThroughputBenchmark.run(
-                BenchConnections(server: server), clients: clients, window: window, seconds: seconds)
+            let connections = BenchConnections(server: server)
+            let raw = try await ThroughputBenchmark.raw(
+                connections, clients: clients, window: window, seconds: seconds, responders: count)
+            let worker = try await ThroughputBenchmark.run(connections, clients: clients, window: window, seconds: seconds)
             await server.stop()
-            let ratio = base.map { result.perSecond / $0 } ?? 1
-            base = base ?? result.perSecond
-            print(String(format: "  %7d %10d %12.0f %12.2f×", count, result.answered, result.perSecond, ratio))
+            print(String(format: "  %2d raw echo     %10d %12.0f", count, raw.answered, raw.perSecond))
+            print(String(format: "  %2d vault worker %10d %12.0f %8.2f×", count, worker.answered, worker.perSecond,
+                worker.perSecond / raw.perSecond))
         }
     }
 
