@@ -47,9 +47,10 @@ public struct NatsPermissionSet: Sendable, Hashable {
         }
     }
 
-    /// The backend's vault worker: every member's requests in, every member's answers and event types out.
+    /// The backend's vault worker: every member's requests in (only as a member of the `vault-workers` queue
+    /// group: nats-server's `subject queue` permission form), every member's answers and event types out.
     public static let worker = NatsPermissionSet(
         publish: ["OwnerSpace.*.forApp.>", "OwnerSpace.*.eventTypes"],
-        subscribe: [VaultNamespace.allForVault]
+        subscribe: ["\(VaultNamespace.allForVault) \(VaultNamespace.workerQueueGroup)"]
     )
 }

@@ -110,6 +110,26 @@ struct NATSLiveTests {
         }
     }
 
+    @Test @MainActor func workerCredentialsOnlySubscribeInTheQueueGroup() async throws {
+        try await NATSLive.with(workers: 0) { live in
+            let now = Int64(Date().timeIntervalSince1970)
+            let user = try live.server.components.natsTrust.userCredentials(
+                name: "worker", permissions: .worker, issuedAt: now, expiresAt: now + 60)
+            let worker = try NATSClient(
+                configuration: .init(servers: [live.nats.url], auth: .jwt(user.jwt, seed: user.seed)))
+            try await worker.connect()
+            let refused = awaitEvent(worker) { $0.errorCode == .permissionsViolation }
+            _ = try worker.subscribe(to: VaultNamespace.allForVault)
+            try await worker.flush()
+            #expect(try await refused.value != nil, "outside the vault-workers queue group nats-server refuses it")
+            let allowed = awaitEvent(worker, timeout: .seconds(1)) { $0.errorCode == .permissionsViolation }
+            _ = try worker.subscribe(to: VaultNamespace.allForVault, queue: VaultNamespace.workerQueueGroup)
+            try await worker.flush()
+            #expect(try await allowed.value == nil)
+            await worker.close()
+        }
+    }
+
     @Test @MainActor func tokensWorkOverTLS() async throws {
         try await NATSLive.with(tls: true) { live in
             #expect(live.nats.url.hasPrefix("tls://"))

@@ -21,6 +21,10 @@ extension APIHandler {
         guard let clientType = NatsClientType(rawValue: body.clientType.rawValue) else {
             throw APIFailure.invalidRequest("client_type must be app or vault")
         }
+        // The generated types do not check `maxLength`.
+        if let deviceID = body.deviceId, deviceID.unicodeScalars.count > 128 {
+            throw APIFailure.invalidRequest("device_id is at most 128 characters")
+        }
         let issued = try await components.nats.issueToken(
             userID: caller.userID, clientType: clientType, deviceID: body.deviceId)
         try request.responseHeaders.append(.cacheControl, "no-store")

@@ -80,7 +80,7 @@ public final class LocalNATSServer: Sendable {
                 .init(
                     port: chosen, resolverDirectory: directory + "/jwt", tlsCertificateFile: certificate, tlsKeyFile: key),
                 applicationAccountJWT: applicationAccountJWT)
-            try text.write(toFile: configurationFile, atomically: true, encoding: .utf8)
+            try NATSServerConfigRenderer.write(text, to: configurationFile)
             let logFile = directory + "/nats-server.log"
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
             let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))

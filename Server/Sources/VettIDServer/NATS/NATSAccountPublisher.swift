@@ -1,7 +1,6 @@
 import Foundation
 public import Logging
 import NATSClient
-import NIOConcurrencyHelpers
 import NIOCore
 public import ServiceLifecycle
 import VettIDCrypto
@@ -38,11 +37,14 @@ public final class NATSAccountPublisher: Service, Sendable {
         url: String, caFile: String?, trust: NATSTrust, builder: NATSAccountJWTBuilder, logger: Logger,
         reconcileInterval: Duration = .seconds(60)
     ) throws {
-        let signer = NATSSystemUserSigner(trust: trust)
+        let signer = NATSCredentialSigner {
+            let user = try trust.systemUserCredentials(now: Int64(Date().timeIntervalSince1970))
+            return (user.jwt, user.seed)
+        }
         self.client = try NATSClient(
             configuration: NATSClient.Configuration(
                 servers: [url], name: "vettid-server account publisher",
-                auth: .jwt({ try signer.currentJWT() }, sign: { try signer.sign($0) }),
+                auth: signer.auth,
                 requestTimeout: .seconds(5),
                 reconnect: NATSReconnectPolicy(maxAttemptsPerServer: nil, wait: .seconds(1)),
                 retryOnFailedConnect: true,
@@ -111,28 +113,4 @@ public final class NATSAccountPublisher: Service, Sendable {
 
     /// Whether the publisher is connected now.
     public var isConnected: Bool { client.isConnected }
-}
-
-/// Mints a system-account user JWT on each connect and signs nonces with its key.
-private final class NATSSystemUserSigner: Sendable {
-    private let trust: NATSTrust
-    private let user: NIOLockedValueBox<NATSUserCredentials?>
-
-    init(trust: NATSTrust) {
-        self.trust = trust
-        self.user = NIOLockedValueBox(nil)
-    }
-
-    func currentJWT() throws -> String {
-        let credentials = try trust.systemUserCredentials(now: Int64(Date().timeIntervalSince1970))
-        user.withLockedValue { $0 = credentials }
-        return credentials.jwt
-    }
-
-    func sign(_ nonce: [UInt8]) throws -> [UInt8] {
-        guard let credentials = user.withLockedValue({ $0 }) else {
-            throw NATSJWTError(.signingFailed, "no system user minted yet")
-        }
-        return try NKeyPair(seed: credentials.seed).sign(nonce)
-    }
 }

@@ -21,6 +21,13 @@ struct NATSAccountRepository: Sendable {
         ).first().map(Self.decode)
     }
 
+    /// Locks the member's account row until the transaction ends (PostgreSQL; SQLite transactions are
+    /// `BEGIN IMMEDIATE` and already exclusive), so counting and issuing tokens is one step.
+    func lock(userID: UUID, on db: any SQLDatabase, engine: SQLEngine) async throws {
+        guard engine == .postgres else { return }
+        _ = try await db.raw("SELECT user_id FROM nats_accounts WHERE user_id = \(bind: userID.key) FOR UPDATE").first()
+    }
+
     /// Inserts the member's namespaces; `false` when they already exist (nothing changes).
     func create(_ account: NATSAccount, on db: any SQLDatabase) async throws -> Bool {
         let inserted = try await db.raw(

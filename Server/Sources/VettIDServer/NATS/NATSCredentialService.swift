@@ -62,7 +62,9 @@ public struct NATSCredentialService: Sendable {
         let expiresAt = now + lifetime.components.seconds
         let configuration = self.configuration
         let trust = self.trust
+        let engine = store.engine
         return try await store.transaction { db in
+            try await accounts.lock(userID: userID, on: db, engine: engine)
             guard let account = try await accounts.find(userID: userID, on: db) else {
                 throw APIFailure.nats(.notFound, .notFound, "create the member's NATS account first")
             }

@@ -126,12 +126,17 @@ public struct NATSTrust: Sendable {
             subject: user.publicKey, name: name, expires: expiresAt,
             nats: NATSUserClaims(
                 permissions: NATSPermissions(
-                    publish: NATSPermission(allow: permissions.publish),
-                    subscribe: NATSPermission(allow: permissions.subscribe)),
+                    publish: Self.exactly(permissions.publish), subscribe: Self.exactly(permissions.subscribe)),
                 maxSubscriptions: Self.userSubscriptionLimit, maxData: -1, maxPayload: Self.userPayloadLimit))
         claims.issuedAt = issuedAt
         let jwt = try NATSJWT.encode(claims, signedBy: applicationAccount, now: issuedAt)
         return NATSUserCredentials(jwt: jwt, seed: try user.encodedSeed(), publicKey: user.publicKey)
+    }
+
+    /// Allows exactly `subjects`. An empty allow list is omitted from the JWT, which nats-server reads as "no
+    /// restriction"; an empty list here means "nothing", so it becomes a deny of every subject.
+    static func exactly(_ subjects: [String]) -> NATSPermission {
+        subjects.isEmpty ? NATSPermission(deny: [">"]) : NATSPermission(allow: subjects)
     }
 
     /// A short-lived user of the system account, for the server's own account-update connection.

@@ -22,13 +22,18 @@ enum VaultWorkerPool {
                 configuration: .init(
                     servers: [url], tls: NATSTLSConfiguration(rootCertificatesPath: configuration.caFile),
                     maxPayloadBytes: configuration.workerMaxPayloadBytes, retryOnFailedConnect: true),
-                credentials: {
-                    let now = Int64(Date().timeIntervalSince1970)
-                    let user = try trust.userCredentials(
-                        name: "vault-worker", permissions: .worker, issuedAt: now, expiresAt: nil)
-                    return (user.jwt, user.seed)
-                },
-                registry: registry, status: status, clock: clock, logger: logger)
+                credentials: credentials(trust), registry: registry, status: status, clock: clock, logger: logger)
+        }
+    }
+
+    /// Mints a worker user of the application account on every connect: `NatsPermissionSet.worker`, a fresh
+    /// user NKey.
+    static func credentials(_ trust: NATSTrust) -> VaultWorker.Credentials {
+        {
+            let user = try trust.userCredentials(
+                name: "vault-worker", permissions: .worker, issuedAt: Int64(Date().timeIntervalSince1970),
+                expiresAt: nil)
+            return (user.jwt, user.seed)
         }
     }
 }

@@ -98,6 +98,9 @@ import VettIDMessaging
             #expect(unknownType.status == .badRequest)
             let extra = try await client.post("/vault/nats/token", ["client_type": "app", "sudo": true], headers: bearer)
             #expect(extra.status == .badRequest)
+            let longDevice = try await client.post(
+                "/vault/nats/token", ["client_type": "app", "device_id": String(repeating: "d", count: 129)], headers: bearer)
+            #expect(longDevice.status == .badRequest)
             #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .created)
             #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .created)
             let third = try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer)
@@ -150,6 +153,14 @@ import VettIDMessaging
             let later = try NATSJWT.decode(try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
             #expect(later.nats.revocations[userKey] == nil)
         }
+    }
+
+    @Test func anEmptyAllowListDeniesEverySubjectInsteadOfNone() throws {
+        let user = try NATSTrust.ephemeral().userCredentials(
+            name: "t", permissions: NatsPermissionSet(publish: [], subscribe: ["a.b"]), issuedAt: 1, expiresAt: nil)
+        let permissions = try NATSJWT.decode(user.jwt, as: NATSUserClaims.self).nats.permissions
+        #expect(permissions.publish.allow.isEmpty && permissions.publish.deny == [">"])
+        #expect(permissions.subscribe.allow == ["a.b"] && permissions.subscribe.deny.isEmpty)
     }
 
     @Test(arguments: TestEngine.available)

@@ -36,7 +36,7 @@ struct NATSWorkerLiveTests {
                 reconnect: Self.fastReconnect, drainTimeout: .seconds(5)),
             credentials: {
                 mints.increment()
-                return try server.user(NatsPermissionSet.worker, name: "vault-worker")
+                return try VaultWorkerPool.credentials(server.trust)()
             },
             registry: try Support.registry(status: status), status: status, clock: Support.FixedClock(),
             logger: logger ?? Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -50,6 +50,42 @@ struct NATSWorkerLiveTests {
                 reconnect: Self.fastReconnect))
         try await client.connect()
         return client
+    }
+
+    /// A nats-server, a started worker and an app of the member of `namespace`, for `body`; afterwards the app is
+    /// closed, the worker stopped and nats-server stopped.
+    func serving(
+        _ namespace: VaultNamespace, id: String, concurrency: Int = 64, maxPayloadBytes: Int = 64 * 1024,
+        status: @escaping VaultRequestProcessor.StatusLookup = Support.activeStatus, mints: MintCounter = MintCounter(),
+        _ body: (WorkerTestNATS, VaultWorker, NATSClient) async throws -> Void
+    ) async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let worker = try worker(
+            server, id: id, concurrency: concurrency, maxPayloadBytes: maxPayloadBytes, status: status, mints: mints)
+        try await worker.start()
+        let client = try await app(server, namespace)
+        do {
+            try await body(server, worker, client)
+        } catch {
+            await client.close()
+            await worker.stop()
+            throw error
+        }
+        await client.close()
+        await worker.stop()
+    }
+
+    /// A worker of a nats-server that is gone (its credentials are never asked for).
+    func unreachableWorker(retryOnFailedConnect: Bool = false) async throws -> VaultWorker {
+        let server = try await WorkerTestNATS()
+        server.cleanUp()
+        return VaultWorker(
+            configuration: .init(
+                servers: [server.url], reconnect: Self.fastReconnect, retryOnFailedConnect: retryOnFailedConnect),
+            credentials: { throw LocalNATSServer.Failure(description: "never asked") },
+            registry: .builtIn(status: Support.activeStatus), status: Support.activeStatus,
+            logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
     /// Sends `body` to the member's `forVault.{type}` with request/reply and decodes the answer.
@@ -89,8 +125,8 @@ struct NATSWorkerLiveTests {
         try await first.start()
         try await second.start()
 
-        // An unrestricted observer counts every answer published into any member's forApp space.
-        let observerUser = try server.user(nil, name: "observer")
+        // An observer counts every answer published into any member's forApp space.
+        let observerUser = try server.user(NatsPermissionSet(publish: [], subscribe: ["OwnerSpace.*.forApp.>"]), name: "observer")
         let observer = try NATSClient(configuration: .init(servers: [server.url], auth: .jwt(observerUser.jwt, seed: observerUser.seed)))
         try await observer.connect()
         let answers = try observer.subscribe(to: "OwnerSpace.*.forApp.>")
@@ -151,102 +187,89 @@ struct NATSWorkerLiveTests {
     // MARK: Request/reply from the app
 
     @Test func anAppGetsStatusEchoVaultInfoAndEventTypesThroughItsInbox() async throws {
-        let server = try await WorkerTestNATS()
-        defer { server.cleanUp() }
         let namespace = try Support.namespace()
-        let worker = try worker(server, id: "worker-s", status: { guid in
+        try await serving(namespace, id: "worker-s", status: { guid in
             guid == namespace.userGUID ? ("active", 12) : ("not_enrolled", nil)
-        })
-        try await worker.start()
-        try await worker.waitUntilReady()
-        let client = try await app(server, namespace)
-        let broadcast = try client.subscribe(to: namespace.eventTypes)
-        let responses = try client.subscribe(to: namespace.response(to: "status"))
-        try await client.flush()
+        }) { _, worker, client in
+            try await worker.waitUntilReady()
+            let broadcast = try client.subscribe(to: namespace.eventTypes)
+            let responses = try client.subscribe(to: namespace.response(to: "status"))
+            try await client.flush()
 
-        let status = try await ask(client, namespace, .status, Support.status(id: "st-1"))
-        #expect(
-            status
-                == .statusResponse(
-                    requestID: "st-1",
-                    status: VaultWorkerStatus(
-                        vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 12, workerID: "worker-s",
-                        handlers: ["echo", "vault.info", "explode", "refuse", "slow", "whoami"]),
-                    timestamp: Support.timestamp))
+            let status = try await ask(client, namespace, .status, Support.status(id: "st-1"))
+            #expect(
+                status
+                    == .statusResponse(
+                        requestID: "st-1",
+                        status: VaultWorkerStatus(
+                            vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 12, workerID: "worker-s",
+                            handlers: ["echo", "vault.info", "explode", "refuse", "slow", "whoami"]),
+                        timestamp: Support.timestamp))
 
-        let payload = JSONValue.object([("greeting", .string("hello vault")), ("list", .array([.integer(1), .bool(true)]))])
-        let echo = try await ask(client, namespace, .execute, Support.execute("echo", payload, id: "ec-1"))
-        #expect(echo == .handlerResult(requestID: "ec-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
+            let payload = JSONValue.object([("greeting", .string("hello vault")), ("list", .array([.integer(1), .bool(true)]))])
+            let echo = try await ask(client, namespace, .execute, Support.execute("echo", payload, id: "ec-1"))
+            #expect(echo == .handlerResult(requestID: "ec-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
 
-        let info = try await ask(client, namespace, .execute, Support.execute("vault.info", .null, id: "in-1"))
-        guard case .handlerResult("in-1", "vault.info", .success(let summary), _) = info else {
-            Issue.record("expected vault.info, got \(info)")
-            return
+            let info = try await ask(client, namespace, .execute, Support.execute("vault.info", .null, id: "in-1"))
+            guard case .handlerResult("in-1", "vault.info", .success(let summary), _) = info else {
+                Issue.record("expected vault.info, got \(info)")
+                return
+            }
+            #expect(summary["vault_status"] == .string("active"))
+            #expect(summary["transaction_keys_remaining"] == .integer(12))
+
+            let types = try await ask(client, namespace, .eventTypes, Support.eventTypes(id: "et-1"))
+            guard case .eventTypes("et-1", let list, _) = types else {
+                Issue.record("expected event types, got \(types)")
+                return
+            }
+            #expect(list.map(\.handlerID) == ["echo", "vault.info", "explode", "refuse", "slow", "whoami"])
+            let copy = try #require(await next(broadcast), "event types are also published on the member's eventTypes")
+            #expect(try VaultResponse.decode(copy.payload.readableBytesView) == types)
+
+            // Without a reply subject the answer goes to the member's status response subject.
+            try client.publish(Support.status(id: "st-2"), to: namespace.forVault(.status))
+            let answer = try #require(await next(responses))
+            #expect(try VaultResponse.decode(answer.payload.readableBytesView).requestID == "st-2")
         }
-        #expect(summary["vault_status"] == .string("active"))
-        #expect(summary["transaction_keys_remaining"] == .integer(12))
-
-        let types = try await ask(client, namespace, .eventTypes, Support.eventTypes(id: "et-1"))
-        guard case .eventTypes("et-1", let list, _) = types else {
-            Issue.record("expected event types, got \(types)")
-            return
-        }
-        #expect(list.map(\.handlerID) == ["echo", "vault.info", "explode", "refuse", "slow", "whoami"])
-        let copy = try #require(await next(broadcast), "event types are also published on the member's eventTypes")
-        #expect(try VaultResponse.decode(copy.payload.readableBytesView) == types)
-
-        // Without a reply subject the answer goes to the member's status response subject.
-        try client.publish(Support.status(id: "st-2"), to: namespace.forVault(.status))
-        let answer = try #require(await next(responses))
-        #expect(try VaultResponse.decode(answer.payload.readableBytesView).requestID == "st-2")
-
-        await client.close()
-        await worker.stop()
     }
 
     @Test func malformedRequestsGetErrorResponsesAndTheWorkerKeepsAnswering() async throws {
-        let server = try await WorkerTestNATS()
-        defer { server.cleanUp() }
         let namespace = try Support.namespace()
-        let worker = try worker(server, id: "worker-m", maxPayloadBytes: 1024)
-        try await worker.start()
-        let client = try await app(server, namespace)
+        try await serving(namespace, id: "worker-m", maxPayloadBytes: 1024) { _, worker, client in
+            let garbage = try await ask(client, namespace, .execute, Array("{not json".utf8))
+            #expect(garbage.typeName == "error")
+            guard case .error(nil, let malformed, _) = garbage else { return }
+            #expect(malformed.code == .malformedJSON)
 
-        let garbage = try await ask(client, namespace, .execute, Array("{not json".utf8))
-        #expect(garbage.typeName == "error")
-        guard case .error(nil, let malformed, _) = garbage else { return }
-        #expect(malformed.code == .malformedJSON)
+            let mismatch = try await ask(client, namespace, .execute, Support.status(id: "mm-1"))
+            guard case .error("mm-1", let typeError, _) = mismatch else {
+                Issue.record("expected an error, got \(mismatch)")
+                return
+            }
+            #expect(typeError.code == .typeMismatch)
 
-        let mismatch = try await ask(client, namespace, .execute, Support.status(id: "mm-1"))
-        guard case .error("mm-1", let typeError, _) = mismatch else {
-            Issue.record("expected an error, got \(mismatch)")
-            return
+            let big = try await ask(client, namespace, .execute, Support.execute("echo", .string(String(repeating: "x", count: 2000))))
+            guard case .error(_, let sizeError, _) = big else {
+                Issue.record("expected an error, got \(big)")
+                return
+            }
+            #expect(sizeError.code == .payloadTooLarge)
+
+            let failing = try await ask(client, namespace, .execute, Support.execute("explode", .null, id: "ex-1"))
+            guard case .handlerResult("ex-1", "explode", .failure(let handlerError), _) = failing else {
+                Issue.record("expected a failed handler result, got \(failing)")
+                return
+            }
+            #expect(handlerError.code == .handlerFailed)
+
+            let echo = try await ask(client, namespace, .execute, Support.execute("echo", .string("still here"), id: "ok-1"))
+            #expect(echo == .handlerResult(requestID: "ok-1", handlerID: "echo", result: .success(.string("still here")), timestamp: Support.timestamp))
+            let statistics = worker.statistics
+            #expect(statistics.answered == 5)
+            #expect(statistics.errors == 4)
+            #expect(worker.isConnected)
         }
-        #expect(typeError.code == .typeMismatch)
-
-        let big = try await ask(client, namespace, .execute, Support.execute("echo", .string(String(repeating: "x", count: 2000))))
-        guard case .error(_, let sizeError, _) = big else {
-            Issue.record("expected an error, got \(big)")
-            return
-        }
-        #expect(sizeError.code == .payloadTooLarge)
-
-        let failing = try await ask(client, namespace, .execute, Support.execute("explode", .null, id: "ex-1"))
-        guard case .handlerResult("ex-1", "explode", .failure(let handlerError), _) = failing else {
-            Issue.record("expected a failed handler result, got \(failing)")
-            return
-        }
-        #expect(handlerError.code == .handlerFailed)
-
-        let echo = try await ask(client, namespace, .execute, Support.execute("echo", .string("still here"), id: "ok-1"))
-        #expect(echo == .handlerResult(requestID: "ok-1", handlerID: "echo", result: .success(.string("still here")), timestamp: Support.timestamp))
-        let statistics = worker.statistics
-        #expect(statistics.answered == 5)
-        #expect(statistics.errors == 4)
-        #expect(worker.isConnected)
-
-        await client.close()
-        await worker.stop()
     }
 
     @Test func aReplySubjectInAnotherMembersSpaceIsNotPublishedTo() async throws {
@@ -284,54 +307,41 @@ struct NATSWorkerLiveTests {
     // MARK: Concurrency and lifecycle
 
     @Test func aSlowHandlerDoesNotBlockOtherRequests() async throws {
-        let server = try await WorkerTestNATS()
-        defer { server.cleanUp() }
         let namespace = try Support.namespace()
-        let worker = try worker(server, id: "worker-c", concurrency: 4)
-        try await worker.start()
-        let client = try await app(server, namespace)
-
-        let slow = Task {
-            try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(3000))]), id: "slow-1"))
+        try await serving(namespace, id: "worker-c", concurrency: 4) { _, worker, client in
+            let slow = Task {
+                try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(3000))]), id: "slow-1"))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let started = ContinuousClock.now
+            for index in 0..<20 {
+                let echo = try await ask(client, namespace, .execute, Support.execute("echo", .integer(Int64(index)), id: "fast-\(index)"))
+                #expect(echo.isSuccess)
+            }
+            #expect(ContinuousClock.now - started < .seconds(2), "fast requests were answered while the slow one ran")
+            #expect(worker.statistics.inFlight == 1)
+            let slowAnswer = try await slow.value
+            #expect(slowAnswer.requestID == "slow-1" && slowAnswer.isSuccess)
         }
-        try await Task.sleep(for: .milliseconds(100))
-        let started = ContinuousClock.now
-        for index in 0..<20 {
-            let echo = try await ask(client, namespace, .execute, Support.execute("echo", .integer(Int64(index)), id: "fast-\(index)"))
-            #expect(echo.isSuccess)
-        }
-        #expect(ContinuousClock.now - started < .seconds(2), "fast requests were answered while the slow one ran")
-        #expect(worker.statistics.inFlight == 1)
-        let slowAnswer = try await slow.value
-        #expect(slowAnswer.requestID == "slow-1" && slowAnswer.isSuccess)
-
-        await client.close()
-        await worker.stop()
     }
 
     @Test func stopAnswersTheRequestsInFlightFirst() async throws {
-        let server = try await WorkerTestNATS()
-        defer { server.cleanUp() }
         let namespace = try Support.namespace()
-        let worker = try worker(server, id: "worker-d")
-        try await worker.start()
-        let client = try await app(server, namespace)
-
-        let slow = Task {
-            try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(700))]), id: "drain-1"))
+        try await serving(namespace, id: "worker-d") { _, worker, client in
+            let slow = Task {
+                try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(700))]), id: "drain-1"))
+            }
+            while worker.statistics.inFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            await worker.stop()
+            let answer = try await slow.value
+            #expect(answer.requestID == "drain-1" && answer.isSuccess)
+            #expect(!worker.isConnected)
+            let error = await #expect(throws: VaultWorkerError.self) { try await worker.waitUntilReady() }
+            #expect(error?.code == .stopped)
+            let again = await #expect(throws: VaultWorkerError.self) { try await worker.start() }
+            #expect(again?.code == .alreadyStarted)
+            await worker.stop()  // idempotent (and `serving` stops it once more)
         }
-        while worker.statistics.inFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        await worker.stop()
-        let answer = try await slow.value
-        #expect(answer.requestID == "drain-1" && answer.isSuccess)
-        #expect(!worker.isConnected)
-        let error = await #expect(throws: VaultWorkerError.self) { try await worker.waitUntilReady() }
-        #expect(error?.code == .stopped)
-        let again = await #expect(throws: VaultWorkerError.self) { try await worker.start() }
-        #expect(again?.code == .alreadyStarted)
-        await worker.stop()  // idempotent
-
-        await client.close()
     }
 
     @Test func runServesUntilCancelled() async throws {
@@ -350,32 +360,15 @@ struct NATSWorkerLiveTests {
     }
 
     @Test func startFailsWhenNATSServerIsUnreachable() async throws {
-        let server = try await WorkerTestNATS()
-        let url = server.url
-        server.cleanUp()
-        let worker = VaultWorker(
-            configuration: .init(servers: [url], reconnect: Self.fastReconnect),
-            credentials: { throw WorkerTestNATS.Failure(description: "never asked") },
-            registry: .builtIn(status: Support.activeStatus), status: Support.activeStatus,
-            logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let worker = try await unreachableWorker()
         await #expect(throws: (any Error).self) { try await worker.start() }
         await #expect(throws: (any Error).self) { try await worker.waitUntilReady() }
         #expect(!worker.isConnected)
     }
 
     @Test func stoppingAWorkerThatIsStillRetryingItsFirstConnectAbandonsIt() async throws {
-        let server = try await WorkerTestNATS()
-        let url = server.url
-        server.cleanUp()
-        func retrying() -> VaultWorker {
-            VaultWorker(
-                configuration: .init(servers: [url], reconnect: Self.fastReconnect, retryOnFailedConnect: true),
-                credentials: { throw WorkerTestNATS.Failure(description: "never asked") },
-                registry: .builtIn(status: Support.activeStatus), status: Support.activeStatus,
-                logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
-        }
         // start() keeps retrying; stop() makes it throw `stopped` and returns once the worker is stopped.
-        let worker = retrying()
+        let worker = try await unreachableWorker(retryOnFailedConnect: true)
         let starting = Task { try await worker.start() }
         let waiting = Task { try await worker.waitUntilReady() }
         try await Task.sleep(for: .milliseconds(300))
@@ -386,7 +379,7 @@ struct NATSWorkerLiveTests {
         #expect(notReady?.code == .stopped)
 
         // run() cancelled while retrying returns without an error.
-        let service = retrying()
+        let service = try await unreachableWorker(retryOnFailedConnect: true)
         let running = Task { try await service.run() }
         try await Task.sleep(for: .milliseconds(300))
         running.cancel()
@@ -395,36 +388,31 @@ struct NATSWorkerLiveTests {
     }
 
     @Test func theWorkerKeepsServingAfterNATSServerRestarts() async throws {
-        let server = try await WorkerTestNATS()
-        defer { server.cleanUp() }
         let namespace = try Support.namespace()
         let mints = MintCounter()
-        let worker = try worker(server, id: "worker-restart", mints: mints)
-        try await worker.start()
-        let client = try await app(server, namespace)
-        #expect(try await ask(client, namespace, .status, Support.status(id: "before")).isSuccess)
-        #expect(mints.value == 1)
+        try await serving(namespace, id: "worker-restart", mints: mints) { server, worker, client in
+            #expect(try await ask(client, namespace, .status, Support.status(id: "before")).isSuccess)
+            #expect(mints.value == 1)
 
-        try await server.restart()
+            try await server.restart()
 
-        // Both sides reconnect on their own; the worker's subscription is restored by nats-client.
-        let deadline = ContinuousClock.now + .seconds(15)
-        var answered: VaultResponse?
-        while answered == nil, ContinuousClock.now < deadline {
-            answered = try? await ask(client, namespace, .execute, Support.execute("echo", .string("after"), id: "after"), timeout: .seconds(1))
-            if answered == nil { try await Task.sleep(for: .milliseconds(100)) }
+            // Both sides reconnect on their own; the worker's subscription is restored by nats-client.
+            let deadline = ContinuousClock.now + .seconds(15)
+            var answered: VaultResponse?
+            while answered == nil, ContinuousClock.now < deadline {
+                answered = try? await ask(client, namespace, .execute, Support.execute("echo", .string("after"), id: "after"), timeout: .seconds(1))
+                if answered == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let response = try #require(answered, "the worker answered after the restart; log: \(server.log.suffix(1500))")
+            #expect(response == .handlerResult(requestID: "after", handlerID: "echo", result: .success(.string("after")), timestamp: Support.timestamp))
+            #expect(mints.value >= 2, "a fresh JWT was minted for the reconnect")
+            #expect(worker.statistics.reconnects >= 1)
+            #expect(worker.isConnected)
+
+            // And it keeps going.
+            for index in 0..<10 {
+                #expect(try await ask(client, namespace, .status, Support.status(id: "more-\(index)")).isSuccess)
+            }
         }
-        let response = try #require(answered, "the worker answered after the restart; log: \(server.log.suffix(1500))")
-        #expect(response == .handlerResult(requestID: "after", handlerID: "echo", result: .success(.string("after")), timestamp: Support.timestamp))
-        #expect(mints.value >= 2, "a fresh JWT was minted for the reconnect")
-        #expect(worker.statistics.reconnects >= 1)
-        #expect(worker.isConnected)
-
-        // And it keeps going.
-        for index in 0..<10 {
-            #expect(try await ask(client, namespace, .status, Support.status(id: "more-\(index)")).isSuccess)
-        }
-        await client.close()
-        await worker.stop()
     }
 }

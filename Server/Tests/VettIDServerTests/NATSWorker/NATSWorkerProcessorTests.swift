@@ -43,6 +43,26 @@ import VettIDMessaging
         #expect(timestamp == Support.timestamp, sourceLocation: sourceLocation)
     }
 
+    /// Executes `handlerID` for a fresh member and returns the handler's error, which must arrive as a failed
+    /// handler result of that request and handler, with the outcome and the log.
+    func handlerFailure(
+        _ handlerID: String, _ payload: JSONValue = .null, id: String = "req-1", processor: VaultRequestProcessor? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (error: VaultMessageError, outcome: VaultRequestProcessor.Outcome, log: InMemoryLogHandler) {
+        let namespace = try Support.namespace()
+        let (outcome, log) = await run(
+            try processor ?? Support.processor(), subject: namespace.forVault(.execute),
+            body: Support.execute(handlerID, payload, id: id))
+        let response = try single(outcome).response
+        var failure: VaultMessageError? {
+            guard case .handlerResult(id, handlerID, .failure(let error), Support.timestamp) = response else { return nil }
+            return error
+        }
+        let error = try #require(
+            failure, "expected a failed \(handlerID) result for \(id), got \(response)", sourceLocation: sourceLocation)
+        return (error, outcome, log)
+    }
+
     // MARK: Answer subjects
 
     @Test func executeAnswersOnTheReplySubjectInsideTheMembersInbox() async throws {
@@ -187,24 +207,11 @@ import VettIDMessaging
     // MARK: Execute
 
     @Test func anUnknownHandlerIsAFailedHandlerResult() async throws {
-        let namespace = try Support.namespace()
-        let (outcome, _) = await run(
-            try Support.processor(), subject: namespace.forVault(.execute), body: Support.execute("nope", .null, id: "u1"))
-        guard case .handlerResult("u1", "nope", .failure(let error), Support.timestamp) = try single(outcome).response else {
-            Issue.record("expected a failed handler result, got \(String(describing: outcome.response))")
-            return
-        }
-        #expect(error.code == .unknownHandler)
+        #expect(try await handlerFailure("nope", id: "u1").error.code == .unknownHandler)
     }
 
     @Test func aThrowingHandlerIsAnsweredWithHandlerFailedAndASafeMessage() async throws {
-        let namespace = try Support.namespace()
-        let (outcome, log) = await run(
-            try Support.processor(), subject: namespace.forVault(.execute), body: Support.execute("explode", .null, id: "x1"))
-        guard case .handlerResult("x1", "explode", .failure(let error), _) = try single(outcome).response else {
-            Issue.record("expected a failed handler result, got \(String(describing: outcome.response))")
-            return
-        }
+        let (error, outcome, log) = try await handlerFailure("explode", id: "x1")
         #expect(error.code == .handlerFailed)
         let published = String(decoding: outcome.publications[0].payload, as: UTF8.self)
         #expect(!published.contains("hunter2"), "the handler's error text never reaches the app")
@@ -213,25 +220,12 @@ import VettIDMessaging
     }
 
     @Test func aHandlerRefusalKeepsItsCodeAndMessage() async throws {
-        let namespace = try Support.namespace()
-        let (outcome, _) = await run(
-            try Support.processor(), subject: namespace.forVault(.execute), body: Support.execute("refuse", .null, id: "f1"))
-        guard case .handlerResult("f1", "refuse", .failure(let error), _) = try single(outcome).response else {
-            Issue.record("expected a failed handler result, got \(String(describing: outcome.response))")
-            return
-        }
+        let error = try await handlerFailure("refuse", id: "f1").error
         #expect(error == VaultMessageError(.init(rawValue: "not_allowed"), "this member may not do that"))
     }
 
     @Test func echoRefusesPayloadsOverItsLimit() async throws {
-        let namespace = try Support.namespace()
-        let (outcome, _) = await run(
-            try Support.processor(), subject: namespace.forVault(.execute),
-            body: Support.execute("echo", .string(String(repeating: "z", count: 2000)), id: "e1"))
-        guard case .handlerResult("e1", "echo", .failure(let error), _) = try single(outcome).response else {
-            Issue.record("expected a failed handler result, got \(String(describing: outcome.response))")
-            return
-        }
+        let error = try await handlerFailure("echo", .string(String(repeating: "z", count: 2000)), id: "e1").error
         #expect(error.code == .payloadTooLarge)
     }
 
@@ -256,13 +250,8 @@ import VettIDMessaging
     }
 
     @Test func vaultInfoWithAFailingStoreIsVaultUnavailable() async throws {
-        let namespace = try Support.namespace()
         let processor = try Support.processor(status: { _ in throw WorkerTestSupport.ExplodingHandler.Secret() })
-        let (outcome, log) = await run(processor, subject: namespace.forVault(.execute), body: Support.execute("vault.info", .null))
-        guard case .handlerResult(_, "vault.info", .failure(let error), _) = try single(outcome).response else {
-            Issue.record("expected a failed vault.info result, got \(String(describing: outcome.response))")
-            return
-        }
+        let (error, _, log) = try await handlerFailure("vault.info", processor: processor)
         #expect(error.code == .unavailable)
         #expect(!Support.text(log).joined().contains("hunter2"))
     }

@@ -7,10 +7,10 @@ import VettIDMessaging
 /// The handler registry is built once and refuses ids an execute request could not name unambiguously.
 @Suite struct NATSWorkerRegistryTests {
     @Test func duplicateIDsAreRefused() throws {
-        let error = #expect(throws: VaultHandlerRegistryError.self) {
+        let error = #expect(throws: VaultWorkerError.self) {
             try VaultHandlerRegistry([EchoVaultHandler(), WorkerTestSupport.SlowHandler(), EchoVaultHandler(limit: 1)])
         }
-        #expect(error?.code == .duplicateID)
+        #expect(error?.code == .duplicateHandlerID)
         #expect(error?.message.contains("echo") == true)
     }
 
@@ -21,8 +21,8 @@ import VettIDMessaging
             func handle(_ payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue { payload }
         }
         for id in ["", String(repeating: "h", count: 129)] {
-            let error = #expect(throws: VaultHandlerRegistryError.self) { try VaultHandlerRegistry([Named(id: id)]) }
-            #expect(error?.code == .invalidID)
+            let error = #expect(throws: VaultWorkerError.self) { try VaultHandlerRegistry([Named(id: id)]) }
+            #expect(error?.code == .invalidHandlerID)
         }
         #expect(try VaultHandlerRegistry([Named(id: String(repeating: "h", count: 128))]).ids.count == 1)
     }

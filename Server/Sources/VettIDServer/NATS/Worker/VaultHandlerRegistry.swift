@@ -11,17 +11,17 @@ public struct VaultHandlerRegistry: Sendable {
 
     /// Builds a registry.
     ///
-    /// - Throws: ``VaultHandlerRegistryError`` `duplicate_handler_id` when two handlers share an id,
+    /// - Throws: ``VaultWorkerError`` `duplicate_handler_id` when two handlers share an id,
     ///   `invalid_handler_id` when an id is empty or longer than 128 bytes (an execute request could never
     ///   name it).
-    public init(_ handlers: [any VaultHandler]) throws(VaultHandlerRegistryError) {
+    public init(_ handlers: [any VaultHandler]) throws(VaultWorkerError) {
         var byID: [String: any VaultHandler] = [:]
         for handler in handlers {
             guard (1...128).contains(handler.id.utf8.count) else {
-                throw VaultHandlerRegistryError(.invalidID, "a handler id is 1 to 128 bytes")
+                throw VaultWorkerError(.invalidHandlerID, "a handler id is 1 to 128 bytes")
             }
             guard byID.updateValue(handler, forKey: handler.id) == nil else {
-                throw VaultHandlerRegistryError(.duplicateID, "handler id '\(handler.id)' is registered twice")
+                throw VaultWorkerError(.duplicateHandlerID, "handler id '\(handler.id)' is registered twice")
             }
         }
         self.ordered = handlers

@@ -33,7 +33,7 @@ public final class VaultWorker: Service, Sendable {
     public let configuration: Configuration
     /// The request logic.
     public let processor: VaultRequestProcessor
-    private let signer: VaultWorkerCredentialSigner
+    private let signer: NATSCredentialSigner
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
     private let counters = NIOLockedValueBox(Statistics())
@@ -59,7 +59,7 @@ public final class VaultWorker: Service, Sendable {
         self.processor = VaultRequestProcessor(
             configuration: .init(maxPayloadBytes: configuration.maxPayloadBytes, workerID: configuration.instanceID),
             registry: registry, status: status, clock: clock)
-        self.signer = VaultWorkerCredentialSigner(credentials)
+        self.signer = NATSCredentialSigner(credentials)
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.instanceID)"
         self.logger = logger
@@ -243,12 +243,11 @@ public final class VaultWorker: Service, Sendable {
     // MARK: Connection
 
     private func makeClient() throws(NATSError) -> NATSClient {
-        let signer = self.signer
-        return try NATSClient(
+        try NATSClient(
             configuration: NATSClient.Configuration(
                 servers: configuration.servers,
                 name: "vault-worker \(configuration.instanceID)",
-                auth: .jwt({ try signer.jwt() }, sign: { try signer.sign($0) }),
+                auth: signer.auth,
                 reconnect: configuration.reconnect,
                 retryOnFailedConnect: configuration.retryOnFailedConnect,
                 subscriptionPendingLimit: configuration.pendingLimit,

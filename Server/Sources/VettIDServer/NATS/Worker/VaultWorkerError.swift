@@ -1,6 +1,7 @@
-// Why the vault worker could not start or stopped serving.
+// Why the vault worker could not start or stopped serving, or its handler registry could not be built.
 
-/// Why a ``VaultWorker`` could not start, is not ready, or stopped serving.
+/// Why a ``VaultWorker`` could not start, is not ready, or stopped serving, or why a ``VaultHandlerRegistry``
+/// refused its handlers.
 public struct VaultWorkerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An open set of error codes.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
@@ -15,8 +16,10 @@ public struct VaultWorkerError: Error, Sendable, Hashable, CustomStringConvertib
         /// The NATS connection closed for good while the worker was serving (reconnects exhausted, credentials
         /// refused, …).
         public static let connectionClosed = Code(rawValue: "connection_closed")
-        /// The credentials callback has not produced a key to sign the server's nonce with.
-        public static let credentialsUnavailable = Code(rawValue: "credentials_unavailable")
+        /// Two handlers of a registry have the same id.
+        public static let duplicateHandlerID = Code(rawValue: "duplicate_handler_id")
+        /// A handler id is empty or longer than 128 bytes.
+        public static let invalidHandlerID = Code(rawValue: "invalid_handler_id")
     }
 
     public let code: Code
