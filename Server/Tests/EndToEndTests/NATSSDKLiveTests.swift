@@ -1,0 +1,703 @@
+import Foundation
+import Logging
+import NATSClient
+import Testing
+import VettIDAPI
+import VettIDClient
+import VettIDCrypto
+import VettIDMessaging
+import VettIDServer
+
+/// The SDK's NATS layer as an app uses it, against the real server issuing the tokens and a real nats-server in
+/// operator mode: a device enrolled and authenticated with ``VaultService`` creates its NATS account and a
+/// ``NatsConnectionManager`` (provider: the same ``VaultService``) connects over TLS, talks to the backend's vault
+/// worker, swaps to fresh server-issued tokens before they expire without losing a message or a request, replaces
+/// an expired or revoked token by re-authenticating (also at relaunch), rides out a nats-server restart, and reports
+/// a missing vault session, NATS account or NATS server as an error state.
+@Suite(.enabled(if: NATSLive.isAvailable, "nats-server is not installed"), .timeLimit(.minutes(3)))
+struct NATSSDKLiveTests {
+    static let developmentToken = "nats-sdk-live-development-token-0123456789"
+    static let deviceID = "sdk-e2e-phone"
+
+    // MARK: 1. Setup like an app
+
+    @Test @MainActor func anAppConnectsOverTLSWithAServerIssuedTokenAndTalksToTheBackendsWorker() async throws {
+        try await NATSLive.with(tls: true, configure: Self.configure) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-app@example.com", log: log)
+            let account = try await device.vault.createNatsAccount()
+            #expect(account.userGUID == device.userGUID)
+            #expect(account.ownerSpace == "OwnerSpace.\(device.userGUID)")
+            #expect(account.messageSpace == "MessageSpace.\(device.userGUID)")
+            let again = await Self.apiError { () async throws(APIError) in try await device.vault.createNatsAccount() }
+            #expect(again?.code == .accountExists)
+            #expect(again?.status == 409)
+
+            let manager = Self.manager(live, device, log: log)
+            #expect(manager.state == .disconnected)
+            await manager.connect()
+            #expect(manager.state == .connected)
+            #expect(manager.connection.isConnected)
+            let tokenID = try #require(manager.tokenID)
+            let namespace = try #require(manager.namespace)
+            #expect(namespace.userGUID == device.userGUID)
+            #expect(manager.swapCount == 0)
+            #expect(manager.reauthenticationCount == 0)
+
+            // The token is kept in the device's SecureStore: read back by a new store over the same items.
+            #expect(await device.store.keys.contains("vettid.nats.credentials"))
+            let stored = try #require(await NatsCredentialStore(store: device.store).load())
+            #expect(stored.tokenID == tokenID)
+            #expect(stored.clientType == .app)
+            #expect(stored.endpoint == live.nats.url)
+            #expect(stored.endpoint.hasPrefix("tls://"))
+            #expect(stored.namespace == namespace)
+            #expect(stored.permissions == NatsPermissionSet.forClient(.app, in: namespace))
+            #expect(stored.expiresAt == manager.expiresAt)
+            let lifetime = stored.remainingLifetime(at: Date())
+            #expect(lifetime > 23.9 * 3600 && lifetime <= 24 * 3600, "the server's default app token lifetime")
+            #expect(stored.seed.hasPrefix("SU"))
+            #expect(stored.creds.contains(stored.jwt) && stored.creds.contains(stored.seed))
+            // The server lists it as the device's only active token.
+            let natsStatus = try await device.vault.getNatsStatus()
+            #expect(natsStatus.hasAccount)
+            #expect(natsStatus.endpoint == live.nats.url)
+            #expect(natsStatus.activeTokens.map(\.tokenID) == [tokenID])
+            #expect(natsStatus.activeTokens.first?.deviceID == Self.deviceID)
+            #expect(natsStatus.activeTokens.first?.clientType == .app)
+
+            // The backend's worker answers with the member's real vault state, as the HTTP status reports it.
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let vault = try manager.ownerSpace()
+            let status = try await vault.status()
+            let overHTTP = try await device.vault.getVaultStatus()
+            #expect(status.userGUID == device.userGUID)
+            #expect(status.vaultStatus == "enrolled")
+            #expect(status.vaultStatus == overHTTP.status.rawValue)
+            #expect(status.transactionKeysRemaining != nil)
+            #expect(status.transactionKeysRemaining == overHTTP.transactionKeysRemaining)
+            #expect(status.handlers.contains("echo"))
+            #expect(!status.workerID.isEmpty)
+
+            let payload: JSONValue = .object([("greeting", .string("hello vault")), ("n", .number("42"))])
+            #expect(try await vault.executeHandler("echo", payload: payload) == payload)
+            let unknown = await Self.natsError { () async throws(NatsConnectionError) in
+                try await vault.executeHandler("launch.rockets")
+            }
+            #expect(unknown?.code == .vaultError)
+            #expect(unknown?.vaultError?.code == .unknownHandler)
+            let types = try await vault.getEventTypes()
+            #expect(types.contains { $0.handlerID == "echo" })
+
+            // An app relaunch: a new manager over the same store connects with the stored token; none is issued.
+            await manager.disconnect()
+            #expect(manager.state == .disconnected)
+            #expect(!manager.connection.isConnected)
+            let relaunched = Self.manager(live, device, log: log)
+            await relaunched.connect()
+            #expect(relaunched.state == .connected)
+            #expect(relaunched.tokenID == tokenID)
+            #expect(
+                try await relaunched.ownerSpace().executeHandler("echo", payload: .string("again")) == .string("again"))
+            #expect(try await device.vault.getNatsStatus().activeTokens.map(\.tokenID) == [tokenID])
+            await relaunched.disconnect()
+
+            // The logs name the token but never its JWT or seed (the SDK's, NATSClient's and VaultService's).
+            let lines = log.lines
+            #expect(lines.contains { $0.contains(tokenID) }, "the capture saw the NATS layer's logs")
+            #expect(lines.contains { $0.contains("NATS: state connected") })
+            Self.expectNoSecrets(of: [stored], in: lines)
+        }
+    }
+
+    // MARK: 2. Refresh before expiry
+
+    @Test @MainActor func serverIssuedTokensAreSwappedBeforeExpiryWithoutLosingAMessageOrARequest() async throws {
+        try await NATSLive.with(
+            tls: true,
+            configure: {
+                Self.configure(&$0)
+                $0.nats.appTokenLifetime = .seconds(10)
+            }
+        ) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-refresh@example.com", log: log)
+            _ = try await device.vault.createNatsAccount()
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            // A 10 s token, refreshed when less than 7 s remain: a swap about every 3 s.
+            let manager = Self.manager(
+                live, device, log: log, timing: .init(refreshWindow: 7, minimumRefreshDelay: 1, retryInterval: 2))
+            await manager.connect()
+            #expect(manager.state == .connected)
+            let first = try #require(await NatsCredentialStore(store: device.store).load())
+            #expect(first.remainingLifetime(at: Date()) <= 10)
+            let namespace = try #require(manager.namespace)
+
+            let states = StateRecorder()
+            let stateTask = Task { for await state in manager.stateUpdates() { states.values.append(state) } }
+            let subject = "\(namespace.ownerSpace).forApp.stream"
+            let subscription = try manager.connection.subscribe(to: subject)
+            try await manager.connection.flush()
+            let received = Received()
+            let receiving = Task {
+                for await message in subscription {
+                    if let number = Int(message.payloadString) { received.numbers.append(number) }
+                }
+            }
+
+            // The member's vault (a vault token from the same device) publishes 1…400 every 20 ms, each with a
+            // Nats-Msg-Id (the SDK drops the second copy a swap's overlap delivers by that id).
+            let (publisher, vaultCredentials) = try await Self.vaultClient(live, device)
+            #expect(vaultCredentials.clientType == .vault)
+            let total = 400
+            let publishing = Task.detached {
+                let clock = ContinuousClock()
+                let start = clock.now
+                for number in 1...total {
+                    try publisher.publish(
+                        "\(number)", to: subject,
+                        headers: NATSHeaders([(NatsMessageDeduplicator.messageIDHeader, "stream-\(number)")]))
+                    try await clock.sleep(until: start + .milliseconds(20 * number))
+                }
+                try await publisher.flush()
+            }
+
+            // Meanwhile the app keeps asking the worker: every request is answered, across the swaps.
+            let vault = try manager.ownerSpace()
+            var requests = 0
+            var failures: [String] = []
+            var tokenIDs: [String] = []
+            var swapsSampled = 0
+            while !received.numbers.contains(total) {
+                requests += 1
+                do {
+                    let answer = try await vault.executeHandler("echo", payload: .number("\(requests)"))
+                    if answer != .number("\(requests)") { failures.append("request \(requests): answered \(answer)") }
+                } catch {
+                    failures.append("request \(requests): \(error)")
+                }
+                if let tokenID = manager.tokenID, tokenIDs.last != tokenID { tokenIDs.append(tokenID) }
+                swapsSampled = manager.swapCount
+                try await Task.sleep(for: .milliseconds(50))
+                if requests > 600 { break }
+            }
+            try await publishing.value
+            // Late copies (if any) would arrive within moments.
+            try await Task.sleep(for: .milliseconds(500))
+            subscription.unsubscribe()
+            await receiving.value
+
+            let numbers = received.numbers
+            #expect(numbers.count == total, "every number exactly once (got \(numbers.count))")
+            #expect(Set(numbers) == Set(1...total), "missing: \(Set(1...total).subtracting(numbers).sorted())")
+            #expect(subscription.droppedMessages == 0)
+            #expect(failures.isEmpty, "\(failures)")
+            #expect(requests >= 50, "\(requests) requests during the stream")
+            #expect(manager.swapCount >= 1, "swaps: \(manager.swapCount)")
+            #expect(tokenIDs.count == swapsSampled + 1, "every swap moved to a new token: \(tokenIDs)")
+            #expect(tokenIDs.first == first.tokenID)
+            let swapLines = log.lines.filter { $0.contains("NATS: swapped to a fresh token") }
+            #expect(swapLines.count == manager.swapCount, "\(swapLines)")
+            #expect(!log.lines.contains { $0.contains("swap failed") }, "no swap failed")
+            #expect(manager.reauthenticationCount == 0, "no token expired or was refused")
+            #expect(manager.state == .connected)
+            #expect(
+                states.values.allSatisfy { $0 == .connected },
+                "the swaps never showed as a lost connection: \(states.values)")
+
+            // Past the first token's expiry the app is still connected on a later, stored token.
+            let untilExpiry = first.expiresAt.timeIntervalSinceNow + 1
+            if untilExpiry > 0 { try await Task.sleep(for: .milliseconds(Int64(untilExpiry * 1000))) }
+            #expect(manager.state == .connected)
+            #expect(manager.reauthenticationCount == 0)
+            #expect(try await vault.status().userGUID == device.userGUID)
+            let current = try #require(await NatsCredentialStore(store: device.store).load())
+            #expect(current.tokenID == manager.tokenID)
+            #expect(current.tokenID != first.tokenID)
+            #expect(!current.isExpired)
+            let active = try await device.vault.getNatsStatus().activeTokens.map(\.tokenID)
+            #expect(!active.contains(first.tokenID), "the first token has expired")
+            #expect(active.contains(current.tokenID))
+
+            stateTask.cancel()
+            await manager.disconnect()
+            await publisher.close()
+            Self.expectNoSecrets(of: [first, current, vaultCredentials], in: log.lines)
+        }
+    }
+
+    @Test @MainActor func aTokenThatExpiresUnrefreshedIsReplacedByReauthentication() async throws {
+        try await NATSLive.with(
+            tls: true,
+            configure: {
+                Self.configure(&$0)
+                $0.nats.appTokenLifetime = .seconds(10)
+            }
+        ) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-expiry@example.com", log: log)
+            _ = try await device.vault.createNatsAccount()
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            // No refresh before the 10 s token expires: nats-server cuts the connection at its expiry.
+            let manager = Self.manager(
+                live, device, log: log, timing: .init(refreshWindow: 0, minimumRefreshDelay: 600, retryInterval: 600))
+            await manager.connect()
+            #expect(manager.state == .connected)
+            let expiring = try #require(await NatsCredentialStore(store: device.store).load())
+            let vault = try manager.ownerSpace()
+            let responses = try vault.subscribeToVaultResponses()
+            try await manager.connection.flush()
+
+            let deadline = ContinuousClock.now + .seconds(25)
+            while ContinuousClock.now < deadline, manager.reauthenticationCount == 0 || manager.state != .connected {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(Date() >= expiring.expiresAt, "nothing happened before the token expired")
+            #expect(manager.state == .connected)
+            #expect(manager.reauthenticationCount == 1)
+            #expect(manager.swapCount == 0)
+            let fresh = try #require(manager.tokenID)
+            #expect(fresh != expiring.tokenID)
+            #expect(await NatsCredentialStore(store: device.store).load()?.tokenID == fresh)
+            let cutOff = log.lines.filter { $0.contains("NATS: disconnected") && $0.contains(expiring.tokenID) }
+            #expect(cutOff.contains { $0.contains("authentication_expired") }, "\(cutOff)")
+
+            // The worker answers and the subscription made on the expired token's connection still delivers.
+            #expect(try await vault.executeHandler("echo", payload: .string("renewed")) == .string("renewed"))
+            let (vaultClient, vaultCredentials) = try await Self.vaultClient(live, device)
+            let pushed = VaultResponse.eventTypes(requestID: "after-expiry", types: [], timestamp: 1)
+            try vaultClient.publish(pushed.encoded(), to: expiring.namespace.response(to: "eventTypes"))
+            try await vaultClient.flush()
+            #expect(await Self.next(responses)?.requestID == "after-expiry")
+
+            responses.unsubscribe()
+            await vaultClient.close()
+            await manager.disconnect()
+            Self.expectNoSecrets(of: [expiring, vaultCredentials], in: log.lines)
+        }
+    }
+
+    // MARK: nats-server restart
+
+    @Test @MainActor func aNatsServerRestartShowsAsConnectingAndTheSameTokenCarriesOn() async throws {
+        try await NATSLive.with(tls: true, configure: Self.configure) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-restart@example.com", log: log)
+            _ = try await device.vault.createNatsAccount()
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let manager = Self.manager(
+                live, device, log: log,
+                reconnect: NATSReconnectPolicy(maxAttemptsPerServer: nil, wait: .milliseconds(200)))
+            await manager.connect()
+            let tokenID = try #require(manager.tokenID)
+            let responses = try manager.ownerSpace().subscribeToVaultResponses()
+            try await manager.connection.flush()
+            let states = StateRecorder()
+            let stateTask = Task { for await state in manager.stateUpdates() { states.values.append(state) } }
+
+            let restarted = try await live.nats.restarted()
+            defer { restarted.stop() }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, states.values.last != .connected {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(states.values == [.connecting, .connected], "\(states.values)")
+            #expect(manager.tokenID == tokenID, "a restart needs no new token")
+            #expect(manager.reauthenticationCount == 0)
+            // The workers reconnect too; the app's requests are answered again and its subscription delivers.
+            var answered = false
+            for attempt in 0..<100 where !answered {
+                answered =
+                    (try? await manager.ownerSpace().executeHandler(
+                        "echo", payload: .string("\(attempt)"), timeout: .seconds(1)))
+                    == .string("\(attempt)")
+                if !answered { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(answered, "the worker answers after the restart")
+            let (vaultClient, vaultCredentials) = try await Self.vaultClient(live, device)
+            let namespace = try #require(manager.namespace)
+            try vaultClient.publish(
+                VaultResponse.eventTypes(requestID: "after-restart", types: [], timestamp: 1).encoded(),
+                to: namespace.response(to: "eventTypes"))
+            try await vaultClient.flush()
+            #expect(await Self.next(responses)?.requestID == "after-restart")
+
+            stateTask.cancel()
+            responses.unsubscribe()
+            await vaultClient.close()
+            await manager.disconnect()
+            let stored = try #require(await NatsCredentialStore(store: device.store).load())
+            #expect(stored.tokenID == tokenID)
+            Self.expectNoSecrets(of: [stored, vaultCredentials], in: log.lines)
+        }
+    }
+
+    // MARK: 3. Revocation
+
+    @Test @MainActor func aRevokedTokenIsCutOffAndTheManagerReauthenticatesWithAFreshOne() async throws {
+        try await NATSLive.with(tls: true, configure: Self.configure) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-revoke@example.com", log: log)
+            _ = try await device.vault.createNatsAccount()
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let manager = Self.manager(live, device, log: log)
+            await manager.connect()
+            #expect(manager.state == .connected)
+            let revoked = try #require(await NatsCredentialStore(store: device.store).load())
+            #expect(revoked.tokenID == manager.tokenID)
+            let namespace = try #require(manager.namespace)
+            let events = try manager.ownerSpace().subscribeToVaultResponses()
+            try await manager.connection.flush()
+
+            let states = StateRecorder()
+            let stateTask = Task { for await state in manager.stateUpdates() { states.values.append(state) } }
+            let revocation = try await device.vault.revokeNatsToken(id: try #require(manager.tokenID))
+            #expect(revocation.tokenID == revoked.tokenID)
+            #expect(revocation.status == "revoked")
+
+            // nats-server cuts the connection off; the manager fetches a new token from the VaultService and connects.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, manager.tokenID == revoked.tokenID || manager.state != .connected {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(manager.state == .connected)
+            let fresh = try #require(manager.tokenID)
+            #expect(fresh != revoked.tokenID)
+            #expect(manager.reauthenticationCount == 1)
+            #expect(manager.swapCount == 0)
+            let cutOff = log.lines.filter { $0.contains("NATS: disconnected") && $0.contains(revoked.tokenID) }
+            #expect(
+                cutOff.contains { $0.contains("authentication_revoked") || $0.contains("authorization_violation") },
+                "nats-server said why it cut the connection: \(cutOff)")
+            let stored = try #require(await NatsCredentialStore(store: device.store).load())
+            #expect(stored.tokenID == fresh, "the fresh token replaced the revoked one in the store")
+
+            // It keeps working: requests to the worker, and the subscription made before the revocation.
+            #expect(
+                try await manager.ownerSpace().executeHandler("echo", payload: .string("after")) == .string("after"))
+            let (vaultClient, vaultCredentials) = try await Self.vaultClient(live, device)
+            let pushed = VaultResponse.eventTypes(requestID: "pushed-1", types: [], timestamp: 1)
+            try vaultClient.publish(pushed.encoded(), to: namespace.response(to: "eventTypes"))
+            try await vaultClient.flush()
+            #expect(await Self.next(events)?.requestID == "pushed-1")
+
+            // The revoked token's own credentials are refused by nats-server.
+            let again = try NATSClient(
+                configuration: NATSClient.Configuration(
+                    servers: [revoked.endpoint], auth: .jwt(revoked.jwt, seed: revoked.seed), reconnect: .disabled,
+                    tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile)))
+            let refused = await #expect(throws: NATSError.self) { try await again.connect() }
+            #expect(
+                refused?.code == .authorizationViolation || refused?.code == .authenticationRevoked,
+                "\(String(describing: refused))")
+            await again.close()
+            let active = try await device.vault.getNatsStatus().activeTokens.map(\.tokenID)
+            #expect(!active.contains(revoked.tokenID))
+            #expect(active.contains(fresh))
+
+            #expect(states.values == [.connecting, .connected], "the loss showed as connecting, never as an error")
+            stateTask.cancel()
+            events.unsubscribe()
+            await vaultClient.close()
+            await manager.disconnect()
+            Self.expectNoSecrets(of: [revoked, stored, vaultCredentials], in: log.lines)
+        }
+    }
+
+    @Test @MainActor func aTokenRevokedWhileTheAppWasClosedIsReplacedAtRelaunch() async throws {
+        try await NATSLive.with(tls: true, configure: Self.configure) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-relaunch@example.com", log: log)
+            _ = try await device.vault.createNatsAccount()
+            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let before = Self.manager(live, device, log: log)
+            await before.connect()
+            let revokedID = try #require(before.tokenID)
+            await before.disconnect()
+            _ = try await device.vault.revokeNatsToken(id: revokedID)
+
+            // The stored token is unexpired, so the relaunched app tries it: nats-server refuses it and a new
+            // one is fetched.
+            let relaunched = Self.manager(live, device, log: log)
+            await relaunched.connect()
+            #expect(relaunched.state == .connected)
+            let fresh = try #require(relaunched.tokenID)
+            #expect(fresh != revokedID)
+            #expect(relaunched.reauthenticationCount == 1)
+            #expect(await NatsCredentialStore(store: device.store).load()?.tokenID == fresh)
+            #expect(try await relaunched.ownerSpace().status().userGUID == device.userGUID)
+            await relaunched.disconnect()
+        }
+    }
+
+    @Test @MainActor func aRevokedTokenWithoutAVaultSessionToRenewItIsAnErrorState() async throws {
+        try await NATSLive.with(tls: true, configure: Self.configure) { live in
+            let log = LogCapture()
+            let device = try await Self.device(live, email: "nats-sdk-stranded@example.com", log: log)
+            _ = try await device.vault.createNatsAccount()
+            let manager = Self.manager(live, device, log: log)
+            await manager.connect()
+            let revokedID = try #require(manager.tokenID)
+
+            // The vault session is gone (no re-authentication hook), and the member revokes the token elsewhere.
+            await device.vault.sessionStore.remove()
+            let member = NATSMember(auth: device.member, userGUID: device.userGUID)
+            #expect(try await member.revoke(revokedID).status == .revoked)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, Self.errorMessage(manager.state) == nil {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let message = try #require(Self.errorMessage(manager.state), "\(manager.state)")
+            #expect(message.hasPrefix("No NATS credentials: reauthentication_required"), "\(message)")
+            #expect(manager.reauthenticationCount == 1)
+            #expect(manager.tokenID == nil)
+            #expect(!manager.connection.isConnected)
+            let refused = await Self.natsError { () async throws(NatsConnectionError) in
+                try await manager.ownerSpace().status()
+            }
+            #expect(refused?.code == .notConnected)
+
+            // After the member authenticates again, connect() recovers.
+            _ = try await device.vault.authenticate(password: VaultLive.vaultPassword)
+            await manager.connect()
+            #expect(manager.state == .connected)
+            #expect(manager.tokenID != nil && manager.tokenID != revokedID)
+            await manager.disconnect()
+        }
+    }
+
+    // MARK: 4. Graceful errors
+
+    @Test @MainActor func noVaultSessionOrNoNATSAccountIsAnErrorStateAndConnectRecoversOnceFixed() async throws {
+        try await NATSLive.with(configure: Self.configure) { live in
+            let log = LogCapture()
+            // A device that never enrolled: no credential, no session.
+            let stranger = try Self.vaultService(live.server.baseURL, store: InMemorySecureStore(), log: log)
+            let lonely = NatsConnectionManager(
+                configuration: .init(logger: log.logger("nats")), provider: stranger,
+                store: NatsCredentialStore(store: InMemorySecureStore()))
+            await lonely.connect()
+            let noCredential = try #require(Self.errorMessage(lonely.state), "\(lonely.state)")
+            #expect(noCredential.hasPrefix("No NATS credentials: reauthentication_required"), "\(noCredential)")
+            #expect(lonely.tokenID == nil)
+            #expect(lonely.namespace == nil)
+            #expect(throws: NatsConnectionError.self) { try lonely.ownerSpace() }
+
+            // Enrolled but not yet authenticated: still no vault session.
+            let member = try await VaultLive.member(baseURL: live.server.baseURL, email: "nats-sdk-errors@example.com")
+            let store = InMemorySecureStore()
+            let vault = try Self.vaultService(live.server.baseURL, store: store, log: log)
+            _ = try await vault.enroll(
+                invitation: try await VaultLive.invite(member), password: VaultLive.vaultPassword)
+            let credentials = NatsCredentialStore(store: store)
+            let manager = NatsConnectionManager(
+                configuration: .init(logger: log.logger("nats")), provider: vault, store: credentials)
+            await manager.connect()
+            let noSession = try #require(Self.errorMessage(manager.state), "\(manager.state)")
+            #expect(noSession.hasPrefix("No NATS credentials: reauthentication_required"), "\(noSession)")
+
+            // Authenticated, but the member's NATS account does not exist yet: the server's 404.
+            _ = try await vault.authenticate(password: VaultLive.vaultPassword)
+            await manager.connect()
+            let noAccount = try #require(Self.errorMessage(manager.state), "\(manager.state)")
+            #expect(noAccount.hasPrefix("No NATS credentials: not_found"), "\(noAccount)")
+            #expect(manager.tokenID == nil)
+            #expect(await credentials.load() == nil, "nothing was stored")
+
+            // Once the account exists, connect() from the error state succeeds.
+            _ = try await vault.createNatsAccount()
+            await manager.connect()
+            #expect(manager.state == .connected)
+            #expect(manager.tokenID != nil)
+            #expect(try await manager.ownerSpace().executeHandler("echo", payload: .bool(true)) == .bool(true))
+            await manager.disconnect()
+            #expect(manager.reauthenticationCount == 0)
+        }
+    }
+
+    @Test @MainActor func aServerWithoutNATSIsAnErrorState() async throws {
+        try await LiveServer.withServer(configure: Self.configure) { server in
+            let log = LogCapture()
+            let member = try await VaultLive.member(baseURL: server.baseURL, email: "nats-sdk-off@example.com")
+            let store = InMemorySecureStore()
+            let vault = try Self.vaultService(server.baseURL, store: store, log: log)
+            _ = try await vault.enroll(
+                invitation: try await VaultLive.invite(member), password: VaultLive.vaultPassword)
+            _ = try await vault.authenticate(password: VaultLive.vaultPassword)
+            _ = try await vault.createNatsAccount()
+            let manager = NatsConnectionManager(
+                configuration: .init(logger: log.logger("nats")), provider: vault,
+                store: NatsCredentialStore(store: store))
+            await manager.connect()
+            let message = try #require(Self.errorMessage(manager.state), "\(manager.state)")
+            #expect(message.hasPrefix("No NATS credentials: nats_not_configured"), "\(message)")
+        }
+    }
+
+    // MARK: Support
+
+    /// A device of the app: the SDK's ``VaultService`` enrolled with the development token and authenticated.
+    struct Device {
+        let member: AuthManager
+        let vault: VaultService
+        let store: InMemorySecureStore
+        let userGUID: String
+    }
+
+    static func configure(_ configuration: inout ServerConfiguration) {
+        configuration.gate.developmentTokens = [developmentToken]
+    }
+
+    static func vaultService(_ baseURL: URL, store: InMemorySecureStore, log: LogCapture) throws -> VaultService {
+        VaultService(
+            configuration: try VaultServiceConfiguration(
+                baseURL: baseURL, deviceType: .cli, deviceID: deviceID, logger: log.logger("vault")),
+            deviceKeyStore: SoftwareDeviceKeyStore(store: store),
+            attester: DevelopmentTokenAttester(token: developmentToken),
+            store: store)
+    }
+
+    @MainActor
+    static func device(_ live: NATSLive, email: String, log: LogCapture) async throws -> Device {
+        let member = try await VaultLive.member(baseURL: live.server.baseURL, email: email)
+        let store = InMemorySecureStore()
+        let vault = try vaultService(live.server.baseURL, store: store, log: log)
+        let enrolled = try await vault.enroll(
+            invitation: try await VaultLive.invite(member), password: VaultLive.vaultPassword)
+        _ = try await vault.authenticate(password: VaultLive.vaultPassword)
+        return Device(member: member, vault: vault, store: store, userGUID: enrolled.package.userGUID)
+    }
+
+    /// The manager as an app creates it: TLS roots of the local nats-server, the device's VaultService as provider.
+    @MainActor
+    static func manager(
+        _ live: NATSLive, _ device: Device, log: LogCapture, timing: NatsConnectionStateMachine.Timing = .init(),
+        reconnect: NATSReconnectPolicy = NATSReconnectPolicy(maxAttemptsPerServer: nil)
+    ) -> NatsConnectionManager {
+        NatsConnectionManager(
+            configuration: .init(
+                timing: timing, tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile), reconnect: reconnect,
+                logger: log.logger("nats")),
+            provider: device.vault,
+            store: NatsCredentialStore(store: device.store))
+    }
+
+    /// A NATS client of the member's vault side, with a `vault` token the device has the server issue.
+    static func vaultClient(_ live: NATSLive, _ device: Device) async throws -> (NATSClient, NatsCredentials) {
+        let credentials = try await device.vault.createNatsToken(clientType: .vault)
+        let client = try NATSClient(
+            configuration: NATSClient.Configuration(
+                servers: [credentials.endpoint], auth: .jwt(credentials.jwt, seed: credentials.seed),
+                tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile)))
+        try await client.connect()
+        return (client, credentials)
+    }
+
+    /// The next response `responses` delivers, or `nil` after `timeout`.
+    static func next(_ responses: VaultResponseSubscription, within timeout: Duration = .seconds(10)) async
+        -> VaultResponse?
+    {
+        await withTaskGroup(of: VaultResponse?.self) { group in
+            group.addTask {
+                var iterator = responses.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    static func errorMessage(_ state: NatsConnectionState) -> String? {
+        if case .error(let message) = state { message } else { nil }
+    }
+
+    /// The ``NatsConnectionError`` `body` throws, or `nil` when it succeeds.
+    @MainActor
+    static func natsError<Value>(_ body: () async throws(NatsConnectionError) -> Value) async -> NatsConnectionError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The ``APIError`` `body` throws, or `nil` when it succeeds.
+    @MainActor
+    static func apiError<Value>(_ body: () async throws(APIError) -> Value) async -> APIError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// No log line contains a JWT or seed of `credentials`.
+    static func expectNoSecrets(of credentials: [NatsCredentials], in lines: [String]) {
+        for credential in credentials {
+            #expect(!lines.contains { $0.contains(credential.seed) }, "the seed of \(credential.tokenID) was logged")
+            #expect(!lines.contains { $0.contains(credential.jwt) }, "the JWT of \(credential.tokenID) was logged")
+            // Nor any recognisable part of the seed (a truncated or reformatted copy).
+            #expect(!lines.contains { $0.contains(String(credential.seed.dropFirst(2).prefix(24))) })
+        }
+    }
+
+    /// What a task saw, appended on the main actor.
+    @MainActor
+    final class Received {
+        var numbers: [Int] = []
+    }
+
+    /// The state changes a manager reported.
+    @MainActor
+    final class StateRecorder {
+        var values: [NatsConnectionState] = []
+    }
+
+    /// Every log entry of the loggers it makes, at trace level, as text (message and metadata).
+    final class LogCapture: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String] = []
+
+        var lines: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries
+        }
+
+        func logger(_ label: String) -> Logger {
+            var logger = Logger(label: label) { _ in Handler(capture: self) }
+            logger.logLevel = .trace
+            return logger
+        }
+
+        fileprivate func append(_ line: String) {
+            lock.lock()
+            entries.append(line)
+            lock.unlock()
+        }
+
+        struct Handler: LogHandler {
+            let capture: LogCapture
+            var metadata: Logger.Metadata = [:]
+            var logLevel: Logger.Level = .trace
+
+            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+                get { metadata[key] }
+                set { metadata[key] = newValue }
+            }
+
+            func log(event: LogEvent) {
+                let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+                capture.append(
+                    "\(event.level) \(event.message) \(merged) \(event.source) \(event.error.map { "\($0)" } ?? "")")
+            }
+        }
+    }
+}
