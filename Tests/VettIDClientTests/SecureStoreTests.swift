@@ -16,10 +16,13 @@ func makeTemporaryDirectory() throws -> URL {
     return url
 }
 
+/// The permission bits of `url` (through FileManager: `struct stat` is visible through several clang modules, and
+/// which one Swift picks depends on the build, as POSIXFile notes).
 func fileMode(_ url: URL) throws -> mode_t {
-    var info = stat()
-    guard stat(url.path, &info) == 0 else { throw SecureStoreError(code: .io, message: "stat") }
-    return info.st_mode & 0o777
+    guard let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int else {
+        throw SecureStoreError(code: .io, message: "no permissions for \(url.path)")
+    }
+    return mode_t(mode & 0o777)
 }
 
 @Suite("Secure stores")

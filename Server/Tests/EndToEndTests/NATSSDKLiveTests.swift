@@ -115,15 +115,10 @@ struct NATSSDKLiveTests {
     @Test @MainActor func serverIssuedTokensAreSwappedBeforeExpiryWithoutLosingAMessageOrARequest() async throws {
         try await NATSLive.with(
             tls: true,
-            configure: {
-                Self.configure(&$0)
-                $0.nats.appTokenLifetime = .seconds(10)
-            }
+            configure: Self.configureTenSecondTokens
         ) { live in
             let log = LogCapture()
-            let device = try await Self.device(live, email: "nats-sdk-refresh@example.com", log: log)
-            _ = try await device.vault.createNatsAccount()
-            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let device = try await Self.messagingDevice(live, email: "nats-sdk-refresh@example.com", log: log)
             // A 10 s token, refreshed when less than 7 s remain: a swap about every 3 s.
             let manager = Self.manager(
                 live, device, log: log, timing: .init(refreshWindow: 7, minimumRefreshDelay: 1, retryInterval: 2))
@@ -229,15 +224,10 @@ struct NATSSDKLiveTests {
     @Test @MainActor func aTokenThatExpiresUnrefreshedIsReplacedByReauthentication() async throws {
         try await NATSLive.with(
             tls: true,
-            configure: {
-                Self.configure(&$0)
-                $0.nats.appTokenLifetime = .seconds(10)
-            }
+            configure: Self.configureTenSecondTokens
         ) { live in
             let log = LogCapture()
-            let device = try await Self.device(live, email: "nats-sdk-expiry@example.com", log: log)
-            _ = try await device.vault.createNatsAccount()
-            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let device = try await Self.messagingDevice(live, email: "nats-sdk-expiry@example.com", log: log)
             // No refresh before the 10 s token expires: nats-server cuts the connection at its expiry.
             let manager = Self.manager(
                 live, device, log: log, timing: .init(refreshWindow: 0, minimumRefreshDelay: 600, retryInterval: 600))
@@ -282,9 +272,7 @@ struct NATSSDKLiveTests {
     @Test @MainActor func aNatsServerRestartShowsAsConnectingAndTheSameTokenCarriesOn() async throws {
         try await NATSLive.with(tls: true, configure: Self.configure) { live in
             let log = LogCapture()
-            let device = try await Self.device(live, email: "nats-sdk-restart@example.com", log: log)
-            _ = try await device.vault.createNatsAccount()
-            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let device = try await Self.messagingDevice(live, email: "nats-sdk-restart@example.com", log: log)
             let manager = Self.manager(
                 live, device, log: log,
                 reconnect: NATSReconnectPolicy(maxAttemptsPerServer: nil, wait: .milliseconds(200)))
@@ -337,9 +325,7 @@ struct NATSSDKLiveTests {
     @Test @MainActor func aRevokedTokenIsCutOffAndTheManagerReauthenticatesWithAFreshOne() async throws {
         try await NATSLive.with(tls: true, configure: Self.configure) { live in
             let log = LogCapture()
-            let device = try await Self.device(live, email: "nats-sdk-revoke@example.com", log: log)
-            _ = try await device.vault.createNatsAccount()
-            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let device = try await Self.messagingDevice(live, email: "nats-sdk-revoke@example.com", log: log)
             let manager = Self.manager(live, device, log: log)
             await manager.connect()
             #expect(manager.state == .connected)
@@ -407,9 +393,7 @@ struct NATSSDKLiveTests {
     @Test @MainActor func aTokenRevokedWhileTheAppWasClosedIsReplacedAtRelaunch() async throws {
         try await NATSLive.with(tls: true, configure: Self.configure) { live in
             let log = LogCapture()
-            let device = try await Self.device(live, email: "nats-sdk-relaunch@example.com", log: log)
-            _ = try await device.vault.createNatsAccount()
-            for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+            let device = try await Self.messagingDevice(live, email: "nats-sdk-relaunch@example.com", log: log)
             let before = Self.manager(live, device, log: log)
             await before.connect()
             let revokedID = try #require(before.tokenID)
@@ -548,6 +532,12 @@ struct NATSSDKLiveTests {
         configuration.gate.developmentTokens = [developmentToken]
     }
 
+    /// ``configure(_:)`` with app tokens valid 10 s.
+    static func configureTenSecondTokens(_ configuration: inout ServerConfiguration) {
+        configure(&configuration)
+        configuration.nats.appTokenLifetime = .seconds(10)
+    }
+
     static func vaultService(_ baseURL: URL, store: InMemorySecureStore, log: LogCapture) throws -> VaultService {
         VaultService(
             configuration: try VaultServiceConfiguration(
@@ -566,6 +556,15 @@ struct NATSSDKLiveTests {
             invitation: try await VaultLive.invite(member), password: VaultLive.vaultPassword)
         _ = try await vault.authenticate(password: VaultLive.vaultPassword)
         return Device(member: member, vault: vault, store: store, userGUID: enrolled.package.userGUID)
+    }
+
+    /// ``device(_:email:log:)`` with NATS namespaces, once the backend's workers are ready.
+    @MainActor
+    static func messagingDevice(_ live: NATSLive, email: String, log: LogCapture) async throws -> Device {
+        let device = try await device(live, email: email, log: log)
+        _ = try await device.vault.createNatsAccount()
+        for worker in live.server.components.vaultWorkers { try await worker.waitUntilReady() }
+        return device
     }
 
     /// The manager as an app creates it: TLS roots of the local nats-server, the device's VaultService as provider.

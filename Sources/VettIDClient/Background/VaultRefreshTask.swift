@@ -35,16 +35,15 @@ public actor VaultRefreshTask {
     public static let defaultInterval: Duration = .seconds(6 * 60 * 60)
 
     /// The scheduler identifier.
-    public nonisolated let identifier: String
+    public nonisolated var identifier: String { periodic.identifier }
     /// The time between runs.
-    public nonisolated let interval: Duration
+    public nonisolated var interval: Duration { periodic.interval }
     /// Every run's outcome, in order (one consumer; buffered).
     public nonisolated let outcomes: AsyncStream<VaultRefreshOutcome>
     private nonisolated let continuation: AsyncStream<VaultRefreshOutcome>.Continuation
-    private nonisolated let scheduler: any BackgroundScheduler
+    private nonisolated let periodic: PeriodicBackgroundRun
     private nonisolated let sync: @Sendable () async throws -> VaultSyncResult
     private nonisolated let logger: Logger
-    private var stopped = true
 
     /// Creates a refresh task over a sync function.
     /// - Parameters:
@@ -60,9 +59,8 @@ public actor VaultRefreshTask {
         logger: Logger = Logger(label: "dev.vettid.vault.refresh"),
         sync: @escaping @Sendable () async throws -> VaultSyncResult
     ) {
-        self.scheduler = scheduler
-        self.identifier = identifier
-        self.interval = interval
+        self.periodic = PeriodicBackgroundRun(
+            scheduler: scheduler, identifier: identifier, interval: interval, name: "Vault refresh", logger: logger)
         self.logger = logger
         self.sync = sync
         (outcomes, continuation) = AsyncStream.makeStream(of: VaultRefreshOutcome.self)
@@ -83,52 +81,45 @@ public actor VaultRefreshTask {
 
     /// Registers the run with the scheduler (on Apple platforms call this before the app finishes launching).
     public nonisolated func register() throws(BackgroundSchedulerError) {
-        try scheduler.register(identifier: identifier) { [self] in await self.run() }
+        try periodic.register { [self] in await self.run() }
     }
 
     /// Registers (again, harmlessly) and schedules the first run.
     /// - Parameter firstRunAfter: When the first run may start (``interval`` unless given; `.zero` syncs now).
-    public func start(firstRunAfter: Duration? = nil) throws(BackgroundSchedulerError) {
-        try register()
-        stopped = false
-        try scheduler.schedule(identifier: identifier, interval: firstRunAfter ?? interval)
+    public func start(firstRunAfter: Duration? = nil) async throws(BackgroundSchedulerError) {
+        try await periodic.start(firstRunAfter: firstRunAfter) { [self] in await self.run() }
     }
 
     /// Cancels the pending run; a run in progress finishes without rescheduling.
-    public func stop() {
-        stopped = true
-        scheduler.cancel(identifier: identifier)
+    public func stop() async {
+        await periodic.stop()
     }
 
     /// Whether the task is started and not stopped.
-    public var isStarted: Bool { !stopped }
+    public var isStarted: Bool {
+        get async { await periodic.isStarted }
+    }
 
     /// One run: sync, then schedule the next (unless stopped), then report the outcome.
     func run() async -> Bool {
-        guard !stopped else { return true }
-        let outcome: VaultRefreshOutcome
-        do {
-            outcome = .synced(try await sync())
-        } catch {
-            outcome = Task.isCancelled ? .expired : .failed(APIError.from(error))
-        }
-        if !stopped {
+        await periodic.run { [sync] in
             do {
-                try scheduler.schedule(identifier: identifier, interval: interval)
+                return VaultRefreshOutcome.synced(try await sync())
             } catch {
-                logger.error("Vault refresh: the next run could not be scheduled", metadata: ["error.code": "\(error.code)"])
+                return Task.isCancelled ? .expired : .failed(APIError.from(error))
             }
+        } report: { [logger, continuation] outcome in
+            switch outcome {
+            case .synced(let result):
+                logger.debug("Vault refresh: synced", metadata: ["vault.sync_status": "\(result.status)", "vault.stored_keys": "\(result.storedTransactionKeys)"])
+            case .failed(let error):
+                logger.warning("Vault refresh: sync failed", metadata: ["error.code": "\(error.code)"])
+            case .expired:
+                logger.warning("Vault refresh: expired before the sync finished")
+            }
+            continuation.yield(outcome)
+            if case .synced = outcome { return true }
+            return false
         }
-        switch outcome {
-        case .synced(let result):
-            logger.debug("Vault refresh: synced", metadata: ["vault.sync_status": "\(result.status)", "vault.stored_keys": "\(result.storedTransactionKeys)"])
-        case .failed(let error):
-            logger.warning("Vault refresh: sync failed", metadata: ["error.code": "\(error.code)"])
-        case .expired:
-            logger.warning("Vault refresh: expired before the sync finished")
-        }
-        continuation.yield(outcome)
-        if case .synced = outcome { return true }
-        return false
     }
 }

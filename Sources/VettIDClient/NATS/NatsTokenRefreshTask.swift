@@ -21,21 +21,20 @@ public actor NatsTokenRefreshTask {
     public static let defaultInterval: Duration = .seconds(6 * 60 * 60)
 
     /// The scheduler identifier.
-    public nonisolated let identifier: String
+    public nonisolated var identifier: String { periodic.identifier }
     /// The time between runs.
-    public nonisolated let interval: Duration
+    public nonisolated var interval: Duration { periodic.interval }
     /// Refresh when less than this remains.
     public nonisolated let refreshWindow: TimeInterval
     /// Every run's outcome, in order (one consumer; buffered).
     public nonisolated let outcomes: AsyncStream<NatsRefreshOutcome>
     private nonisolated let continuation: AsyncStream<NatsRefreshOutcome>.Continuation
-    private nonisolated let scheduler: any BackgroundScheduler
+    private nonisolated let periodic: PeriodicBackgroundRun
     private nonisolated let provider: any NatsCredentialProvider
     private nonisolated let store: NatsCredentialStore
     private nonisolated let onRefresh: @Sendable (NatsCredentials) async -> Void
     private nonisolated let now: @Sendable () -> Date
     private nonisolated let logger: Logger
-    private var stopped = true
 
     /// Creates a refresh task.
     /// - Parameters:
@@ -61,9 +60,8 @@ public actor NatsTokenRefreshTask {
     ) {
         self.provider = provider
         self.store = store
-        self.scheduler = scheduler
-        self.identifier = identifier
-        self.interval = interval
+        self.periodic = PeriodicBackgroundRun(
+            scheduler: scheduler, identifier: identifier, interval: interval, name: "NATS refresh", logger: logger)
         self.refreshWindow = refreshWindow
         self.logger = logger
         self.now = now
@@ -91,40 +89,32 @@ public actor NatsTokenRefreshTask {
 
     /// Registers the run with the scheduler (on Apple platforms before the app finishes launching).
     public nonisolated func register() throws(BackgroundSchedulerError) {
-        try scheduler.register(identifier: identifier) { [self] in await self.run() }
+        try periodic.register { [self] in await self.run() }
     }
 
     /// Registers (again, harmlessly) and schedules the first run (``interval`` from now unless given).
-    public func start(firstRunAfter: Duration? = nil) throws(BackgroundSchedulerError) {
-        try register()
-        stopped = false
-        try scheduler.schedule(identifier: identifier, interval: firstRunAfter ?? interval)
+    public func start(firstRunAfter: Duration? = nil) async throws(BackgroundSchedulerError) {
+        try await periodic.start(firstRunAfter: firstRunAfter) { [self] in await self.run() }
     }
 
     /// Cancels the pending run; a run in progress finishes without rescheduling.
-    public func stop() {
-        stopped = true
-        scheduler.cancel(identifier: identifier)
+    public func stop() async {
+        await periodic.stop()
     }
 
     /// Whether the task is started and not stopped.
-    public var isStarted: Bool { !stopped }
+    public var isStarted: Bool {
+        get async { await periodic.isStarted }
+    }
 
     /// One run: refresh when needed, schedule the next (unless stopped), report the outcome.
     func run() async -> Bool {
-        guard !stopped else { return true }
-        let outcome = await refreshIfNeeded()
-        if !stopped {
-            do {
-                try scheduler.schedule(identifier: identifier, interval: interval)
-            } catch {
-                logger.error("NATS refresh: the next run could not be scheduled", metadata: ["error.code": "\(error.code)"])
+        await periodic.run { await self.refreshIfNeeded() } report: { [continuation] outcome in
+            continuation.yield(outcome)
+            switch outcome {
+            case .refreshed, .notNeeded: return true
+            case .failed, .expired: return false
             }
-        }
-        continuation.yield(outcome)
-        switch outcome {
-        case .refreshed, .notNeeded: return true
-        case .failed, .expired: return false
         }
     }
 
