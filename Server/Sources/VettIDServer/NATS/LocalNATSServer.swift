@@ -83,13 +83,7 @@ public final class LocalNATSServer: Sendable {
             try NATSServerConfigRenderer.write(text, to: configurationFile)
             let logFile = directory + "/nats-server.log"
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["-c", configurationFile]
-            process.standardOutput = log
-            process.standardError = log
-            try process.run()
+            let process = try launch(executable, configurationFile: configurationFile, logFile: logFile)
             if try await waitUntilAccepting(process, port: chosen) {
                 return LocalNATSServer(
                     url: "\(tls ? "tls" : "nats")://127.0.0.1:\(chosen)", port: chosen, caFile: caFile,
@@ -123,14 +117,9 @@ public final class LocalNATSServer: Sendable {
     /// A new nats-server on the same port with the same configuration and resolver directory (a restart).
     public func restarted() async throws -> LocalNATSServer {
         stop()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/sbin/nats-server")
-        process.arguments = ["-c", configurationFile]
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/nats-server.log"))
-        log.seekToEndOfFile()
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let process = try Self.launch(
+            Self.executable ?? "/usr/sbin/nats-server", configurationFile: configurationFile,
+            logFile: directory + "/nats-server.log")
         guard try await Self.waitUntilAccepting(process, port: port) else {
             throw Failure(description: "nats-server did not restart on port \(port)")
         }
@@ -141,6 +130,19 @@ public final class LocalNATSServer: Sendable {
 
     /// The server's log so far.
     public var log: String { (try? String(contentsOfFile: directory + "/nats-server.log", encoding: .utf8)) ?? "" }
+
+    /// Runs `nats-server -c configurationFile`, appending its output to `logFile`.
+    private static func launch(_ executable: String, configurationFile: String, logFile: String) throws -> Process {
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        log.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-c", configurationFile]
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        return process
+    }
 
     private static func waitUntilAccepting(_ process: Process, port: Int) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
