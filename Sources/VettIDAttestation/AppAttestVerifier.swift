@@ -137,8 +137,8 @@ public struct AppAttestVerifier: Sendable {
             publicKey.isValidSignature(signature, for: nonce)
         else { throw AppAttestError(.invalidAssertionSignature, "the assertion signature does not verify") }
 
-        // 4. App id.
-        let authData = try AuthenticatorData(bytes: authenticatorData)
+        // 4. App id. Parsed as assertion data: header, then at most an extension map (iOS 27).
+        let authData = try AssertionAuthenticatorData(bytes: authenticatorData)
         guard authData.rpIDHash == Array(SHA256.hash(data: Array(configuration.appID.utf8))) else {
             throw AppAttestError(.appIDMismatch, "rpIdHash is not the hash of the app id")
         }

@@ -1,6 +1,6 @@
-// WebAuthn-style authenticator data as App Attest produces it.
+// WebAuthn-style authenticator data of an App Attest attestation.
 
-/// Parsed authenticator data: `rpIdHash(32) ‖ flags(1) ‖ counter(4, big-endian)` and, when attested
+/// Parsed attestation authenticator data (assertions use ``AssertionAuthenticatorData``): `rpIdHash(32) ‖ flags(1) ‖ counter(4, big-endian)` and, when attested
 /// credential data is present, `aaguid(16) ‖ credentialIdLength(2) ‖ credentialId ‖ COSE key`.
 ///
 /// Bytes after the credential id (the COSE key, and the extension map Apple adds from iOS 27 without

@@ -104,13 +104,32 @@ public struct SoftwareAttester: Sendable {
         ]).encoded()
     }
 
+    /// The layout of an assertion's authenticator data, as iOS versions produce it.
+    public enum AssertionShape: Sendable {
+        /// iOS 14-26: the 37-byte header, flags 0x40.
+        case header
+        /// iOS 27: flags 0xc0 (AT and ED) and the extension map
+        /// `{apple_bundle_version_01, apple_validation_category_01}` after the header.
+        case ios27
+    }
+
     /// An assertion, as `DCAppAttestService.generateAssertion(_:clientDataHash:)` returns it:
     /// CBOR `{signature: DER ECDSA over SHA-256(authenticatorData ‖ SHA-256(clientData)), authenticatorData}`.
-    /// - Parameter counter: the counter to write; a real device increments it on every assertion.
-    public func generateAssertion(_ key: SoftwareAttestationKey, clientData: [UInt8], counter: UInt32) throws -> [UInt8] {
+    /// - Parameters:
+    ///   - counter: the counter to write; a real device increments it on every assertion.
+    ///   - shape: the authenticator-data layout; current iPhones run iOS 27, so that is the default.
+    public func generateAssertion(
+        _ key: SoftwareAttestationKey, clientData: [UInt8], counter: UInt32, shape: AssertionShape = .ios27
+    ) throws -> [UInt8] {
         var authenticatorData = rpIDHash
-        authenticatorData.append(0x40)
+        authenticatorData.append(shape == .ios27 ? 0xC0 : 0x40)
         authenticatorData += (0..<4).map { UInt8(truncatingIfNeeded: counter >> (24 - 8 * $0)) }
+        if shape == .ios27 {
+            authenticatorData += CBORValue.map([
+                CBORMapEntry(key: .text("apple_bundle_version_01"), value: .text("1")),
+                CBORMapEntry(key: .text("apple_validation_category_01"), value: .bytes([3, 0, 0, 0])),
+            ]).encoded()
+        }
         let nonce = Array(SHA256.hash(data: authenticatorData + Array(SHA256.hash(data: clientData))))
         let signature = try key.privateKey.signature(for: nonce)
         return CBORValue.map([

@@ -9,12 +9,45 @@ import Testing
         rpIDHash + [0x40, 0, 0, 0, 0] + AppAttestEnvironment.production.aaguid + [0, 32] + keyID + trailing
     }
 
+    let ios27Extensions = CBORValue.map([
+        CBORMapEntry(key: .text("apple_bundle_version_01"), value: .text("1314")),
+        CBORMapEntry(key: .text("apple_validation_category_01"), value: .bytes([3, 0, 0, 0])),
+    ]).encoded()
+
     @Test func parsesAssertionAuthenticatorData() throws {
-        let data = try AuthenticatorData(bytes: rpIDHash + [0x40, 0, 0, 1, 2])
+        let data = try AssertionAuthenticatorData(bytes: rpIDHash + [0x40, 0, 0, 1, 2])
         #expect(data.rpIDHash == rpIDHash)
         #expect(data.flags == 0x40)
         #expect(data.counter == 258)
-        #expect(data.credentialID == nil)
+        #expect(data.extensions.isEmpty)
+    }
+
+    @Test func assertionWithAtAndEdFlagsReadsTheExtensionMapNotCredentialData() throws {
+        // iOS 27: flags 0xc0 (AT and ED) and the extension map right after the header. Read as attestation
+        // data, bytes 53-54 of this map would be a credential-id length far beyond the data.
+        let bytes = rpIDHash + [0xC0, 0, 0, 0, 4] + ios27Extensions
+        #expect(throws: AppAttestError.self) { try AuthenticatorData(bytes: bytes) }
+        let data = try AssertionAuthenticatorData(bytes: bytes)
+        #expect(data.flags == 0xC0)
+        #expect(data.counter == 4)
+        #expect(data.extensions == ios27Extensions)
+        // The map without the ED flag (as Apple's own iOS 27 attestation sample sends it) is accepted too.
+        #expect(try AssertionAuthenticatorData(bytes: rpIDHash + [0x40, 0, 0, 0, 4] + ios27Extensions).extensions == ios27Extensions)
+    }
+
+    @Test func assertionRefusesWhatIsNotHeaderAndOneMap() {
+        func refused(_ bytes: [UInt8]) -> AppAttestError.Code? {
+            do throws(AppAttestError) {
+                _ = try AssertionAuthenticatorData(bytes: bytes)
+                return nil
+            } catch { return error.code }
+        }
+        #expect(refused(Array(rpIDHash.prefix(31)) + [0x40, 0, 0, 0, 1]) == .malformedAuthenticatorData)  // 36 bytes
+        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1]) == .malformedAuthenticatorData)  // ED without a map
+        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + Array(ios27Extensions.dropLast())) == .malformedAuthenticatorData)  // truncated map
+        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + ios27Extensions + [0x00]) == .malformedAuthenticatorData)  // bytes after the map
+        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + CBORValue.array([.unsigned(1)]).encoded()) == .malformedAuthenticatorData)  // not a map
+        #expect(refused(rpIDHash + [0x40, 0, 0, 0, 1] + [0x00, 0x20] + keyID) == .malformedAuthenticatorData)  // attested-data shape
     }
 
     @Test func toleratesTrailingExtensionDataWithoutTheEDFlag() throws {

@@ -82,17 +82,18 @@ import X509
         #expect(await refusal(verifier(), object: object) == .untrustedCertificateChain)
     }
 
-    @Test func assertionsNeedAStrictlyIncreasingCounter() throws {
+    @Test(arguments: [SoftwareAttester.AssertionShape.header, .ios27])
+    func assertionsNeedAStrictlyIncreasingCounter(shape: SoftwareAttester.AssertionShape) throws {
         let clientData = Array(#"{"challenge":"abc","action":"token"}"#.utf8)
         let verifier = verifier()
-        let first = try attester.generateAssertion(key, clientData: clientData, counter: 1)
+        let first = try attester.generateAssertion(key, clientData: clientData, counter: 1, shape: shape)
         #expect(try verifier.verifyAssertion(first, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 0) == 1)
         // Replayed: the stored counter is now 1.
         #expect(throws: AppAttestError(.counterNotIncreased, "the counter did not increase")) {
             try verifier.verifyAssertion(first, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 1)
         }
         // Lower than the stored counter.
-        let lower = try attester.generateAssertion(key, clientData: clientData, counter: 3)
+        let lower = try attester.generateAssertion(key, clientData: clientData, counter: 3, shape: shape)
         #expect(throws: AppAttestError(.counterNotIncreased, "the counter did not increase")) {
             try verifier.verifyAssertion(lower, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 5)
         }
