@@ -57,8 +57,9 @@ public enum VaultMessage: Sendable, Hashable {
         return JSONValue.object(members).serialized()
     }
 
-    /// Parses a request. When the body at least carries an `id`, the error still lets the receiver answer
-    /// that request: see ``VaultMessage/requestID(in:)``.
+    /// Parses a request strictly: every member of its type is required with its JSON type (`payload` may be
+    /// `null`), and a member the type does not have is refused (`invalid_message`). When the body at least
+    /// carries an `id`, the error still lets the receiver answer that request: see ``VaultMessage/requestID(in:)``.
     public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(VaultMessageError) -> VaultMessage {
         guard let json = JSONValue.parse(bytes), case .object = json else {
             throw VaultMessageError(.malformedJSON, "the message is not a JSON object")
@@ -72,13 +73,22 @@ public enum VaultMessage: Sendable, Hashable {
         guard let type = VaultMessageType(rawValue: typeName) else {
             throw VaultMessageError(.unknownType, "unknown message type '\(typeName.prefix(64))'")
         }
-        let timestamp = json["timestamp"]?.int64Value ?? 0
+        guard let timestamp = json["timestamp"]?.int64Value else {
+            throw VaultMessageError(.missingField, "timestamp must be an integer (Unix milliseconds)")
+        }
+        let allowed: Set<String> = type == .execute ? ["id", "type", "handler_id", "payload", "timestamp"] : ["id", "type", "timestamp"]
+        if let unknown = json.objectMembers?.first(where: { !allowed.contains($0.0) }) {
+            throw VaultMessageError(.missingField, "member '\(unknown.0.prefix(64))' is not part of a \(typeName) request")
+        }
         switch type {
         case .execute:
             guard let handlerID = json["handler_id"]?.stringValue, (1...128).contains(handlerID.utf8.count) else {
                 throw VaultMessageError(.missingField, "handler_id must be a string of 1 to 128 bytes")
             }
-            return .executeHandler(id: id, handlerID: handlerID, payload: json["payload"] ?? .null, timestamp: timestamp)
+            guard let payload = json["payload"] else {
+                throw VaultMessageError(.missingField, "payload is required (null when the handler takes none)")
+            }
+            return .executeHandler(id: id, handlerID: handlerID, payload: payload, timestamp: timestamp)
         case .status:
             return .statusRequest(id: id, timestamp: timestamp)
         case .eventTypes:

@@ -10,7 +10,7 @@ public struct VaultMessageError: Error, Sendable, Hashable, CustomStringConverti
 
         /// Not JSON, not an object, or too deep.
         public static let malformedJSON = Code(rawValue: "malformed_message")
-        /// A required member is missing or has the wrong type.
+        /// A required member is missing or has the wrong type, or a member the type does not have is present.
         public static let missingField = Code(rawValue: "invalid_message")
         /// The `type` is not one this side understands.
         public static let unknownType = Code(rawValue: "unknown_message_type")

@@ -33,7 +33,8 @@ import Testing
             for attribute in ["HttpOnly", "Secure", "SameSite=Strict", "Path=/", "Max-Age=900"] {
                 #expect(cookie.contains(attribute), "cookie lacks \(attribute)")
             }
-            #expect(login.headers[.cacheControl] == nil || login.headers[.cacheControl] == "no-store")
+            #expect(login.headers[.cacheControl] == "no-store", "a token response is never cached (RFC 6749 §5.1)")
+            #expect(registered.headers[.cacheControl] == "no-store")
 
             let me = try await client.get("/auth/me", bearer: access)
             #expect(me.status == .ok)
@@ -44,6 +45,7 @@ import Testing
 
             let refreshed = try await client.post("/auth/refresh", ["refresh_token": refresh])
             #expect(refreshed.status == .ok)
+            #expect(refreshed.headers[.cacheControl] == "no-store")
             let newAccess = try #require(refreshed.json["access_token"] as? String)
             let newRefresh = try #require(refreshed.json["refresh_token"] as? String)
             #expect(newRefresh != refresh)

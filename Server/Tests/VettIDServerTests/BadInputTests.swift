@@ -69,14 +69,60 @@ import Testing
         }
     }
 
-    @Test func unknownRoutesAndMethodsAreJSONErrors() async throws {
+    @Test func chunkedBodyOverTheLimitIs413() async throws {
+        try await TestApp.withApp(.sqlite, setup: .live) { client, app in
+            let port = try #require(client.port)
+            let head = "POST /auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n"
+            // 80 KiB in 8 KiB chunks, no Content-Length: the limit (64 KiB) is crossed while streaming.
+            #expect(try RawHTTP.status(port: port, head: head, chunks: RawHTTP.chunkedJSON(size: 80 * 1_024)) == 413)
+            // A small chunked body is read normally (the weak password is refused, not the framing).
+            #expect(try RawHTTP.status(port: port, head: head, chunks: RawHTTP.chunkedJSON(size: 10)) == 400)
+            #expect(try await MemberRepository(store: app.components.store).find(email: "a@example.com") == nil)
+        }
+    }
+
+    @Test func nullIsRefusedForOptionalFieldsToo() async throws {
         try await TestApp.withApp(.sqlite) { client, _ in
+            for (path, body) in [
+                ("/attest/challenge", #"{"purpose": null}"#),
+                ("/attest/challenge", #"{"purpose":"attest","x":[null]}"#),
+                ("/auth/register", #"{"email":"a@example.com","password":"vivid-Otter-parsley-42","first_name":null}"#),
+            ] {
+                let response = try await client.execute(
+                    uri: path, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(response.errorCode == "invalid_request")
+            }
+            // "null" inside a string is data.
+            let text = try await client.execute(
+                uri: "/auth/register", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"email":"null@example.com","password":"vivid-Otter-null-parsley-42"}"#))
+            #expect(text.status == .created)
+        }
+    }
+
+    @Test func unknownRoutesAre404AndWrongMethods405WithAllow() async throws {
+        try await TestApp.withApp(.sqlite, setup: .live) { client, _ in
             let missing = try await client.execute(uri: "/no/such/thing", method: .get)
             #expect(missing.status == .notFound)
             #expect(missing.errorCode == "not_found")
-            let wrongMethod = try await client.execute(uri: "/auth/login", method: .get)
-            #expect([HTTPResponse.Status.notFound, .methodNotAllowed].contains(wrongMethod.status))
-            #expect(wrongMethod.errorCode != nil)
+            for (method, path, allow) in [
+                (HTTPRequest.Method.delete, "/auth/login", "POST"), (.get, "/auth/login", "POST"),
+                (.post, "/health", "GET"), (.put, "/vault/invitations", "GET, POST"),
+            ] {
+                let response = try await client.execute(uri: path, method: method)
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(response.errorCode == "method_not_allowed")
+                #expect(response.headers[.allow].map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) } == Set(allow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), "\(method) \(path)")
+            }
+            // A templated path: POST is served, GET is not.
+            let templated = try await client.execute(uri: "/vault/invitations/ABCD-EFGH/revoke", method: .get)
+            #expect(templated.status == .methodNotAllowed)
+            #expect(templated.headers[.allow] == "POST")
+            let port = try #require(client.port)
+            #expect(try RawHTTP.status(port: port, head: "TRACE /health HTTP/1.1\r\nHost: localhost\r\n\r\n") == 405)
+            #expect(try RawHTTP.status(port: port, head: "TRACE /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404)
         }
     }
 

@@ -16,6 +16,24 @@ import Testing
         #expect(configuration.maxBodyBytes == 65_536)
     }
 
+    @Test func everyKeyTheLoaderAppliesIsReadFromTheEnvironment() throws {
+        // The keys `apply` switches over, read from its source, must all be in `keys` (which the environment
+        // layer walks): a key missing there is silently ignored as VETTID_<KEY>.
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Sources/VettIDServer/Configuration/ConfigurationLoader.swift"),
+            encoding: .utf8)
+        let applied = source.matches(of: /case "([a-z0-9_]+)":/).map { String($0.output.1) }
+            .filter { $0.contains("_") || ConfigurationLoader.keys.contains($0) }
+        #expect(applied.count > 40)
+        #expect(Set(applied).subtracting(ConfigurationLoader.keys).sorted() == [])
+        let configuration = try ConfigurationLoader().load(environment: [
+            "VETTID_NATS_WORKER_INSTANCES": "3", "VETTID_RATE_LIMIT_ACCOUNT_FAILURES_CEILING": "7",
+        ])
+        #expect(configuration.nats.workerInstances == 3)
+        #expect(configuration.limits.failedLoginsPerAccountCeiling.capacity == 7)
+    }
+
     @Test func flagsBeatEnvironmentWhichBeatsTheFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-config-\(UUID()).json")
         try Data(#"{"port": 9000, "host": "0.0.0.0", "log_level": "debug", "trust_forwarded_for": true}"#.utf8).write(

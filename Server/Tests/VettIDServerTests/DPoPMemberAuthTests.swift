@@ -52,6 +52,42 @@ import VettIDCrypto
         return (try #require(login.json["access_token"] as? String), try #require(login.json["refresh_token"] as? String), nonce)
     }
 
+    /// The lock-out policy (docs/security.md): failures count per (account, client address), so a stranger who
+    /// knows an email locks out only their own address; a distributed attack reaches an account-wide ceiling,
+    /// from which a device key the member has signed in with before is exempt.
+    @Test(arguments: TestEngine.available)
+    func strangersCannotLockAMemberOut(engine: TestEngine) async throws {
+        var configuration = Self.configuration()
+        configuration.trustForwardedFor = true
+        // 15 failures an hour (a long window, so nothing refills while the test runs).
+        configuration.limits.failedLoginsPerAccountCeiling = .init(capacity: 15, window: .seconds(3_600))
+        try await TestApp.withApp(engine, configuration: configuration) { client, _ in
+            let device = Device()
+            let email = "target@example.com"
+            _ = try await boundLogin(client, device, email: email)
+            func login(from address: String, _ password: String, as device: Device? = nil) async throws -> HTTPResponse.Status {
+                var headers: HTTPFields = [.xForwardedFor: address]
+                if let device {
+                    headers[.dpop] = try await device.proof("POST", "/auth/login", nonce: try await nonce(client, device, email: email))
+                }
+                return try await client.post("/auth/login", ["email": email, "password": password], headers: headers).status
+            }
+            let wrong = "wrong-password-000"
+            for _ in 0..<5 { #expect(try await login(from: "203.0.113.7", wrong) == .unauthorized) }
+            #expect(try await login(from: "203.0.113.7", password) == .tooManyRequests, "the stranger's own address is limited")
+            #expect(try await login(from: "198.51.100.1", password) == .ok, "the member elsewhere is not")
+
+            // Strangers from two more addresses bring the account to its ceiling (5 + 10 = 15 failures).
+            for index in 0..<2 {
+                for _ in 0..<5 { #expect(try await login(from: "203.0.113.\(20 + index)", wrong) == .unauthorized) }
+            }
+            #expect(try await login(from: "198.51.100.2", password) == .tooManyRequests, "no proof: the ceiling applies")
+            #expect(try await login(from: "198.51.100.3", password, as: Device()) == .tooManyRequests, "an unknown key is no exemption")
+            #expect(try await login(from: "198.51.100.4", password, as: device) == .ok, "the member's known device is exempt")
+            #expect(try await login(from: "198.51.100.5", wrong, as: device) == .unauthorized, "and still needs the password")
+        }
+    }
+
     @Test(arguments: TestEngine.available)
     func loginWithProofBindsTheSessionAndResourcesNeedTheKey(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: Self.configuration()) { client, _ in

@@ -77,6 +77,10 @@ import Testing
         arguments: [
             ["expires_in": 10], ["expires_in": 604_801], ["label": String(repeating: "x", count: 101)],
             ["label": "bad\u{7}bell"],
+            // 101 code points that are one grapheme cluster: JSON Schema's maxLength counts code points.
+            ["label": "a" + String(repeating: "\u{301}", count: 100)],
+            ["label": "a" + String(repeating: "\u{301}", count: 5_000)],
+            ["label": String(repeating: " ", count: 101)],
             ["expires_in": "soon"], ["color": "blue"],
         ] as [[String: any Sendable]])
     func refusesBadRequests(body: [String: any Sendable]) async throws {

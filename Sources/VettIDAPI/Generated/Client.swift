@@ -49,9 +49,9 @@ import HTTPTypes
 /// | use_dpop_nonce | 400 / 401 | the server requires a nonce; retry with the `DPoP-Nonce` value |
 /// | invalid_credentials | 401 | unknown email or wrong password (same answer for both) |
 /// | invalid_token | 401 | access, enrollment, action or session token missing, invalid, expired or revoked |
-/// | forbidden | 403 | authenticated but not allowed (e.g. another member's resource) |
 /// | not_found | 404 | no such resource or route |
 /// | invitation_not_found | 404 | unknown invitation code |
+/// | too_many_invitations | 409 | the member already has the maximum number of pending invitations |
 /// | method_not_allowed | 405 | route exists, method does not |
 /// | email_taken | 409 | an account with this email exists |
 /// | step_out_of_order | 409 | an enrollment step was called in the wrong state |
@@ -64,15 +64,33 @@ import HTTPTypes
 /// | not_enrolled | 409 | the member has no enrolled vault credential |
 /// | session_expired | 410 | the enrollment session or action expired |
 /// | invitation_expired | 410 | the invitation expired |
-/// | challenge_expired | 410 | the attestation challenge expired or was already used |
+/// | challenge_expired | 410 | the attestation challenge is past its five minutes |
+/// | challenge_used | 410 | the attestation challenge was already consumed |
+/// | challenge_unknown | 400 | the server never issued this challenge |
+/// | challenge_wrong_purpose | 400 | the challenge was issued for the other purpose (attest vs assert) |
 /// | payload_too_large | 413 | request body larger than the configured limit |
 /// | unsupported_media_type | 415 | request body is not `application/json` |
 /// | credential_locked | 423 | three failed authentications locked the credential |
 /// | rate_limited | 429 | too many requests; see `Retry-After` |
-/// | lat_mismatch | 409 | the presented LAT does not match the server's current LAT |
 /// | attestation_invalid | 400 | the attestation object failed verification (`error_description` names the step) |
 /// | attestation_untrusted_root | 400 | the attestation chain does not end at a trusted root |
 /// | attestation_wrong_environment | 400 | the aaguid does not match the configured environment |
+/// | attestation_invalid_nonce | 400 | the certified nonce is not SHA-256(authData ‖ clientDataHash) (other challenge, key or tampering) |
+/// | attestation_wrong_app_id | 400 | the rpIdHash is not SHA-256 of the configured app id |
+/// | attestation_wrong_key_id | 400 | the key id does not match the attested key (or the credential id) |
+/// | attestation_not_configured | 400 / 503 | App Attest is not configured on this server (no app id) |
+/// | attestation_key_exists | 409 | this App Attest key id is already registered |
+/// | attestation_key_unknown | 401 | no registered key has this key id |
+/// | device_key_mismatch | 400 | the DPoP proof's key is not the device key the request names or the attested key is bound to |
+/// | unsupported_grant_type | 400 | the grant type is not enabled on this server |
+/// | transaction_key_unknown | 400 | the session or credential has no transaction key with this id |
+/// | invalid_encrypted_payload | 400 | the HPKE payload does not open for this key, purpose and session or action |
+/// | invalid_credential | 400 | the sealed credential does not open (modified, or from another credential) |
+/// | nats_not_configured | 503 | this server has no nats-server to issue tokens for (`nats_url` is not set) |
+/// | nats_unavailable | 503 | nats-server did not take the account update yet; the change is recorded and re-sent |
+/// | too_many_tokens | 429 | the member holds the maximum number of active NATS tokens |
+/// | upstream_not_found | 404 | no Gate upstream of that name is configured |
+/// | upstream_timeout | 504 | the upstream did not connect or answer in time |
 /// | assertion_invalid | 401 | the App Attest assertion failed verification |
 /// | assertion_counter_replayed | 401 | the assertion counter did not increase |
 /// | upstream_unavailable | 502 | a proxied upstream failed or timed out |
@@ -4307,7 +4325,7 @@ public struct Client: APIProtocol {
     /// A fresh user NKey per token, signed by the application account. App tokens last 24 hours. Permissions:
     /// app publishes `OwnerSpace.{guid}.forVault.>` and subscribes `OwnerSpace.{guid}.forApp.>` and
     /// `OwnerSpace.{guid}.eventTypes`; vault tokens the mirror image plus `MessageSpace.{guid}` subjects.
-    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 409 `not_found` when no account exists.
+    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 404 `not_found` when no account exists, 429 `too_many_tokens`, 503 `nats_not_configured`.
     ///
     ///
     /// - Remark: HTTP `POST /vault/nats/token`.

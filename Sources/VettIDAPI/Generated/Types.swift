@@ -188,7 +188,7 @@ public protocol APIProtocol: Sendable {
     /// A fresh user NKey per token, signed by the application account. App tokens last 24 hours. Permissions:
     /// app publishes `OwnerSpace.{guid}.forVault.>` and subscribes `OwnerSpace.{guid}.forApp.>` and
     /// `OwnerSpace.{guid}.eventTypes`; vault tokens the mirror image plus `MessageSpace.{guid}` subjects.
-    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 409 `not_found` when no account exists.
+    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 404 `not_found` when no account exists, 429 `too_many_tokens`, 503 `nats_not_configured`.
     ///
     ///
     /// - Remark: HTTP `POST /vault/nats/token`.
@@ -522,7 +522,7 @@ extension APIProtocol {
     /// A fresh user NKey per token, signed by the application account. App tokens last 24 hours. Permissions:
     /// app publishes `OwnerSpace.{guid}.forVault.>` and subscribes `OwnerSpace.{guid}.forApp.>` and
     /// `OwnerSpace.{guid}.eventTypes`; vault tokens the mirror image plus `MessageSpace.{guid}` subjects.
-    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 409 `not_found` when no account exists.
+    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 404 `not_found` when no account exists, 429 `too_many_tokens`, 503 `nats_not_configured`.
     ///
     ///
     /// - Remark: HTTP `POST /vault/nats/token`.
@@ -8370,7 +8370,7 @@ public enum Operations {
     /// A fresh user NKey per token, signed by the application account. App tokens last 24 hours. Permissions:
     /// app publishes `OwnerSpace.{guid}.forVault.>` and subscribes `OwnerSpace.{guid}.forApp.>` and
     /// `OwnerSpace.{guid}.eventTypes`; vault tokens the mirror image plus `MessageSpace.{guid}` subjects.
-    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 409 `not_found` when no account exists.
+    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 404 `not_found` when no account exists, 429 `too_many_tokens`, 503 `nats_not_configured`.
     ///
     ///
     /// - Remark: HTTP `POST /vault/nats/token`.

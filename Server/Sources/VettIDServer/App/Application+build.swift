@@ -7,14 +7,19 @@ import OpenAPIHummingbird
 ///
 /// Order: ``RequestInfoMiddleware`` (request id, access log, error rendering — it sees every outcome) →
 /// ``RequestBodyMiddleware`` (size and content type; proxied routes exempt) → the generated OpenAPI routes and
-/// the Gate proxy's raw streaming routes (``GateProxy``).
+/// the Gate proxy's raw streaming routes (``GateProxy``); last ``MethodNotAllowedMiddleware``, which only sees
+/// requests no route matched.
 public func buildRouter(components: ServerComponents) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestInfoMiddleware(trustForwardedFor: components.configuration.trustForwardedFor))
     router.add(middleware: RequestBodyMiddleware(maxBytes: components.configuration.maxBodyBytes))
     let handler = APIHandler(components: components, cookies: AuthCookie())
-    try handler.registerHandlers(on: router, middlewares: [EmptyBodyMiddleware()])
+    let transport = RouteRecordingTransport(router: router)
+    try handler.registerHandlers(on: transport, middlewares: [EmptyBodyMiddleware()])
     components.gateProxy.register(on: router)
+    for method in GateProxy.methods { transport.record(method, GateProxy.routePath) }
+    // Last: it wraps only the not-found responder (405 with Allow for a known path).
+    router.add(middleware: MethodNotAllowedMiddleware(routes: transport.table))
     return router
 }
 

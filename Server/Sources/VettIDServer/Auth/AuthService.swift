@@ -11,15 +11,22 @@ public struct AuthService: Sendable {
     public struct Limits: Sendable {
         /// Login and registration attempts per client IP.
         public var perIP: RateLimiter.Rule
-        /// Failed logins per account before further attempts are refused for a while.
+        /// Failed logins for one account from one client IP before that client is refused for a while. A
+        /// stranger who knows an email locks out only their own address.
         public var failedLoginsPerAccount: RateLimiter.Rule
+        /// Failed logins for one account from all clients together (a distributed guessing ceiling). A login
+        /// whose DPoP proof comes from a device key the member has signed in with before is exempt, so a
+        /// member's own device is never locked out by strangers.
+        public var failedLoginsPerAccountCeiling: RateLimiter.Rule
 
         public init(
             perIP: RateLimiter.Rule = .init(capacity: 30, window: .seconds(60)),
-            failedLoginsPerAccount: RateLimiter.Rule = .init(capacity: 5, window: .seconds(300))
+            failedLoginsPerAccount: RateLimiter.Rule = .init(capacity: 5, window: .seconds(300)),
+            failedLoginsPerAccountCeiling: RateLimiter.Rule = .init(capacity: 100, window: .seconds(300))
         ) {
             self.perIP = perIP
             self.failedLoginsPerAccount = failedLoginsPerAccount
+            self.failedLoginsPerAccountCeiling = failedLoginsPerAccountCeiling
         }
     }
 
@@ -48,6 +55,7 @@ public struct AuthService: Sendable {
     let clock: any WallClock
     let ipLimiter: RateLimiter
     let accountLimiter: RateLimiter
+    let accountCeiling: RateLimiter
 
     public init(
         members: MemberRepository, sessions: SessionRepository, hasher: PasswordHasher, policy: PasswordPolicy,
@@ -61,6 +69,7 @@ public struct AuthService: Sendable {
         self.clock = clock
         self.ipLimiter = RateLimiter(rule: limits.perIP, clock: clock)
         self.accountLimiter = RateLimiter(rule: limits.failedLoginsPerAccount, clock: clock)
+        self.accountCeiling = RateLimiter(rule: limits.failedLoginsPerAccountCeiling, clock: clock)
     }
 
     /// Registers a member. Refuses an invalid email, a weak password or a taken email.
@@ -96,23 +105,42 @@ public struct AuthService: Sendable {
             try await hasher.verifyAgainstDummy(password)
             throw invalid
         }
+        // Failures count per (account, client) and per account; see ``Limits``.
         let accountKey = "account:" + email.value
-        if case .limited(let seconds) = accountLimiter.check(accountKey) {
-            logger.notice("login refused: account rate limit", metadata: ["retry_after": "\(seconds)"])
+        let clientKey = accountKey + "|client:" + (clientIP ?? "unknown")
+        if case .limited(let seconds) = accountLimiter.check(clientKey) {
+            logger.notice("login refused: account rate limit for this client", metadata: ["retry_after": "\(seconds)"])
             throw APIFailure.rateLimited(retryAfter: seconds)
         }
-        guard let member = try await members.find(email: email.value) else {
+        let member = try await members.find(email: email.value)
+        if case .limited(let seconds) = accountCeiling.check(accountKey) {
+            let knownDevice: Bool
+            if let member, let dpopJKT {
+                knownDevice = try await sessions.isKnownDevice(memberID: member.id, jkt: dpopJKT)
+            } else {
+                knownDevice = false
+            }
+            guard knownDevice else {
+                logger.notice("login refused: account failure ceiling", metadata: ["retry_after": "\(seconds)"])
+                throw APIFailure.rateLimited(retryAfter: seconds)
+            }
+        }
+        func failed() {
+            _ = accountLimiter.consume(clientKey)
+            _ = accountCeiling.consume(accountKey)
+        }
+        guard let member else {
             try await hasher.verifyAgainstDummy(password)
-            _ = accountLimiter.consume(accountKey)
+            failed()
             throw invalid
         }
         let verdict = try await hasher.verify(password, against: member.passwordHash)
         guard verdict.matches else {
-            _ = accountLimiter.consume(accountKey)
+            failed()
             logger.notice("login failed", metadata: ["member_id": "\(member.id)"])
             throw invalid
         }
-        accountLimiter.reset(accountKey)
+        accountLimiter.reset(clientKey)
         if verdict.needsRehash {
             let newHash = try await hasher.hash(password)
             try await members.replacePasswordHash(

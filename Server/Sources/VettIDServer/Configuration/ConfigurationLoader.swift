@@ -30,7 +30,9 @@ public struct ConfigurationLoader: Sendable {
         "gate_proxy_max_body_bytes", "gate_upstream_connect_timeout_seconds", "gate_upstream_read_timeout_seconds",
         "enrollment_require_attestation", "enrollment_session_ttl_seconds", "vault_action_ttl_seconds",
         "vault_session_ttl_seconds", "vault_max_failed_attempts", "rate_limit_enroll_per_minute",
-        "rate_limit_action_per_minute",
+        "rate_limit_action_per_minute", "rate_limit_account_failures_ceiling",
+        "nats_url", "nats_public_url", "nats_ca_file", "nats_app_token_ttl_seconds", "nats_vault_token_ttl_seconds",
+        "nats_max_active_tokens", "nats_worker_instances", "nats_worker_max_payload_bytes",
     ]
 
     public init() {}
@@ -142,6 +144,8 @@ public struct ConfigurationLoader: Sendable {
         case "rate_limit_ip_per_minute": c.limits.perIP = .init(capacity: try int(1...1_000_000), window: .seconds(60))
         case "rate_limit_account_failures":
             c.limits.failedLoginsPerAccount = .init(capacity: try int(1...1_000), window: .seconds(300))
+        case "rate_limit_account_failures_ceiling":
+            c.limits.failedLoginsPerAccountCeiling = .init(capacity: try int(1...1_000_000), window: .seconds(300))
         case "trust_forwarded_for": c.trustForwardedFor = try bool()
         case "public_url":
             guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),

@@ -30,13 +30,16 @@ public struct GateProxy: Sendable {
     /// The path prefix of proxied routes (exempt from the JSON body middleware).
     public static let pathPrefix = "/proxy/"
 
+    /// The route of proxied requests.
+    static let routePath = "/proxy/:upstream/**"
+
     /// The methods the proxy forwards.
     static let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .head, .options]
 
     /// Adds the proxy routes to `router`.
     public func register(on router: Router<AppRequestContext>) {
         for method in Self.methods {
-            router.on("/proxy/:upstream/**", method: method) { request, context in
+            router.on(RouterPath(Self.routePath), method: method) { request, context in
                 try await self.handle(request, context: context)
             }
         }

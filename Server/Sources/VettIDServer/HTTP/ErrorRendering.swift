@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 public import Logging
+import NIOCore
 import OpenAPIRuntime
 
 /// Turns every failure into the API's JSON error shape with a stable code.
@@ -49,6 +50,8 @@ public enum ErrorRendering {
             default:
                 return APIFailure(httpError.status, .internalError, httpError.body ?? httpError.status.reasonPhrase)
             }
+        case is NIOTooManyBytesError:
+            return APIFailure(.contentTooLarge, .payloadTooLarge, "the request body is too large")
         default:
             logger.error("unhandled error", metadata: ["error_type": "\(type(of: error))"])
             return APIFailure(.internalServerError, .internalError, "the server failed to handle the request")

@@ -27,6 +27,9 @@ public struct RequestBodyMiddleware: RouterMiddleware {
             buffer = try await request.collectBody(upTo: maxBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
+        } catch is NIOTooManyBytesError {
+            // A chunked body (no Content-Length) that grows past the limit while it is collected.
+            throw tooLarge
         }
         if buffer.readableBytes > 0 {
             let type = request.headers[.contentType]?.split(separator: ";").first?
@@ -34,6 +37,10 @@ public struct RequestBodyMiddleware: RouterMiddleware {
             guard type == "application/json" else {
                 throw APIFailure(
                     .unsupportedMediaType, .unsupportedMediaType, "the request body must be application/json")
+            }
+            if case .null(let member) = JSONNullScanner.scan(buffer.readableBytesView) {
+                throw APIFailure.invalidRequest(
+                    "\(member.map { "field `\($0)`" } ?? "the body") must not be null (leave optional fields out)")
             }
         }
         return try await next(request, context)

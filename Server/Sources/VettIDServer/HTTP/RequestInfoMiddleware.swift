@@ -5,8 +5,8 @@ import Logging
 import NIOCore
 
 /// Gives each request an id (a sane incoming `X-Request-ID`, or a new one), logs one structured line per
-/// request (method, path without query, status, duration; never headers or bodies), and exposes the
-/// request's facts to handlers through ``RequestInfo/current``.
+/// request (method, path without query, status, duration; never headers or bodies), marks every non-proxied
+/// answer `Cache-Control: no-store`, and exposes the request's facts to handlers through ``RequestInfo/current``.
 public struct RequestInfoMiddleware: RouterMiddleware {
     public typealias Context = AppRequestContext
     let trustForwardedFor: Bool
@@ -32,6 +32,11 @@ public struct RequestInfoMiddleware: RouterMiddleware {
         }
         response.headers.append(contentsOf: info.responseHeaders.all)
         response.headers[.xRequestID] = requestID
+        // Every API answer is per-caller and many carry secrets (tokens, seeds, credentials): none may be stored
+        // by a cache (RFC 6749 §5.1, RFC 9111). Proxied answers keep the upstream's own caching headers.
+        if response.headers[.cacheControl] == nil, !request.uri.path.hasPrefix(GateProxy.pathPrefix) {
+            response.headers[.cacheControl] = "no-store"
+        }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(

@@ -32,11 +32,12 @@ public struct InvitationService: Sendable {
                 "expires_in must be between \(limits.lifetimeRange.lowerBound) and \(limits.lifetimeRange.upperBound) seconds"
             )
         }
+        // JSON Schema's `maxLength` counts code points, as sent (before trimming).
+        if let label, label.unicodeScalars.count > limits.maximumLabelLength {
+            throw APIFailure.invalidRequest("label must be at most \(limits.maximumLabelLength) characters (code points)")
+        }
         let label = label?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let label {
-            guard label.count <= limits.maximumLabelLength else {
-                throw APIFailure.invalidRequest("label must be at most \(limits.maximumLabelLength) characters")
-            }
             guard !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw APIFailure.invalidRequest("label must not contain control characters")
             }

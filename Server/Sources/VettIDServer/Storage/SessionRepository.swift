@@ -92,6 +92,16 @@ public struct SessionRepository: Sendable {
         try await store.withDatabase { db in try await Self.fetchSession(db, id: id) }
     }
 
+    /// Whether `jkt` is a device key this member has signed in with before (any session bound to it, current or
+    /// ended): the proof-of-possession that exempts a login from the account-wide failure ceiling.
+    public func isKnownDevice(memberID: UUID, jkt: String) async throws -> Bool {
+        try await store.withDatabase { db in
+            try await db.raw(
+                "SELECT 1 AS known FROM sessions WHERE user_id = \(bind: memberID.key) AND dpop_jkt = \(bind: jkt) LIMIT 1"
+            ).first() != nil
+        }
+    }
+
     /// Revokes a session and so every refresh and access token of it. Idempotent.
     public func revoke(id: UUID, reason: String, now: Date) async throws {
         try await store.withDatabase { db in
