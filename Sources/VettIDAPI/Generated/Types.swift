@@ -22,6 +22,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /health`.
     /// - Remark: Generated from `#/paths//health/get(getHealth)`.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
+    /// Readiness probe.
+    ///
+    /// Checks what requests need: the store answers a query, and (when `nats_url` is set) the server's system
+    /// connection to nats-server is up. 200 when every check passes, 503 otherwise; the body names each check.
+    /// No authentication; reveals no configuration beyond which checks exist.
+    ///
+    ///
+    /// - Remark: HTTP `GET /health/ready`.
+    /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.
+    func getReadiness(_ input: Operations.GetReadiness.Input) async throws -> Operations.GetReadiness.Output
     /// Create a member account.
     ///
     /// The email is validated and normalised (trimmed, domain lower-cased). The password must be at least 12
@@ -239,6 +249,18 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//health/get(getHealth)`.
     public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
         try await getHealth(Operations.GetHealth.Input(headers: headers))
+    }
+    /// Readiness probe.
+    ///
+    /// Checks what requests need: the store answers a query, and (when `nats_url` is set) the server's system
+    /// connection to nats-server is up. 200 when every check passes, 503 otherwise; the body names each check.
+    /// No authentication; reveals no configuration beyond which checks exist.
+    ///
+    ///
+    /// - Remark: HTTP `GET /health/ready`.
+    /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.
+    public func getReadiness(headers: Operations.GetReadiness.Input.Headers = .init()) async throws -> Operations.GetReadiness.Output {
+        try await getReadiness(Operations.GetReadiness.Input(headers: headers))
     }
     /// Create a member account.
     ///
@@ -700,6 +722,106 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case status
                 case version
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Readiness`.
+        public struct Readiness: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Readiness/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ready = "ready"
+                case notReady = "not_ready"
+            }
+            /// - Remark: Generated from `#/components/schemas/Readiness/status`.
+            public var status: Components.Schemas.Readiness.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/Readiness/checks`.
+            public struct ChecksPayload: Codable, Hashable, Sendable {
+                /// A query against the SQL store answered within 2 seconds.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Readiness/checks/store`.
+                @frozen public enum StorePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case ok = "ok"
+                    case failed = "failed"
+                }
+                /// A query against the SQL store answered within 2 seconds.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Readiness/checks/store`.
+                public var store: Components.Schemas.Readiness.ChecksPayload.StorePayload
+                /// The system connection to nats-server is up (`not_configured` when `nats_url` is unset).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Readiness/checks/nats`.
+                @frozen public enum NatsPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case ok = "ok"
+                    case unavailable = "unavailable"
+                    case notConfigured = "not_configured"
+                }
+                /// The system connection to nats-server is up (`not_configured` when `nats_url` is unset).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Readiness/checks/nats`.
+                public var nats: Components.Schemas.Readiness.ChecksPayload.NatsPayload
+                /// Creates a new `ChecksPayload`.
+                ///
+                /// - Parameters:
+                ///   - store: A query against the SQL store answered within 2 seconds.
+                ///   - nats: The system connection to nats-server is up (`not_configured` when `nats_url` is unset).
+                public init(
+                    store: Components.Schemas.Readiness.ChecksPayload.StorePayload,
+                    nats: Components.Schemas.Readiness.ChecksPayload.NatsPayload
+                ) {
+                    self.store = store
+                    self.nats = nats
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case store
+                    case nats
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.store = try container.decode(
+                        Components.Schemas.Readiness.ChecksPayload.StorePayload.self,
+                        forKey: .store
+                    )
+                    self.nats = try container.decode(
+                        Components.Schemas.Readiness.ChecksPayload.NatsPayload.self,
+                        forKey: .nats
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "store",
+                        "nats"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Readiness/checks`.
+            public var checks: Components.Schemas.Readiness.ChecksPayload
+            /// Creates a new `Readiness`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            ///   - checks:
+            public init(
+                status: Components.Schemas.Readiness.StatusPayload,
+                checks: Components.Schemas.Readiness.ChecksPayload
+            ) {
+                self.status = status
+                self.checks = checks
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
+                case checks
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.status = try container.decode(
+                    Components.Schemas.Readiness.StatusPayload.self,
+                    forKey: .status
+                )
+                self.checks = try container.decode(
+                    Components.Schemas.Readiness.ChecksPayload.self,
+                    forKey: .checks
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "status",
+                    "checks"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/User`.
@@ -3231,6 +3353,191 @@ public enum Operations {
             /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
             ///
             /// - Remark: Generated from `#/paths//health/get(getHealth)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Readiness probe.
+    ///
+    /// Checks what requests need: the store answers a query, and (when `nats_url` is set) the server's system
+    /// connection to nats-server is up. 200 when every check passes, 503 otherwise; the body names each check.
+    /// No authentication; reveals no configuration beyond which checks exist.
+    ///
+    ///
+    /// - Remark: HTTP `GET /health/ready`.
+    /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.
+    public enum GetReadiness {
+        public static let id: Swift.String = "getReadiness"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/health/ready/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetReadiness.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetReadiness.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetReadiness.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetReadiness.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/health/ready/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/health/ready/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Readiness)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Readiness {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetReadiness.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetReadiness.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Ready to serve.
+            ///
+            /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetReadiness.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetReadiness.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ServiceUnavailable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/health/ready/GET/responses/503/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/health/ready/GET/responses/503/content/application\/json`.
+                    case json(Components.Schemas.Readiness)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Readiness {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetReadiness.Output.ServiceUnavailable.Body
+                /// Creates a new `ServiceUnavailable`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetReadiness.Output.ServiceUnavailable.Body) {
+                    self.body = body
+                }
+            }
+            /// Not ready; `checks` says which dependency failed.
+            ///
+            /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Operations.GetReadiness.Output.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Operations.GetReadiness.Output.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)

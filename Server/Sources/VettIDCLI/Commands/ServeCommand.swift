@@ -21,7 +21,7 @@ public struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let logger = Logger.process(label: "vettid-server", level: configuration.logLevel)
+        let logger = Logger.process(label: "vettid-server", level: configuration.logLevel, format: configuration.logFormat)
         let components = try await ServerComponents.make(configuration: configuration, logger: logger)
         try await ServerRuntime(components: components) { port in
             logger.notice(

@@ -1,9 +1,16 @@
 import Logging
+import VettIDServer
 
 extension Logger {
-    /// A logger for a CLI or server process at `level`, writing structured lines to standard error.
-    static func process(label: String, level: Logger.Level) -> Logger {
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+    /// A logger for a CLI or server process at `level`, writing structured lines to standard error (as text, or
+    /// one JSON object a line).
+    static func process(label: String, level: Logger.Level, format: ServerConfiguration.LogFormat = .text) -> Logger {
+        var logger = Logger(label: label) { label in
+            switch format {
+            case .text: StreamLogHandler.standardError(label: label)
+            case .json: JSONLogHandler.standardError(label: label)
+            }
+        }
         logger.logLevel = level
         return logger
     }

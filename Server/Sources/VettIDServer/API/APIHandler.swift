@@ -29,6 +29,28 @@ struct APIHandler: APIProtocol {
         .ok(.init(body: .json(.init(status: "ok", version: VettIDServerInfo.version))))
     }
 
+    func getReadiness(_ input: Operations.GetReadiness.Input) async throws -> Operations.GetReadiness.Output {
+        var connected: (@Sendable () -> Bool)? = nil
+        if let publisher = components.natsPublisher {
+            connected = { publisher.isConnected }
+        }
+        let report = await ReadinessProbe(store: components.store, natsConnected: connected).check()
+        typealias Checks = Components.Schemas.Readiness.ChecksPayload
+        let nats: Checks.NatsPayload
+        switch report.natsConnected {
+        case .none: nats = .notConfigured
+        case .some(true): nats = .ok
+        case .some(false): nats = .unavailable
+        }
+        let checks = Checks(store: report.storeOK ? .ok : .failed, nats: nats)
+        guard report.isReady else {
+            (try? request)?.logger.warning(
+                "not ready", metadata: ["store_ok": "\(report.storeOK)", "nats": "\(nats.rawValue)"])
+            return .serviceUnavailable(.init(body: .json(.init(status: .notReady, checks: checks))))
+        }
+        return .ok(.init(body: .json(.init(status: .ready, checks: checks))))
+    }
+
     // MARK: Member auth
 
     func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {

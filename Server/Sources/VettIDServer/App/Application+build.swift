@@ -11,13 +11,19 @@ import OpenAPIHummingbird
 /// requests no route matched.
 public func buildRouter(components: ServerComponents) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: RequestInfoMiddleware(trustForwardedFor: components.configuration.trustForwardedFor))
+    router.add(
+        middleware: RequestInfoMiddleware(
+            trustForwardedFor: components.configuration.trustForwardedFor, metrics: components.metrics))
     router.add(middleware: RequestBodyMiddleware(maxBytes: components.configuration.maxBodyBytes))
     let handler = APIHandler(components: components, cookies: AuthCookie())
     let transport = RouteRecordingTransport(router: router)
     try handler.registerHandlers(on: transport, middlewares: [EmptyBodyMiddleware()])
     components.gateProxy.register(on: router)
     for method in GateProxy.methods { transport.record(method, GateProxy.routePath) }
+    if let token = components.configuration.metricsToken {
+        MetricsEndpoint(metrics: components.metrics, token: token).register(on: router)
+        transport.record(.get, MetricsEndpoint.path)
+    }
     // Last: it wraps only the not-found responder (405 with Allow for a known path).
     router.add(middleware: MethodNotAllowedMiddleware(routes: transport.table))
     return router

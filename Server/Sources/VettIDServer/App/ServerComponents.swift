@@ -36,6 +36,8 @@ public struct ServerComponents: Sendable {
     public let nats: NATSCredentialService
     /// The vault workers this process runs (none without `nats_url`).
     public let vaultWorkers: [VaultWorker]
+    /// The metrics `/metrics` renders.
+    public let metrics: ServerMetrics
 
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
@@ -59,9 +61,11 @@ public struct ServerComponents: Sendable {
         natsTrust: NATSTrust = .ephemeral(), logger: Logger, clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         try await Migrator(store: store, logger: logger).migrate()
+        let metrics = ServerMetrics()
         let hasher = PasswordHasher(
             configuration: .init(
-                parameters: configuration.argon2, maxConcurrentHashes: configuration.maxConcurrentHashes)
+                parameters: configuration.argon2, maxConcurrentHashes: configuration.maxConcurrentHashes),
+            metrics: metrics
         )
         let tokens = try await TokenService(configuration: configuration.tokens, signingKey: keys.accessTokenSigningKey)
         let auth = AuthService(
@@ -92,7 +96,8 @@ public struct ServerComponents: Sendable {
         let natsAccountJWT = NATSAccountJWTBuilder(trust: natsTrust, store: store, clock: clock)
         let natsPublisher = try configuration.nats.url.map { url in
             try NATSAccountPublisher(
-                url: url, caFile: configuration.nats.caFile, trust: natsTrust, builder: natsAccountJWT, logger: logger)
+                url: url, caFile: configuration.nats.caFile, trust: natsTrust, builder: natsAccountJWT, logger: logger,
+                metrics: metrics)
         }
         let vaultLifecycle = VaultLifecycleService(
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
@@ -108,7 +113,8 @@ public struct ServerComponents: Sendable {
                 publisher: natsPublisher, logger: logger),
             vaultWorkers: VaultWorkerPool.make(
                 configuration: configuration.nats, trust: natsTrust, lifecycle: vaultLifecycle, clock: clock,
-                logger: logger)
+                metrics: metrics, logger: logger),
+            metrics: metrics
         )
     }
 }

@@ -20,7 +20,7 @@ public struct ConfigurationLoader: Sendable {
 
     /// Every key the server understands.
     public static let keys: Set<String> = [
-        "host", "port", "data_dir", "database_url", "log_level", "max_body_bytes",
+        "host", "port", "data_dir", "database_url", "log_level", "log_format", "metrics_token", "max_body_bytes",
         "argon2_iterations", "argon2_memory_kib", "argon2_parallelism", "argon2_max_concurrent",
         "password_min_length", "password_min_score",
         "access_token_ttl_seconds", "refresh_token_ttl_seconds", "session_ttl_seconds",
@@ -131,6 +131,16 @@ public struct ConfigurationLoader: Sendable {
                     reason: "must be one of trace, debug, info, notice, warning, error, critical")
             }
             c.logLevel = level
+        case "metrics_token":
+            guard value.isEmpty || value.utf8.count >= 16 else {
+                throw Invalid(key: key, source: source, reason: "must have at least 16 characters")
+            }
+            c.metricsToken = value.isEmpty ? nil : value
+        case "log_format":
+            guard let format = ServerConfiguration.LogFormat(rawValue: value.lowercased()) else {
+                throw Invalid(key: key, source: source, reason: "must be text or json")
+            }
+            c.logFormat = format
         case "max_body_bytes": c.maxBodyBytes = try int(1_024...(64 << 20))
         case "argon2_iterations": c.argon2.iterations = UInt32(try int(1...100))
         case "argon2_memory_kib": c.argon2.memoryKiB = UInt32(try int(1_024...(4 << 20)))

@@ -38,6 +38,19 @@ public struct ServerConfiguration: Sendable {
     public var vault: VaultConfiguration
     /// NATS: nats-server address, token lifetimes, the vault worker (`nats_*` keys; see ``NATSConfiguration``).
     public var nats: NATSConfiguration
+    /// The bearer token a scraper presents at `GET /metrics` (`metrics_token`, at least 16 characters). Unset
+    /// (the default): `/metrics` is not served at all.
+    public var metricsToken: String?
+    /// Log line format of the server process (`log_format`: `text`, the default, or `json`, one object a line).
+    public var logFormat: LogFormat = .text
+
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable {
+        /// swift-log's stream format: `timestamp level label: key=value … message`.
+        case text
+        /// One JSON object per line: `timestamp`, `level`, `label`, `message`, metadata members, `source`.
+        case json
+    }
 
     public init(
         host: String = "127.0.0.1",

@@ -4,21 +4,29 @@ public import Hummingbird
 import Logging
 import NIOCore
 
-/// Gives each request an id (a sane incoming `X-Request-ID`, or a new one), logs one structured line per
-/// request (method, path without query, status, duration; never headers or bodies), marks every non-proxied
+/// Gives each request an id (a sane incoming `X-Request-ID`, or a new one) and puts it with the route template on
+/// every log line of the request, logs one structured line per request (method, path without query, status,
+/// duration; never headers or bodies), records the request in ``ServerMetrics``, marks every non-proxied
 /// answer `Cache-Control: no-store`, and exposes the request's facts to handlers through ``RequestInfo/current``.
 public struct RequestInfoMiddleware: RouterMiddleware {
     public typealias Context = AppRequestContext
     let trustForwardedFor: Bool
+    let metrics: ServerMetrics?
 
-    public init(trustForwardedFor: Bool) { self.trustForwardedFor = trustForwardedFor }
+    public init(trustForwardedFor: Bool, metrics: ServerMetrics? = nil) {
+        self.trustForwardedFor = trustForwardedFor
+        self.metrics = metrics
+    }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let requestID = Self.acceptableID(request.headers[.xRequestID]) ?? Self.newID()
         var context = context
+        // The route template (never the raw path: bounded, and free of codes and ids) on every log line.
+        let route = context.endpointPath ?? "NotFound"
         context.logger[metadataKey: "request_id"] = .string(requestID)
+        context.logger[metadataKey: "route"] = .string(route)
         let info = RequestInfo(
             head: request.head, clientIP: clientIP(request, context: context), requestID: requestID,
             logger: context.logger, responseHeaders: ResponseHeaders()
@@ -28,7 +36,9 @@ public struct RequestInfoMiddleware: RouterMiddleware {
         do {
             response = try await RequestInfo.$current.withValue(info) { try await next(request, context) }
         } catch {
-            response = ErrorRendering.response(for: error, logger: context.logger)
+            let failure = ErrorRendering.failure(for: error, logger: context.logger)
+            metrics?.refusal(code: failure.code.rawValue, route: route)
+            response = failure.makeResponse()
         }
         response.headers.append(contentsOf: info.responseHeaders.all)
         response.headers[.xRequestID] = requestID
@@ -38,6 +48,7 @@ public struct RequestInfoMiddleware: RouterMiddleware {
             response.headers[.cacheControl] = "no-store"
         }
         let elapsed = ContinuousClock.now - started
+        metrics?.request(method: request.method.rawValue, route: route, status: response.status.code, duration: elapsed)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
             "request",

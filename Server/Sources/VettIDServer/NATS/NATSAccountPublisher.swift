@@ -26,6 +26,7 @@ public final class NATSAccountPublisher: Service, Sendable {
     private let pushes = AsyncSerialLock()
     /// How often the account is re-pushed while connected.
     public let reconcileInterval: Duration
+    private let metrics: ServerMetrics?
 
     /// - Parameters:
     ///   - url: nats-server (`nats://` or `tls://`).
@@ -33,9 +34,10 @@ public final class NATSAccountPublisher: Service, Sendable {
     ///   - trust: Mints the system user's JWT on every (re)connect.
     ///   - builder: Builds the application account JWT from the store.
     ///   - reconcileInterval: How often to re-push while connected.
+    ///   - metrics: Where pushes and their failures are counted.
     public init(
         url: String, caFile: String?, trust: NATSTrust, builder: NATSAccountJWTBuilder, logger: Logger,
-        reconcileInterval: Duration = .seconds(60)
+        reconcileInterval: Duration = .seconds(60), metrics: ServerMetrics? = nil
     ) throws {
         let signer = NATSCredentialSigner {
             let user = try trust.systemUserCredentials(now: Int64(Date().timeIntervalSince1970))
@@ -54,12 +56,19 @@ public final class NATSAccountPublisher: Service, Sendable {
         self.builder = builder
         self.logger = logger
         self.reconcileInterval = reconcileInterval
+        self.metrics = metrics
     }
 
     /// Builds the current account JWT and pushes it; one push at a time.
     public func pushCurrent() async throws {
-        try await pushes.withLock {
-            try await push(try await builder.current())
+        do {
+            try await pushes.withLock {
+                try await push(try await builder.current())
+            }
+            metrics?.revocationPush(succeeded: true)
+        } catch {
+            metrics?.revocationPush(succeeded: false)
+            throw error
         }
     }
 

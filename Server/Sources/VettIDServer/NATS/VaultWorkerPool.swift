@@ -8,7 +8,7 @@ import VettIDMessaging
 enum VaultWorkerPool {
     static func make(
         configuration: NATSConfiguration, trust: NATSTrust, lifecycle: VaultLifecycleService, clock: any WallClock,
-        logger: Logger
+        metrics: ServerMetrics? = nil, logger: Logger
     ) -> [VaultWorker] {
         guard let url = configuration.url, configuration.workerInstances > 0 else { return [] }
         let status: VaultRequestProcessor.StatusLookup = { guid in
@@ -22,7 +22,8 @@ enum VaultWorkerPool {
                 configuration: .init(
                     servers: [url], tls: NATSTLSConfiguration(rootCertificatesPath: configuration.caFile),
                     maxPayloadBytes: configuration.workerMaxPayloadBytes, retryOnFailedConnect: true),
-                credentials: credentials(trust), registry: registry, status: status, clock: clock, logger: logger)
+                credentials: credentials(trust), registry: registry, status: status, clock: clock, metrics: metrics,
+                logger: logger)
         }
     }
 

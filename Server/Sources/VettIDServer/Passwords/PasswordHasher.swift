@@ -19,6 +19,7 @@ public final class PasswordHasher: Sendable {
     public let configuration: Configuration
     private let limiter: ConcurrencyLimiter
     private let threadPool: NIOThreadPool
+    private let metrics: ServerMetrics?
 
     /// The process-wide pool the hashes run on by default: separate from `NIOThreadPool.singleton`, where the
     /// SQLite driver runs its statements, so database work never queues behind a 100 ms hash.
@@ -28,10 +29,24 @@ public final class PasswordHasher: Sendable {
         return pool
     }()
 
-    public init(configuration: Configuration, threadPool: NIOThreadPool = PasswordHasher.hashingPool) {
+    public init(
+        configuration: Configuration, threadPool: NIOThreadPool = PasswordHasher.hashingPool, metrics: ServerMetrics? = nil
+    ) {
         self.configuration = configuration
         self.limiter = ConcurrencyLimiter(limit: max(1, configuration.maxConcurrentHashes))
         self.threadPool = threadPool
+        self.metrics = metrics
+    }
+
+    /// Runs one Argon2 computation on the pool once a slot is free, recording the wait and the hashes in flight.
+    private func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        let queued = ContinuousClock.now
+        return try await limiter.run {
+            metrics?.argon2Waited(ContinuousClock.now - queued)
+            metrics?.argon2InFlight(1)
+            defer { metrics?.argon2InFlight(-1) }
+            return try await threadPool.runIfActive(work)
+        }
     }
 
     /// A new PHC string for `password` with a fresh random salt.
@@ -40,19 +55,13 @@ public final class PasswordHasher: Sendable {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<parameters.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let bytes = Array(password.utf8)
-        return try await limiter.run {
-            try await threadPool.runIfActive {
-                try Argon2.hashEncoded(password: bytes, salt: salt, parameters: parameters)
-            }
-        }
+        return try await run { try Argon2.hashEncoded(password: bytes, salt: salt, parameters: parameters) }
     }
 
     /// Whether `password` matches `phc`, and whether the stored hash should be replaced (other parameters).
     public func verify(_ password: String, against phc: String) async throws -> (matches: Bool, needsRehash: Bool) {
         let bytes = Array(password.utf8)
-        let matches = try await limiter.run {
-            try await threadPool.runIfActive { Argon2.verify(encoded: phc, password: bytes) }
-        }
+        let matches = try await run { Argon2.verify(encoded: phc, password: bytes) }
         let needsRehash = matches && !(PHCString(phc)?.matches(configuration.parameters) ?? false)
         return (matches, needsRehash)
     }

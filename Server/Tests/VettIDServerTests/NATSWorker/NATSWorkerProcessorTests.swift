@@ -327,6 +327,28 @@ import VettIDMessaging
         #expect(handler.entries.count >= 6)
         #expect(!Support.text(handler).joined().contains("s3cr3t"))
     }
+
+    @Test func answeredRequestsAreCountedByTypeAndOutcome() async throws {
+        let metrics = ServerMetrics()
+        let processor = VaultRequestProcessor(
+            configuration: .init(maxPayloadBytes: 4096, workerID: "worker-test"),
+            registry: try Support.registry(status: Support.activeStatus), status: Support.activeStatus,
+            clock: Support.FixedClock(), metrics: metrics)
+        let namespace = try Support.namespace()
+        let status = VaultMessage.statusRequest(id: "m1", timestamp: 1).encoded()
+        _ = await run(processor, subject: namespace.forVault(.status), body: status)
+        _ = await run(processor, subject: namespace.forVault(.status), body: status)
+        _ = await run(processor, subject: namespace.forVault(.status), body: Array(#"{"id":"m2","type":"status"}"#.utf8))
+        _ = await run(processor, subject: namespace.forVault(.execute), body: VaultMessage.executeHandler(id: "m3", handlerID: "nope", payload: .null, timestamp: 1).encoded())
+        _ = await run(processor, subject: namespace.forVault(.status) + "x", body: status)
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(text.contains(#"vettid_nats_worker_requests_total{type="status",outcome="ok"} 2"#), "\(text)")
+        #expect(text.contains(#"vettid_nats_worker_requests_total{type="status",outcome="invalid_message"} 1"#))
+        #expect(text.contains(#"vettid_nats_worker_requests_total{type="execute",outcome="unknown_handler"} 1"#))
+        // A subject type that is no message type is labelled `unknown` (bounded label values).
+        #expect(text.contains(#"vettid_nats_worker_requests_total{type="unknown",outcome="type_mismatch"} 1"#))
+    }
+
 }
 
 /// Collects the GUIDs a status lookup was asked for.
@@ -336,4 +358,5 @@ final class GUIDRecorder: @unchecked Sendable {
 
     func record(_ guid: String) { lock.withLock { stored.append(guid) } }
     var values: [String] { lock.withLock { stored } }
+
 }

@@ -56,20 +56,23 @@ public struct VaultRequestProcessor: Sendable {
     public let registry: VaultHandlerRegistry
     private let status: StatusLookup
     private let clock: any WallClock
+    private let metrics: ServerMetrics?
 
     /// - Parameters:
     ///   - configuration: Limits and the worker id.
     ///   - registry: The handlers `execute` requests may name.
     ///   - status: Looks up a member's vault status for `status` requests.
     ///   - clock: The clock of response timestamps.
+    ///   - metrics: Where answered requests are counted by type and outcome.
     public init(
         configuration: Configuration, registry: VaultHandlerRegistry, status: @escaping StatusLookup,
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(), metrics: ServerMetrics? = nil
     ) {
         self.configuration = configuration
         self.registry = registry
         self.status = status
         self.clock = clock
+        self.metrics = metrics
     }
 
     /// Processes one request.
@@ -94,6 +97,8 @@ public struct VaultRequestProcessor: Sendable {
         let answerSubject = Self.answerSubject(namespace: namespace, typeToken: typeToken, replyTo: replyTo, logger: logger)
 
         func answer(_ response: VaultResponse, alsoOn extra: String? = nil) -> Outcome {
+            metrics?.workerRequest(
+                type: VaultMessageType(rawValue: typeToken)?.rawValue ?? "unknown", outcome: response.outcomeLabel)
             let bytes = response.encoded()
             var publications = [VaultPublication(subject: answerSubject, payload: bytes)]
             if let extra { publications.append(VaultPublication(subject: extra, payload: bytes)) }
@@ -179,5 +184,15 @@ public struct VaultRequestProcessor: Sendable {
 
     private func now() -> Int64 {
         Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+extension VaultResponse {
+    /// `ok`, or the error code the answer carries (a bounded set): the metrics label of an answered request.
+    var outcomeLabel: String {
+        switch self {
+        case .handlerResult(_, _, .failure(let error), _), .error(_, let error, _): return error.code.rawValue
+        case .handlerResult, .statusResponse, .eventTypes: return "ok"
+        }
     }
 }

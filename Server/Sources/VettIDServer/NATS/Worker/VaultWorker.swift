@@ -53,12 +53,13 @@ public final class VaultWorker: Service, Sendable {
         registry: VaultHandlerRegistry,
         status: @escaping VaultRequestProcessor.StatusLookup,
         clock: any WallClock = SystemWallClock(),
+        metrics: ServerMetrics? = nil,
         logger: Logger
     ) {
         self.configuration = configuration
         self.processor = VaultRequestProcessor(
             configuration: .init(maxPayloadBytes: configuration.maxPayloadBytes, workerID: configuration.instanceID),
-            registry: registry, status: status, clock: clock)
+            registry: registry, status: status, clock: clock, metrics: metrics)
         self.signer = NATSCredentialSigner(credentials)
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.instanceID)"

@@ -1,0 +1,95 @@
+import CoreMetrics
+public import Prometheus
+
+/// The server's metrics, recorded through swift-metrics into a Prometheus registry that belongs to this server
+/// (no process-wide bootstrap, so several servers in one process, as in tests, keep their own numbers).
+///
+/// Names (docs/operations.md, "Metrics"):
+/// - `vettid_http_requests_total{method,route,status}` and `vettid_http_request_duration_seconds{…}`
+///   (histogram); `route` is the route template (`/vault/invitations/{code}/revoke`, `NotFound`), never the raw path;
+/// - `vettid_auth_refusals_total{code}`, `vettid_dpop_refusals_total{code}`, `vettid_rate_limited_total{route}`;
+/// - `vettid_argon2_queue_wait_seconds` (histogram) and `vettid_argon2_in_flight` (gauge);
+/// - `vettid_nats_worker_requests_total{type,outcome}` (`outcome` is `ok` or the error code);
+/// - `vettid_nats_revocation_pushes_total{result}` (`ok` or `failed`).
+public struct ServerMetrics: Sendable {
+    /// The registry `/metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    /// Error codes counted as authentication refusals.
+    static let authCodes: Set<String> = [
+        "invalid_credentials", "invalid_token", "invalid_grant", "credential_locked", "assertion_invalid",
+        "assertion_counter_replayed", "attestation_key_unknown", "device_key_mismatch",
+    ]
+    /// Error codes counted as DPoP refusals.
+    static let dpopCodes: Set<String> = ["invalid_dpop_proof", "use_dpop_nonce"]
+
+    /// Metrics into a fresh registry.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let latency: [Duration] = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+            .milliseconds(2_500), .seconds(5), .seconds(10),
+        ]
+        factory.defaultDurationHistogramBuckets = latency
+        self.factory = factory
+        // Present from the first scrape, before any hash runs.
+        Meter(label: "vettid_argon2_in_flight", factory: factory).set(0)
+    }
+
+    /// One answered HTTP request.
+    public func request(method: String, route: String, status: Int, duration: Duration) {
+        let dimensions = [("method", method), ("route", route), ("status", String(status))]
+        Counter(label: "vettid_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        Timer(label: "vettid_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// A refused request with its error code: counted by family (authentication, DPoP, rate limit).
+    public func refusal(code: String, route: String) {
+        if Self.authCodes.contains(code) {
+            Counter(label: "vettid_auth_refusals_total", dimensions: [("code", code)], factory: factory).increment()
+        } else if Self.dpopCodes.contains(code) {
+            Counter(label: "vettid_dpop_refusals_total", dimensions: [("code", code)], factory: factory).increment()
+        } else if code == "rate_limited" || code == "too_many_tokens" {
+            Counter(label: "vettid_rate_limited_total", dimensions: [("route", route)], factory: factory).increment()
+        }
+    }
+
+    /// How long a password hash waited for a free slot.
+    public func argon2Waited(_ duration: Duration) {
+        Timer(label: "vettid_argon2_queue_wait_seconds", factory: factory).recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// A hash started (`+1`) or finished (`-1`).
+    public func argon2InFlight(_ delta: Int) {
+        let meter = Meter(label: "vettid_argon2_in_flight", factory: factory)
+        if delta > 0 { meter.increment(by: Double(delta)) } else { meter.decrement(by: Double(-delta)) }
+    }
+
+    /// A request the vault worker answered: `outcome` is `ok` or the error code it answered with.
+    public func workerRequest(type: String, outcome: String) {
+        Counter(
+            label: "vettid_nats_worker_requests_total", dimensions: [("type", type), ("outcome", outcome)],
+            factory: factory
+        ).increment()
+    }
+
+    /// One push of the application account JWT (with its revocations) to nats-server.
+    public func revocationPush(succeeded: Bool) {
+        Counter(
+            label: "vettid_nats_revocation_pushes_total", dimensions: [("result", succeeded ? "ok" : "failed")],
+            factory: factory
+        ).increment()
+    }
+
+    /// The Prometheus text exposition (format 0.0.4) of everything recorded.
+    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
