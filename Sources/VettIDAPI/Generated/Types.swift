@@ -857,17 +857,21 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/RegisterRequest`.
         public struct RegisterRequest: Codable, Hashable, Sendable {
+            /// Normalised (trimmed, NFKC, lower-cased); local part at most 64 bytes, a domain of two or more labels.
+            ///
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/email`.
             public var email: Swift.String
-            /// Secret; at least 12 characters.
+            /// Secret; at least 12 characters, at most 1024 bytes, no control characters, and a zxcvbn score of at
+            /// least `password_min_score` (3) — which the schema cannot express: a weak one is 400 `weak_password`.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/password`.
             public var password: Swift.String
             /// Creates a new `RegisterRequest`.
             ///
             /// - Parameters:
-            ///   - email:
-            ///   - password: Secret; at least 12 characters.
+            ///   - email: Normalised (trimmed, NFKC, lower-cased); local part at most 64 bytes, a domain of two or more labels.
+            ///   - password: Secret; at least 12 characters, at most 1024 bytes, no control characters, and a zxcvbn score of at
             public init(
                 email: Swift.String,
                 password: Swift.String
@@ -1032,7 +1036,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateInvitationRequest/expires_in`.
             public var expiresIn: Swift.Int?
-            /// A note for the member (e.g. the device name).
+            /// A note for the member (e.g. the device name); at most 100 code points, no control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateInvitationRequest/label`.
             public var label: Swift.String?
@@ -1040,7 +1044,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - expiresIn: Lifetime in seconds (default 86400).
-            ///   - label: A note for the member (e.g. the device name).
+            ///   - label: A note for the member (e.g. the device name); at most 100 code points, no control characters.
             public init(
                 expiresIn: Swift.Int? = nil,
                 label: Swift.String? = nil

@@ -2,6 +2,11 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// A request body forwarded as it arrives, refusing to grow past a limit (chunked bodies included).
+///
+/// The incoming body can be read once. When the HTTP client asks for a second iterator (it retries a request
+/// whose pooled connection closed under it), the retry fails with ``Replayed`` instead of reading the body again,
+/// which the underlying single-iterator sequence would answer with a crash. Found by schemathesis through the
+/// Gate proxy.
 struct GateProxyBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
     typealias Element = ByteBuffer
 
@@ -12,15 +17,23 @@ struct GateProxyBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wh
 
     /// Thrown when the body grows past the limit.
     struct TooLarge: Error {}
+    /// Thrown by every iterator after the first: the body was already (partly) sent and cannot be sent again.
+    struct Replayed: Error {}
+
+    /// Whether an iterator over `base` was handed out.
+    let started = NIOLockedValueBox(false)
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
+        /// `nil` for a second iterator, which only throws ``Replayed``.
+        var base: Base.AsyncIterator?
         let limit: Int
         let exceeded: NIOLockedValueBox<Bool>
         var total = 0
 
         mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await base.next() else { return nil }
+            guard var iterator = base else { throw Replayed() }
+            defer { base = iterator }
+            guard let chunk = try await iterator.next() else { return nil }
             total += chunk.readableBytes
             if total > limit {
                 exceeded.withLockedValue { $0 = true }
@@ -31,6 +44,10 @@ struct GateProxyBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wh
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), limit: limit, exceeded: exceeded)
+        let first = started.withLockedValue { started in
+            defer { started = true }
+            return !started
+        }
+        return AsyncIterator(base: first ? base.makeAsyncIterator() : nil, limit: limit, exceeded: exceeded)
     }
 }
