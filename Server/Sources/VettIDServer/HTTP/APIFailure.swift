@@ -30,6 +30,8 @@ public struct APIFailure: Error, Sendable, HTTPResponseError {
         public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
         public static let notImplemented = Code(rawValue: "not_implemented")
         public static let internalError = Code(rawValue: "internal_error")
+        /// The SQL store is unreachable or cannot write (PostgreSQL down or restarting, SQLite disk full).
+        public static let storeUnavailable = Code(rawValue: "store_unavailable")
     }
 
     public var status: HTTPResponse.Status

@@ -16,6 +16,12 @@ public enum ErrorRendering {
     }
 
     static func failure(for error: any Error, logger: Logger) -> APIFailure {
+        if !(error is APIFailure), let outage = StoreUnavailable.classify(error) {
+            logger.error("store unavailable", metadata: ["detail": "\(outage.detail)"])
+            return APIFailure(
+                .serviceUnavailable, .storeUnavailable, "the data store is unavailable; retry shortly",
+                headers: [.retryAfter: "1"])
+        }
         switch error {
         case let failure as APIFailure:
             return failure

@@ -1,5 +1,6 @@
 public import Logging
 import PostgresKit
+import NIOConcurrencyHelpers
 import PostgresNIO
 public import SQLKit
 
@@ -18,19 +19,61 @@ public final class PostgresStore: SQLStore {
         self.runner = Task { await client.run() }
     }
 
+    /// How long a request waits for a connection before it is answered 503 `store_unavailable` (while PostgreSQL
+    /// is down the pool keeps reconnecting in the background; requests should not hang meanwhile).
+    public static let leaseTimeout: Duration = .seconds(3)
+
     public func withDatabase<Result: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
-        try await client.withConnection { connection in
-            try await body(connection.sql(queryLogLevel: .trace))
+        // The task group in withLeasedConnection ends before this call returns, so `body` does not escape.
+        try await withoutActuallyEscaping(body) { body in
+            try await withLeasedConnection { connection in try await body(connection.sql(queryLogLevel: .trace)) }
         }
     }
 
     public func transaction<Result: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> Result
     ) async throws -> Result {
-        try await client.withConnection { connection in
-            try await Self.runTransaction(on: connection.sql(queryLogLevel: .trace), body)
+        try await withoutActuallyEscaping(body) { body in
+            try await withLeasedConnection { connection in
+                try await Self.runTransaction(on: connection.sql(queryLogLevel: .trace), body)
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection; gives up with ``StoreUnavailable`` when none is leased within
+    /// ``leaseTimeout`` (the body itself is never interrupted by the timer once it has a connection).
+    private func withLeasedConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let client = self.client
+        let leased = NIOLockedValueBox(false)
+        do {
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        leased.withLockedValue { $0 = true }
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: Self.leaseTimeout)
+                    if !leased.withLockedValue({ $0 }) {
+                        throw StoreUnavailable(detail: "no PostgreSQL connection within \(Self.leaseTimeout)")
+                    }
+                    return nil
+                }
+                while let next = try await group.next() {
+                    if let result = next {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw StoreUnavailable(detail: "the PostgreSQL request ended without a result")
+            }
+        } catch let error where StoreUnavailable.classify(error) != nil {
+            throw StoreUnavailable.classify(error)!
         }
     }
 

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+
+@testable import VettIDServer
+
+/// Runs a command and waits; returns its exit status. Uses posix_spawn and waitpid: Foundation's
+/// `Process.waitUntilExit` can hang on Linux when the command leaves a daemon behind (`pg_ctl start`).
+@discardableResult
+func runCommand(_ arguments: [String], asPostgres: Bool = false) throws -> Int32 {
+    let argv = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let cArguments = argv.map { strdup($0) } + [nil]
+    defer { cArguments.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+    guard spawned == 0 else { throw FaultTestError("posix_spawn \(argv[0]) failed: \(spawned)") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+/// A PostgreSQL cluster of one test's own on a free loopback port, so stopping it disturbs no other test.
+struct PrivatePostgres {
+    let bin: String
+    let directory: String
+    let port: Int
+
+    /// The newest server binaries under /usr/lib/postgresql, if installed.
+    static let binDirectory: String? = {
+        let base = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
+            .compactMap(Int.init).sorted()
+        return versions.last.map { "\(base)/\($0)/bin" }
+    }()
+
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/vettid?sslmode=disable" }
+
+    static func create() throws -> PrivatePostgres {
+        guard let bin = binDirectory else { throw FaultTestError("PostgreSQL server binaries are not installed") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-fault-pg-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if getuid() == 0 { try runCommand(["/bin/chown", "postgres:postgres", directory]) }
+        guard try runCommand(["\(bin)/initdb", "-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync"], asPostgres: true) == 0
+        else { throw FaultTestError("initdb failed") }
+        let server = PrivatePostgres(bin: bin, directory: directory, port: freePort())
+        try server.start()
+        guard try runCommand(["\(bin)/createdb", "-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", "vettid"], asPostgres: true) == 0
+        else { throw FaultTestError("createdb failed") }
+        return server
+    }
+
+    func start() throws {
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off"
+        guard try runCommand(["\(bin)/pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"], asPostgres: true) == 0
+        else { throw FaultTestError("pg_ctl start failed") }
+    }
+
+    /// Stops the server at once, as a crash or a kill would (`-m immediate`).
+    func stop() throws {
+        try runCommand(["\(bin)/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
+    }
+
+    func remove() {
+        try? stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+struct FaultTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Runs `body` against a server built over `store` (fast Argon2, ephemeral keys).
+func withServer(
+    store: any SQLStore, configuration: ServerConfiguration = TestApp.configuration(),
+    _ body: @escaping @Sendable (any TestClientProtocol, ServerComponents) async throws -> Void
+) async throws {
+    let components = try await ServerComponents.make(
+        configuration: configuration, store: store, keys: .ephemeral(), logger: Logger(label: "fault"))
+    let app = try buildApplication(components: components)
+    try await app.test(.router) { client in try await body(client, components) }
+}
