@@ -95,6 +95,7 @@ import HTTPTypes
 /// | assertion_counter_replayed | 401 | the assertion counter did not increase |
 /// | upstream_unavailable | 502 | a proxied upstream failed or timed out |
 /// | not_implemented | 501 | endpoint not built yet |
+/// | store_unavailable | 503 | the data store is unreachable or cannot write (PostgreSQL down or restarting, disk full); retry after `Retry-After` |
 /// | internal_error | 500 | unexpected server failure (details only in server logs) |
 ///
 public struct Client: APIProtocol {
