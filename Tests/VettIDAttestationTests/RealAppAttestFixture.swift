@@ -3,15 +3,8 @@ import Foundation
 /// One file of `../shared/fixtures/appattest/real`: a real device attestation (with zero or more
 /// assertions by the attested key), or a standalone real assertion with the public key its server stored.
 struct RealAppAttestFixture: Decodable {
-    struct Expected: Decodable {
-        let client_data_hash_hex: String
-        let nonce_hex: String
-        let public_key_x962_uncompressed_hex: String
-        let receipt_sha256_hex: String
-    }
-    struct Challenge: Decodable {
-        let bytes_hex: String
-    }
+    typealias Expected = AppAttestFixture.Expected
+    typealias Challenge = AppAttestFixture.Challenge
     struct Assertion: Decodable {
         let assertion_base64: String
         let client_data_base64: String
