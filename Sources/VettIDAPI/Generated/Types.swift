@@ -1362,7 +1362,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CredentialPackage/sealed_credential`.
             public var sealedCredential: Swift.String
-            /// Version of the credential key and blob.
+            /// Version of the credential key and blob (1 at enrollment, +1 at every authentication).
             ///
             /// - Remark: Generated from `#/components/schemas/CredentialPackage/key_version`.
             public var keyVersion: Swift.Int
@@ -1378,7 +1378,7 @@ extension Components {
             ///   - userGuid:
             ///   - credentialId:
             ///   - sealedCredential: base64url of the credential blob sealed under the server-held credential key.
-            ///   - keyVersion: Version of the credential key and blob.
+            ///   - keyVersion: Version of the credential key and blob (1 at enrollment, +1 at every authentication).
             ///   - ledgerAuthToken:
             ///   - transactionKeys: The unused transaction keys the device may encrypt to.
             public init(
@@ -1937,6 +1937,8 @@ extension Components {
             public var credentialId: Swift.String
             /// - Remark: Generated from `#/components/schemas/AuthExecuteRequest/sealed_credential`.
             public var sealedCredential: Swift.String
+            /// The `key_version` of the sealed credential sent; another version is 409 `stale_credential`.
+            ///
             /// - Remark: Generated from `#/components/schemas/AuthExecuteRequest/key_version`.
             public var keyVersion: Swift.Int
             /// - Remark: Generated from `#/components/schemas/AuthExecuteRequest/encrypted_password`.
@@ -1947,7 +1949,7 @@ extension Components {
             ///   - actionId:
             ///   - credentialId:
             ///   - sealedCredential:
-            ///   - keyVersion:
+            ///   - keyVersion: The `key_version` of the sealed credential sent; another version is 409 `stale_credential`.
             ///   - encryptedPassword:
             public init(
                 actionId: Swift.String,
