@@ -1,9 +1,23 @@
 // swift-tools-version: 6.2
 //
-// libFuzzer target for the NATS protocol decoder. Build and run with scripts/fuzz-nats-decoder
-// (swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library).
+// libFuzzer targets for the parsers and verifiers that read untrusted bytes. Build and run them with
+// scripts/fuzz (swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library, into .build-fuzz):
+//
+//   nats-decoder          NATSDecoderFuzzer          NATSProtocolDecoder (server-to-client protocol)
+//   appattest-authdata    AuthenticatorDataFuzzer    AuthenticatorData, AssertionAuthenticatorData, CBOR maps
+//   appattest-assertion   AppAttestAssertionFuzzer   AppAttestVerifier.verifyAssertion (CBOR, signature, counter)
+//   appattest-attestation AppAttestAttestationFuzzer AppAttestVerifier.verifyAttestation (CBOR, x5c, chain)
+//   dpop-proof            DPoPProofFuzzer            CompactJWS, DPoPVerifier, DPoPTargetURI
+//   vault-message         VaultMessageFuzzer         VaultMessage.decode, VaultResponse.decode
+//
+// Seed corpora live in Fuzz/corpus/<target>/ (committed); scripts/fuzz keeps the growing corpus outside git.
 
 import PackageDescription
+
+/// One libFuzzer executable: `FuzzSupport` brings the driver and the shared oracles.
+func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies)
+}
 
 let package = Package(
     name: "VettIDFuzz",
@@ -14,13 +28,19 @@ let package = Package(
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
-        .executableTarget(
-            name: "NATSDecoderFuzzer",
-            dependencies: [
-                "CFuzzerDriver",
-                .product(name: "NATSClient", package: "main"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ]
-        )
+        // The driver entry point, a reference CBOR reader and a synchronous bridge for async verifiers.
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"]),
+        fuzzer("NATSDecoderFuzzer", [
+            .product(name: "NATSClient", package: "main"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        fuzzer("AuthenticatorDataFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
+        fuzzer("AppAttestAssertionFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
+        fuzzer("AppAttestAttestationFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
+        fuzzer("DPoPProofFuzzer", [.product(name: "VettIDCrypto", package: "main")]),
+        fuzzer("VaultMessageFuzzer", [
+            .product(name: "VettIDMessaging", package: "main"),
+            .product(name: "VettIDCrypto", package: "main"),
+        ]),
     ]
 )

@@ -1,49 +1,103 @@
-// libFuzzer entry point: feeds arbitrary bytes to NATSProtocolDecoder, whole and split in two at a
-// position taken from the input. A thrown NATSProtocolError is the expected outcome for garbage; a crash,
-// a hang or an inconsistent result between the two feeds is a bug.
+// libFuzzer target `nats-decoder`: feeds arbitrary bytes to NATSProtocolDecoder.parse as a server stream.
+//
+// Invariants (a violation traps, so libFuzzer saves the input):
+// - the decoded operations, the error that stops decoding and the bytes left over are the same whether the
+//   input arrives whole, split in two at a position taken from the input (decoded with zero-copy payloads),
+//   or one byte at a time (inputs up to 128 bytes);
+// - `parse` returning nil consumes nothing; returning an operation consumes at least one byte, and the
+//   consumed frame ends with LF;
+// - a control-line-only operation (PING, PONG, +OK, -ERR, INFO) is no longer than maxControlLine;
+// - a message's payload (headers included) is at most maxPayload, its subject and reply are non-empty and
+//   hold no space or tab, and HMSG is the only way headers appear.
 
-import CFuzzerDriver
+import FuzzSupport
 import NATSClient
 import NIOCore
 
-/// SwiftPM links Linux executables with `main` renamed to `<module>_main`; hand control to libFuzzer.
+private let maxControlLine = 1024
+private let maxPayload = 1 << 16
+
 @_cdecl("NATSDecoderFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-        guard let data else { return 0 }
-        return fuzz(UnsafeRawPointer(data), size)
-    }
+    runFuzzer(argc, argv, fuzzOne)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    let whole = decodeAll(ByteBuffer(bytes: bytes), splitAt: nil)
-    let split = decodeAll(ByteBuffer(bytes: bytes), splitAt: count == 0 ? 0 : Int(bytes[0]) % (count + 1))
-    precondition(whole == split, "decoding depends on how the input is fragmented")
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
 }
 
-/// Decodes everything; returns the operations and whether it stopped on an error.
-func decodeAll(_ input: ByteBuffer, splitAt: Int?) -> [String] {
-    var pending = ByteBuffer()
-    var results: [String] = []
-    var chunks: [ByteBuffer] = [input]
-    if let splitAt {
-        chunks = [input.getSlice(at: 0, length: splitAt)!, input.getSlice(at: splitAt, length: input.readableBytes - splitAt)!]
+/// What decoding a stream produced.
+private struct Outcome: Equatable {
+    var operations: [NATSServerOperation] = []
+    /// The error code that stopped decoding, if any.
+    var error: String?
+    /// Bytes left undecoded (an incomplete frame) when no error stopped decoding.
+    var leftover = 0
+}
+
+func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
+    let input = Array(bytes)
+    let whole = decode(input, chunks: [input.count], zeroCopy: false)
+    let splitAt = input.isEmpty ? 0 : Int(input[0]) % (input.count + 1)
+    let split = decode(input, chunks: [splitAt, input.count - splitAt], zeroCopy: true)
+    invariant(whole == split, "decoding split in two (at \(splitAt)) with zero-copy payloads differs from decoding whole")
+    if input.count <= 128 {
+        let trickle = decode(input, chunks: Array(repeating: 1, count: input.count), zeroCopy: false)
+        invariant(whole == trickle, "decoding one byte at a time differs")
     }
-    for var chunk in chunks {
-        pending.writeBuffer(&chunk)
-        do {
-            while let operation = try NATSProtocolDecoder.parse(&pending, maxControlLine: 1024, maxPayload: 1 << 16) {
-                results.append("\(operation)")
+}
+
+/// Decodes `input` arriving in chunks of the given sizes, checking the per-call invariants.
+private func decode(_ input: [UInt8], chunks: [Int], zeroCopy: Bool) -> Outcome {
+    var outcome = Outcome()
+    var pending = ByteBuffer()
+    var offset = 0
+    for size in chunks {
+        pending.writeBytes(input[offset..<(offset + size)])
+        offset += size
+        while true {
+            let before = pending.readerIndex
+            let readable = pending.readableBytes
+            let unparsed = pending.readableBytesView
+            let operation: NATSServerOperation?
+            do {
+                operation = try NATSProtocolDecoder.parse(
+                    &pending, maxControlLine: maxControlLine, maxPayload: maxPayload, zeroCopyPayloads: zeroCopy)
+            } catch {
+                outcome.error = "\(error.code)"
+                return outcome
             }
-        } catch {
-            results.append("error \(error.code)")
-            return results
+            guard let operation else {
+                invariant(pending.readerIndex == before && pending.readableBytes == readable, "an incomplete frame consumed bytes")
+                break
+            }
+            let consumed = pending.readerIndex - before
+            invariant(consumed > 0, "an operation consumed no bytes")
+            let frame = Array(unparsed.prefix(consumed))
+            invariant(frame.last == UInt8(ascii: "\n"), "a frame does not end with LF")
+            check(operation, frame: frame)
+            outcome.operations.append(operation)
         }
     }
-    return results
+    outcome.leftover = pending.readableBytes
+    return outcome
+}
+
+private func check(_ operation: NATSServerOperation, frame: [UInt8]) {
+    switch operation {
+    case .message(_, let message):
+        let isHMSG = frame.count >= 5 && frame[0..<4].map { $0 & 0xDF } == Array("HMSG".utf8)
+        invariant((message.headers != nil) == isHMSG, "headers present iff the frame is HMSG")
+        invariant(message.payload.readableBytes <= maxPayload, "payload larger than maxPayload")
+        invariant(isToken(message.subject), "subject is empty or holds a separator")
+        if let reply = message.replyTo { invariant(isToken(reply), "reply subject is empty or holds a separator") }
+    case .ping, .pong, .ok, .error, .info:
+        invariant(frame.count <= maxControlLine, "a control line longer than maxControlLine was accepted")
+    }
+}
+
+private func isToken(_ text: String) -> Bool {
+    !text.isEmpty && !text.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
 }
