@@ -76,6 +76,8 @@ import Testing
                 + "Transfer-Encoding: chunked\r\n\r\n"
             // 80 KiB in 8 KiB chunks, no Content-Length: the limit (64 KiB) is crossed while streaming.
             #expect(try RawHTTP.status(port: port, head: head, chunks: RawHTTP.chunkedJSON(size: 80 * 1_024)) == 413)
+            // Crossed by the last chunk, with the whole body written.
+            #expect(try RawHTTP.status(port: port, head: head, chunks: RawHTTP.chunkedJSON(size: 64 * 1_024)) == 413)
             // A small chunked body is read normally (the weak password is refused, not the framing).
             #expect(try RawHTTP.status(port: port, head: head, chunks: RawHTTP.chunkedJSON(size: 10)) == 400)
             #expect(try await MemberRepository(store: app.components.store).find(email: "a@example.com") == nil)

@@ -27,9 +27,13 @@ enum RawHTTP {
         }
         guard connected == 0 else { throw Failure(description: "connect() failed") }
         for part in [Array(head.utf8)] + chunks {
-            // The server may answer and close before the whole body is written: stop writing then.
+            // The server may answer and close before the whole body is written. Stop writing as soon as an answer
+            // is waiting: bytes it never reads would make its close a reset, which can discard the answer here.
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&waiting, 1, 0) > 0 { break }
             let sent = part.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0 { break }
+            if poll(&waiting, 1, 50) > 0 { break }
         }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
