@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Writes bytes to a loopback server over a plain TCP socket and reads the answer's status line: for requests a
-/// normal HTTP client cannot send (a chunked body with no `Content-Length`, methods like TRACE).
+/// normal HTTP client will not send (methods like TRACE).
 enum RawHTTP {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -46,20 +46,5 @@ enum RawHTTP {
         let parts = line.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "no status line: \(line)") }
         return status
-    }
-
-    /// `size` bytes of a JSON string member's value sent as HTTP/1.1 chunks of `chunkSize` bytes, then the end.
-    static func chunkedJSON(size: Int, chunkSize: Int = 8_192) -> [[UInt8]] {
-        var body = Array(#"{"email":"a@example.com","password":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size)
-        body += Array(#""}"#.utf8)
-        var chunks: [[UInt8]] = []
-        var offset = 0
-        while offset < body.count {
-            let piece = body[offset..<min(offset + chunkSize, body.count)]
-            chunks.append(Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10])
-            offset += piece.count
-        }
-        chunks.append(Array("0\r\n\r\n".utf8))
-        return chunks
     }
 }
