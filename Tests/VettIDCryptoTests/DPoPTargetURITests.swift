@@ -45,3 +45,19 @@ import VettIDCrypto
         #expect(DPoPTargetURI.stripQueryAndFragment("https://a.example/x") == "https://a.example/x")
     }
 }
+
+/// Found by the `dpop-proof` fuzz target: a percent-encoded letter in the host was lower-cased before it was
+/// decoded, so normalizing twice gave another result and `https://%41PI…` did not match `https://api…`.
+@Suite struct DPoPTargetURIIdempotenceTests {
+    @Test(arguments: [
+        ("http://%41/", "http://a/"),
+        ("https://%41PI.vettid.dev/auth/me", "https://api.vettid.dev/auth/me"),
+        ("https://API.VettID.dev/auth/me", "https://api.vettid.dev/auth/me"),
+        ("http://b%c3%a4r.example/", "http://b%C3%A4r.example/"),
+    ])
+    func hostLettersNormalizeOnceAndTheSameWayDecodedOrNot(uri: String, expected: String) throws {
+        let once = try #require(DPoPTargetURI.normalize(uri))
+        #expect(once == expected)
+        #expect(DPoPTargetURI.normalize(once) == once)
+    }
+}

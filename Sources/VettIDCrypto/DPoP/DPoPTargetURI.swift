@@ -65,8 +65,23 @@ public enum DPoPTargetURI {
         guard !hostBytes.isEmpty, hostBytes.first == UInt8(ascii: "[") || !hostBytes.contains(UInt8(ascii: ":")) else {
             return nil
         }
-        hostBytes = hostBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
-        guard let host = normalizePercentEncoding(hostBytes) else { return nil }
+        // Decode first, then lower-case, so `%41` and `A` and `a` give the same host (normalizing twice changes
+        // nothing); the hex digits of the encodings that remain stay upper-case.
+        guard let decodedHost = normalizePercentEncoding(hostBytes) else { return nil }
+        var hostOut: [UInt8] = []
+        var hexLeft = 0
+        for byte in decodedHost.utf8 {
+            if hexLeft > 0 {
+                hexLeft -= 1
+                hostOut.append(byte)
+            } else if byte == UInt8(ascii: "%") {
+                hexLeft = 2
+                hostOut.append(byte)
+            } else {
+                hostOut.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
+        }
+        let host = String(decoding: hostOut, as: UTF8.self)
 
         var portSuffix = ""
         if let portBytes, !portBytes.isEmpty {
