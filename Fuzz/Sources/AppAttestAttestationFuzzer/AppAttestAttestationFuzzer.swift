@@ -67,8 +67,9 @@ private let softwareRootPEM = """
     """
 
 private let verifier: AppAttestVerifier = {
-    var configuration = AppAttestVerifier.Configuration(appID: appID, allowedEnvironments: [.development])
-    configuration.trustedRoots = [try! .init(pemEncoded: softwareRootPEM)]
+    // The root is passed here rather than assigned afterwards, so the default (Apple's root) is never built.
+    var configuration = AppAttestVerifier.Configuration(
+        appID: appID, allowedEnvironments: [.development], trustedRoots: [try! .init(pemEncoded: softwareRootPEM)])
     (FixedTimePolicy() as any ChainPolicySetting).apply(to: &configuration)
     return AppAttestVerifier(configuration: configuration)
 }()

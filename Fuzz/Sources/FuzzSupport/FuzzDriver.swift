@@ -98,7 +98,3 @@ public func trace(_ message: @autoclosure () -> String) {
     let line = Array("trace: \(message())\n".utf8)
     _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
 }
-
-/// Whether VETTID_FUZZ_STRICT is set: targets then also enforce the invariants that known, reported
-/// defects of the code under test violate (each is listed in Fuzz/corpus/README.md). Use it to check a fix.
-public let strict = getenv("VETTID_FUZZ_STRICT") != nil
