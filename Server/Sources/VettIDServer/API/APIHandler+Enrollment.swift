@@ -76,7 +76,7 @@ extension APIHandler {
         guard let token = try deviceTokenHeader() else {
             throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is DPoP-bound and must use the DPoP scheme")
         }
-        guard let verified = await components.vaultTokens.verify(token, as: kind) else {
+        guard let verified = await components.vaultTokens.verify(token, as: kind, now: components.clock.now()) else {
             throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is invalid or expired")
         }
         return try await proveDeviceToken(token, verified)

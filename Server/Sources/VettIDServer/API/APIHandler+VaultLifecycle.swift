@@ -14,7 +14,7 @@ extension APIHandler {
 
     /// A vault session (`Authorization: DPoP <session token>` + proof) or any member authentication.
     func authenticateVaultCaller() async throws -> VaultCaller {
-        if let token = try deviceTokenHeader(), let verified = await components.vaultTokens.verify(token, as: .session) {
+        if let token = try deviceTokenHeader(), let verified = await components.vaultTokens.verify(token, as: .session, now: components.clock.now()) {
             let session = try await proveDeviceToken(token, verified)
             guard let userID = UUID(uuidString: session.userGUID) else {
                 throw APIFailure.invalidDeviceToken("the vault session names no member")

@@ -193,7 +193,7 @@ public struct AuthService: Sendable {
 
     /// Authenticates an access token: signature, expiry, and a live session.
     public func authenticate(accessToken: String) async throws -> (Authenticated, boundJKT: String?) {
-        guard let verified = await tokens.verifyAccessToken(accessToken) else { throw APIFailure.invalidToken() }
+        guard let verified = await tokens.verifyAccessToken(accessToken, now: clock.now()) else { throw APIFailure.invalidToken() }
         guard let session = try await sessions.find(id: verified.sessionID), session.isActive(at: clock.now()),
             session.memberID == verified.memberID, let member = try await members.find(id: verified.memberID)
         else { throw APIFailure.invalidToken() }

@@ -63,11 +63,11 @@ public struct TokenService: Sendable {
     }
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
-    public func verifyAccessToken(_ token: String) async -> Verified? {
+    public func verifyAccessToken(_ token: String, now: Date) async -> Verified? {
         guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else {
             return nil
         }
-        guard claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.issuer),
+        guard claims.exp.value > now, claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.issuer),
             let member = UUID(uuidString: claims.sub.value), let session = UUID(uuidString: claims.sid)
         else { return nil }
         return Verified(memberID: member, sessionID: session, boundJKT: claims.cnf?.jkt)

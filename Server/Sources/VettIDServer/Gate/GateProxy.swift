@@ -118,7 +118,7 @@ public struct GateProxy: Sendable {
             throw APIFailure.invalidGateToken("Gate tokens are DPoP-bound and must be sent with the DPoP scheme")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let verified = await tokens.verify(token) else {
+        guard let verified = await tokens.verify(token, now: dpop.clock.now()) else {
             throw APIFailure.invalidGateToken("the Gate access token is missing, invalid or expired")
         }
         _ = try await dpop.verify(info, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)

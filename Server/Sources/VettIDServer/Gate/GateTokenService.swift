@@ -44,8 +44,8 @@ public struct GateTokenService: Sendable {
     }
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
-    public func verify(_ token: String) async -> Verified? {
-        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: Self.audience),
+    public func verify(_ token: String, now: Date) async -> Verified? {
+        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: Self.audience, now: now),
             let environment = claims.env
         else { return nil }
         return Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: environment)

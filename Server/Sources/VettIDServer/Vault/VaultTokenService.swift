@@ -54,8 +54,8 @@ public struct VaultTokenService: Sendable {
     }
 
     /// Verifies signature, expiry, issuer and the kind's audience; `nil` for anything else.
-    public func verify(_ token: String, as kind: Kind) async -> Verified? {
-        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: kind.audience),
+    public func verify(_ token: String, as kind: Kind, now: Date) async -> Verified? {
+        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: kind.audience, now: now),
             let contextID = claims.ctx
         else { return nil }
         return Verified(userGUID: claims.sub.value, contextID: contextID, boundJKT: claims.cnf.jkt)

@@ -40,7 +40,7 @@ import VettIDCrypto
 
             // The session token is a vault session token bound to the device key.
             let session = await app.components.vaultTokens.verify(
-                try #require(executed.json["session_token"] as? String), as: .session)
+                try #require(executed.json["session_token"] as? String), as: .session, now: app.components.clock.now())
             #expect(session?.boundJKT == device.jkt)
             #expect(session?.contextID == package.credentialID)
 
