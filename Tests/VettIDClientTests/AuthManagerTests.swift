@@ -9,9 +9,11 @@ struct AuthManagerTests {
     static let password = "a sufficiently long passphrase"
 
     func makeManager(server: FakeAuthServer, store: any SecureStore) throws -> AuthManager {
+        // These tests are about the session's storage; the fake server issues bearer tokens.
         let configuration = try AuthManager.Configuration(
             baseURL: testBaseURL,
             store: store,
+            binding: .bearer,
             transport: server.transport(),
             retryPolicy: .disabled
         )
@@ -143,6 +145,7 @@ struct AuthManagerTests {
             configuration: try .init(
                 baseURL: testBaseURL,
                 store: store,
+                binding: .bearer,
                 transport: FakeTransport { _ in throw FakeNetworkError() },
                 retryPolicy: .disabled
             )

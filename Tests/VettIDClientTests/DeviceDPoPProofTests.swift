@@ -60,7 +60,7 @@ struct DeviceDPoPProofTests {
             }
         }
         let manager = AuthManager(
-            configuration: try .init(baseURL: testBaseURL, store: InMemorySecureStore(), transport: transport, retryPolicy: .disabled, deviceKeyStore: keyStore)
+            configuration: try .init(baseURL: testBaseURL, store: InMemorySecureStore(), binding: .deviceKey(keyStore), transport: transport, retryPolicy: .disabled)
         )
         try await manager.login(email: "member@example.com", password: "a sufficiently long passphrase")
         await manager.checkAuthStatus()
@@ -79,6 +79,48 @@ struct DeviceDPoPProofTests {
         #expect(claims["nonce"]?.stringValue == "as-nonce-2")
         let key = try await keyStore.deviceKey()
         #expect(try CompactJWS(parsing: try #require(me.headers[dpopField])).header["jwk"] == key.publicJWK.json)
+    }
+
+    @Test("by default the session is bound to the platform's device key, kept in the session's store; bearer only when chosen")
+    @MainActor
+    func theDefaultBindingIsThePlatformDeviceKey() async throws {
+        func transport() -> FakeTransport {
+            FakeTransport { request in
+                switch request.path {
+                case "/auth/login":
+                    let bound = request.headers[dpopField] != nil
+                    return jsonResponse(
+                        .ok, tokenResponseJSON(access: "a1", refresh: "r1", tokenType: bound ? "DPoP" : "Bearer"))
+                case "/auth/me": return jsonResponse(.ok, userJSON())
+                default: return errorResponse(.notFound, code: "not_found")
+                }
+            }
+        }
+        #expect(PlatformCapabilities.current == .linux, "on Linux the platform key is a software key")
+        let store = InMemorySecureStore()
+        let bound = transport()
+        let manager = AuthManager(
+            configuration: try .init(baseURL: testBaseURL, store: store, transport: bound, retryPolicy: .disabled))
+        try await manager.login(email: "member@example.com", password: "a sufficiently long passphrase")
+        await manager.checkAuthStatus()
+        let requests = await bound.log.requests
+        let login = try #require(requests.first)
+        let proofKey = try CompactJWS(parsing: try #require(login.headers[dpopField])).header["jwk"]
+        // The key is the software key the session's store now holds, under the default storage key.
+        #expect(await store.keys.contains("vettid.device-key.p256"))
+        let key = try await SoftwareDeviceKeyStore(store: store).deviceKey()
+        #expect(proofKey == key.publicJWK.json)
+        #expect(requests.last?.headers[.authorization] == "DPoP a1")
+
+        let plain = transport()
+        let bearer = AuthManager(
+            configuration: try .init(
+                baseURL: testBaseURL, store: InMemorySecureStore(), binding: .bearer, transport: plain,
+                retryPolicy: .disabled))
+        try await bearer.login(email: "member@example.com", password: "a sufficiently long passphrase")
+        await bearer.checkAuthStatus()
+        for request in await plain.log.requests { #expect(request.headers[dpopField] == nil) }
+        #expect(await plain.log.requests.last?.headers[.authorization] == "Bearer a1")
     }
 
     @Test("a 401 whose only error signal is WWW-Authenticate DPoP maps to that code")

@@ -59,6 +59,25 @@ struct NatsSetupStateMachineTests {
         #expect(machine.state == .error(message: "Your vault session has expired. Unlock your vault again."))
         #expect(machine.accountCreated() == .none, "late results are ignored")
     }
+
+    @Test("an ended member session shows sign in again, from a step or from the background refresh; start works after")
+    func signInRequired() {
+        var machine = NatsSetupStateMachine()
+        _ = machine.start()
+        _ = machine.accountCreated()
+        #expect(machine.failed(APIError(code: .signInRequired, description: "ended")) == .none)
+        #expect(machine.state == .signInRequired)
+        #expect(machine.retry() == .none, "retrying cannot help: the member signs in first")
+        #expect(machine.start() == .createAccount, "after signing in the setup runs again")
+        _ = machine.accountCreated()
+        _ = machine.tokenIssued(setupCredentials())
+        _ = machine.connected()
+        _ = machine.statusReceived(setupStatus)
+        #expect(machine.backgroundRefreshed(.refreshed(setupCredentials())) == .none)
+        #expect(machine.state == .connected(setupStatus), "a successful refresh changes nothing on screen")
+        #expect(machine.backgroundRefreshed(.signInRequired) == .none)
+        #expect(machine.state == .signInRequired)
+    }
 }
 
 @Suite("NATS setup view model")

@@ -37,6 +37,22 @@ struct VaultStatusStateMachineTests {
         }
     }
 
+    @Test("an ended member session shows sign in again, without a re-authentication; so does the background refresh")
+    func signInRequired() {
+        var machine = VaultStatusStateMachine()
+        _ = machine.refresh()
+        #expect(machine.failed(APIError(code: .signInRequired, description: "ended")) == .none, "no vault re-authentication")
+        #expect(machine.state == .signInRequired)
+        #expect(!machine.isBusy)
+        #expect(machine.retry() == .none)
+        #expect(machine.refresh() == .fetchStatus, "after signing in the screen loads again")
+        _ = machine.statusReceived(sampleVaultStatus(.active))
+        #expect(machine.backgroundRefreshed(.synced(sampleSyncResult())) == .none)
+        #expect(machine.state == .active(sampleVaultStatus(.active)))
+        #expect(machine.backgroundRefreshed(.signInRequired(APIError(code: .signInRequired, description: ""))) == .none)
+        #expect(machine.state == .signInRequired)
+    }
+
     @Test("a vault in error shows its message; an unknown status is a non-retryable error")
     func errorAndUnknown() {
         var machine = VaultStatusStateMachine()

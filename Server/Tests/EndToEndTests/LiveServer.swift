@@ -13,6 +13,7 @@ struct LiveServer {
 
     nonisolated(nonsending) static func withServer<Result>(
         postgres: Bool = false,
+        clock: any WallClock = SystemWallClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: (LiveServer) async throws -> Result
     ) async throws -> Result {
@@ -26,7 +27,7 @@ struct LiveServer {
         configure(&configuration)
         var logger = Logger(label: "e2e-server")
         logger.logLevel = .error
-        let components = try await ServerComponents.make(configuration: configuration, logger: logger)
+        let components = try await ServerComponents.make(configuration: configuration, logger: logger, clock: clock)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let runtime = try ServerRuntime(components: components, handlingSignals: false) { continuation.yield($0) }
         let task = Task { try await runtime.run() }

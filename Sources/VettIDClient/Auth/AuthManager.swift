@@ -12,9 +12,10 @@ import VettIDAPI
 /// refresh it on 401 (single flight). When the server says the session is invalid (401 `invalid_token`, or
 /// 400 `invalid_grant` on refresh) the manager signs out and clears the store.
 ///
-/// Configured with a ``DeviceKeyStore``, the session is bound to the device key (DPoP, RFC 9449): login and refresh
+/// The session is bound to the device key by default (DPoP, RFC 9449; see ``SessionBinding``): login and refresh
 /// carry a proof, the server issues `token_type: DPoP` tokens, and requests go out as `Authorization: DPoP` with a
-/// proof carrying `ath`; server nonces are remembered per origin.
+/// proof carrying `ath`; server nonces are remembered per origin. Bearer tokens only with
+/// ``SessionBinding/bearer``.
 ///
 /// ```swift
 /// let auth = try AuthManager(configuration: .init(baseURL: URL(string: "https://api.example.com")!,
@@ -55,24 +56,28 @@ public final class AuthManager {
 
         /// Creates a configuration; the base URL must have an `http`/`https` scheme and a host.
         ///
-        /// With a `deviceKeyStore` (and no explicit `proofProvider`), the session is bound to the device key: a
+        /// The session is bound to the device key by default (``SessionBinding/platformDeviceKey``): a
         /// ``DeviceDPoPProofProvider`` signs the proofs and the transport is wrapped in a ``DPoPNonceTransport``,
-        /// so server nonces are remembered per origin and a `use_dpop_nonce` answer is retried once.
+        /// so server nonces are remembered per origin and a `use_dpop_nonce` answer is retried once. Pass
+        /// ``SessionBinding/bearer`` for plain bearer tokens. An explicit `proofProvider` replaces the device key's
+        /// proofs (tests).
         /// - Throws: ``ConfigurationError`` for an invalid base URL.
         public init(
             baseURL: URL,
             store: any SecureStore,
+            binding: SessionBinding = .platformDeviceKey,
             transport: (any ClientTransport)? = nil,
             logger: Logger = Logger(label: "dev.vettid.auth"),
             retryPolicy: RetryPolicy = .default,
             proofProvider: (any DPoPProofProvider)? = nil,
-            deviceKeyStore: (any DeviceKeyStore)? = nil,
-            storageKeyPrefix: String = "vettid.session"
+            storageKeyPrefix: String = "vettid.session",
+            now: @escaping @Sendable () -> Date = Date.init
         ) throws {
             var transport = transport
             var proofProvider = proofProvider
-            if let deviceKeyStore, proofProvider == nil {
-                let deviceProofs = DeviceDPoPProofProvider(keyStore: deviceKeyStore)
+            let deviceKeyStore = proofProvider == nil ? binding.deviceKeyStore(store: store) : nil
+            if let deviceKeyStore {
+                let deviceProofs = DeviceDPoPProofProvider(keyStore: deviceKeyStore, now: now)
                 proofProvider = deviceProofs
                 transport = DPoPNonceTransport(
                     base: transport ?? DefaultTransport.make(),

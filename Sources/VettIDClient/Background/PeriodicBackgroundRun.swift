@@ -40,14 +40,21 @@ actor PeriodicBackgroundRun {
     /// Whether the task is started and not stopped.
     var isStarted: Bool { !stopped }
 
-    /// One run: the work, then the next run scheduled (unless stopped), then the outcome reported; returns what
+    /// One run: the work, then the next run scheduled (unless stopped, or the outcome is one that `stopsAfter`
+    /// says ends the cycle, such as a member session that is over), then the outcome reported; returns what
     /// `report` says about success. Does nothing once stopped.
     func run<Outcome: Sendable>(
-        _ work: @Sendable () async -> Outcome, report: @Sendable (Outcome) -> Bool
+        _ work: @Sendable () async -> Outcome,
+        stopsAfter: @Sendable (Outcome) -> Bool = { _ in false },
+        report: @Sendable (Outcome) -> Bool
     ) async -> Bool {
         guard !stopped else { return true }
         let outcome = await work()
-        if !stopped {
+        if stopsAfter(outcome) {
+            stopped = true
+            scheduler.cancel(identifier: identifier)
+            logger.notice("\(name): stopped until the member signs in again")
+        } else if !stopped {
             do {
                 try scheduler.schedule(identifier: identifier, interval: interval)
             } catch {

@@ -8,6 +8,9 @@ public enum VaultRefreshOutcome: Sendable {
     case failed(APIError)
     /// The scheduler expired the run and the sync was cancelled; the next run is scheduled anyway.
     case expired
+    /// The member's session has ended (signed out, revoked, or its refresh token expired): the task stops and
+    /// starts again only when the app calls ``VaultRefreshTask/start(firstRunAfter:)`` after the member signs in.
+    case signInRequired(APIError)
 }
 
 /// Keeps the vault synced in the background: every run calls ``VaultService/syncVault()`` (which stores
@@ -26,8 +29,10 @@ public enum VaultRefreshOutcome: Sendable {
 /// ```
 ///
 /// When the scheduler expires a run, the sync's task is cancelled (cooperatively) and the outcome is
-/// ``VaultRefreshOutcome/expired``. The sync runs without a screen: a ``VaultReauthenticator`` configured on the
-/// service must not need one (or leave it `nil`, and the run fails with `reauthentication_required`).
+/// ``VaultRefreshOutcome/expired``. The sync runs without a screen: give the service the member's session
+/// (``VaultService/memberSession``, as ``VettID`` does), which refreshes itself for as long as the member stays
+/// signed in; once that session has ended the outcome is ``VaultRefreshOutcome/signInRequired(_:)`` and the task
+/// stops. (Without a member session the sync uses the vault session, which expires after minutes.)
 public actor VaultRefreshTask {
     /// `dev.vettid.vaultsync`.
     public static let defaultIdentifier = "dev.vettid.vaultsync"
@@ -106,8 +111,12 @@ public actor VaultRefreshTask {
             do {
                 return VaultRefreshOutcome.synced(try await sync())
             } catch {
-                return Task.isCancelled ? .expired : .failed(APIError.from(error))
+                if Task.isCancelled { return .expired }
+                let apiError = APIError.from(error)
+                return apiError.code == .signInRequired ? .signInRequired(apiError) : .failed(apiError)
             }
+        } stopsAfter: { outcome in
+            if case .signInRequired = outcome { true } else { false }
         } report: { [logger, continuation] outcome in
             switch outcome {
             case .synced(let result):
@@ -116,6 +125,8 @@ public actor VaultRefreshTask {
                 logger.warning("Vault refresh: sync failed", metadata: ["error.code": "\(error.code)"])
             case .expired:
                 logger.warning("Vault refresh: expired before the sync finished")
+            case .signInRequired:
+                logger.notice("Vault refresh: the member session has ended; stopped until the member signs in")
             }
             continuation.yield(outcome)
             if case .synced = outcome { return true }

@@ -107,6 +107,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible, CustomDebugStr
         public static let invalidResponse = Code(rawValue: "invalid_response")
         /// `not_authenticated`: Client side: the operation needs a signed-in session and there is none.
         public static let notAuthenticated = Code(rawValue: "not_authenticated")
+        /// `sign_in_required`: Client side: the member session has ended (signed out, revoked on the server, or its
+        /// refresh token expired); the member signs in again. Background work stops on it.
+        public static let signInRequired = Code(rawValue: "sign_in_required")
         /// `http_error`: Client side: a non-2xx answer without a parsable error body.
         public static let httpError = Code(rawValue: "http_error")
     }

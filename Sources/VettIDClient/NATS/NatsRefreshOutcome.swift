@@ -10,4 +10,7 @@ public enum NatsRefreshOutcome: Sendable {
     case failed(String)
     /// The scheduler expired the run before it finished; the next run is scheduled anyway.
     case expired
+    /// The member's session has ended (signed out, revoked, or its refresh token expired): the task stops until
+    /// the app starts it again after the member signs in.
+    case signInRequired
 }

@@ -109,11 +109,15 @@ public actor NatsTokenRefreshTask {
 
     /// One run: refresh when needed, schedule the next (unless stopped), report the outcome.
     func run() async -> Bool {
-        await periodic.run { await self.refreshIfNeeded() } report: { [continuation] outcome in
+        await periodic.run {
+            await self.refreshIfNeeded()
+        } stopsAfter: { outcome in
+            if case .signInRequired = outcome { true } else { false }
+        } report: { [continuation] outcome in
             continuation.yield(outcome)
             switch outcome {
             case .refreshed, .notNeeded: return true
-            case .failed, .expired: return false
+            case .failed, .expired, .signInRequired: return false
             }
         }
     }
@@ -129,6 +133,10 @@ public actor NatsTokenRefreshTask {
             credentials = try await provider.issueCredentials()
         } catch {
             if Task.isCancelled { return .expired }
+            if APIError.unwrap(error)?.code == .signInRequired {
+                logger.notice("NATS refresh: the member session has ended; stopped until the member signs in")
+                return .signInRequired
+            }
             let summary = NatsConnectionManager.summary(of: error)
             logger.warning("NATS refresh: no new credentials", metadata: ["error": "\(summary)"])
             return .failed(summary)

@@ -3,8 +3,10 @@ import Logging
 import OpenAPIRuntime
 import VettIDAPI
 
-// Vault status and sync over the vault session: `Authorization: DPoP <session token>` plus a proof with `ath`,
-// bound to the device key. A missing or expired session, and one 401 `invalid_token`, run the configured
+// Vault status and sync (and the NATS calls) over the member's session when the service has one
+// (``VaultService/memberSession``: refreshed with the rotating refresh token; `sign_in_required` once it has
+// ended), else over the vault session: `Authorization: DPoP <session token>` plus a proof with `ath`, bound to the
+// device key, where a missing or expired session, and one 401 `invalid_token`, run the configured
 // ``VaultReauthenticator`` once (single-flight); without one they throw `reauthentication_required`.
 extension VaultService {
     /// Reads the vault's status (`GET /vault/status`) with the vault session, re-authenticating once when needed.
@@ -95,6 +97,9 @@ extension VaultService {
         reauthenticate: Bool,
         _ body: @Sendable (Client) async throws -> Output
     ) async throws(APIError) -> Output {
+        if let memberSession {
+            return try await memberCall(operation, on: memberSession, body)
+        }
         var token = await sessionStore.current()?.token
         var reauthenticated = false
         if token == nil {
@@ -122,6 +127,41 @@ extension VaultService {
             let fresh = try await refreshSession(after: current, cause: error)
             return try await call(operation, token: fresh.token, body)
         }
+    }
+
+    /// One call with the member's session (its chain adds the token and proof, and refreshes once on 401). A
+    /// session that is gone, or that the server ended, is ``APIError/Code/signInRequired``.
+    private func memberCall<Output: Sendable>(
+        _ operation: String,
+        on session: APIClient,
+        _ body: @Sendable (Client) async throws -> Output
+    ) async throws(APIError) -> Output {
+        if await session.session.current == nil {
+            // A background launch may come before the app restored its session.
+            _ = try? await session.session.restore()
+        }
+        guard await session.session.current != nil else {
+            throw APIError(code: .signInRequired, description: "No member is signed in on this device; sign in again.")
+        }
+        do {
+            return try await session.perform(body)
+        } catch where Self.endsMemberSession(error) {
+            configuration.logger.info("Vault: the member session has ended", metadata: ["vault.operation": "\(operation)", "error.code": "\(error.code)"])
+            throw APIError(
+                code: .signInRequired,
+                status: error.status,
+                description: "The member session has ended (signed out, revoked, or expired); sign in again.",
+                underlying: error
+            )
+        }
+    }
+
+    /// Whether a member-session call failed because the session is over: the refresh token was refused
+    /// (`invalid_grant`), there was nothing to refresh with (`not_authenticated`), or the server still refused the
+    /// token after the refresh (`invalid_token`).
+    static func endsMemberSession(_ error: APIError) -> Bool {
+        error.code == .invalidGrant || error.code == .notAuthenticated
+            || (error.code == .invalidToken && error.status == 401)
     }
 
     private func refreshSession(after refused: String?, cause: APIError?) async throws(APIError) -> VaultSessionToken {

@@ -36,8 +36,14 @@ public final class VaultService: VaultServiceProtocol {
     public let credentialStore: CredentialStore
     /// The per-origin `DPoP-Nonce` memory.
     public let nonceStore: DPoPNonceStore
-    /// The latest vault session token, used by ``getVaultStatus()`` and ``syncVault()``.
+    /// The latest vault session token: what status, sync and the NATS calls use when there is no
+    /// ``memberSession``.
     public let sessionStore: VaultSessionStore
+    /// The member's session (an ``AuthManager``'s ``AuthManager/apiClient``): when set, status, sync and the NATS
+    /// calls go out with it, as the member's own requests (`Authorization: DPoP <member token>` + proof),
+    /// refreshed with the rotating refresh token, so they work in the background for as long as the member
+    /// stays signed in; the vault password is then needed only to authenticate to the vault.
+    public let memberSession: APIClient?
     let proofProvider: DeviceDPoPProofProvider
 
     /// Creates a service. Nothing is sent or read until the first call.
@@ -46,13 +52,17 @@ public final class VaultService: VaultServiceProtocol {
     ///   - deviceKeyStore: The device key (``SoftwareDeviceKeyStore`` or `SecureEnclaveDeviceKeyStore`).
     ///   - attester: ``AppAttestAttester``, ``SoftwareDeviceAttester`` or ``DevelopmentTokenAttester``.
     ///   - store: Where the credential package is kept (key ``VaultServiceConfiguration/credentialStorageKey``).
+    ///   - memberSession: The member's session for status, sync and NATS (see ``memberSession``); `nil` uses
+    ///     the vault session.
     public init(
         configuration: VaultServiceConfiguration,
         deviceKeyStore: any DeviceKeyStore,
         attester: any DeviceAttester,
-        store: any SecureStore
+        store: any SecureStore,
+        memberSession: APIClient? = nil
     ) {
         self.configuration = configuration
+        self.memberSession = memberSession
         self.deviceKeyStore = deviceKeyStore
         self.attester = attester
         self.credentialStore = CredentialStore(store: store, storageKey: configuration.credentialStorageKey, now: configuration.now)

@@ -14,4 +14,7 @@ public enum NatsSetupState: Sendable, Equatable {
     case connected(NatsStatus)
     /// Setup stopped; ``NatsSetupViewModel/retry()`` starts again (an existing account is fine).
     case error(message: String)
+    /// The member's session has ended (signed out, revoked elsewhere, or expired): show the sign-in screen;
+    /// the background token refresh has stopped too (``VettIDClient/NatsRefreshOutcome/signInRequired``).
+    case signInRequired
 }

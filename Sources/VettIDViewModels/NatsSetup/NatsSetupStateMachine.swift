@@ -86,11 +86,17 @@ public struct NatsSetupStateMachine: Sendable {
             state = .generatingToken
             return .generateToken
         case .creatingAccount, .generatingToken, .connecting:
-            state = .error(message: Self.message(for: error))
+            state = error.code == .signInRequired ? .signInRequired : .error(message: Self.message(for: error))
             return .none
         default:
             return .none
         }
+    }
+
+    /// A background token refresh ran: once it reports that the member session has ended, the screen says so.
+    public mutating func backgroundRefreshed(_ outcome: NatsRefreshOutcome) -> Effect {
+        if case .signInRequired = outcome { state = .signInRequired }
+        return .none
     }
 
     /// The text shown for a failed step.

@@ -71,6 +71,12 @@ public final class NatsSetupViewModel {
         await perform(machine.retry())
     }
 
+    /// Shows what a background token refresh reported: ``NatsSetupState/signInRequired`` once the member session
+    /// has ended. Feed it ``VettIDClient/NatsTokenRefreshTask/outcomes``.
+    public func backgroundRefreshed(_ outcome: NatsRefreshOutcome) async {
+        await perform(machine.backgroundRefreshed(outcome))
+    }
+
     private func perform(_ first: NatsSetupStateMachine.Effect) async {
         var effect = first
         while effect != .none {

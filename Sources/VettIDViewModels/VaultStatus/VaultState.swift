@@ -15,4 +15,7 @@ public enum VaultState: Sendable, Equatable {
     /// The status could not be shown, or the vault reports an error. `retryable`: ``VaultStatusViewModel/retry()``
     /// can help (network trouble, a 5xx, a vault in `error`).
     case error(message: String, retryable: Bool)
+    /// The member's session has ended (signed out, revoked elsewhere, or its refresh token expired): show the
+    /// sign-in screen. Background refresh has stopped too (``VettIDClient/VaultRefreshOutcome/signInRequired(_:)``).
+    case signInRequired
 }

@@ -90,6 +90,16 @@ public struct VaultStatusStateMachine: Sendable {
         return .none
     }
 
+    /// A background refresh ran: once it reports that the member session has ended, the screen says so
+    /// (whatever it showed); other outcomes change nothing here (the next ``refresh()`` shows them).
+    public mutating func backgroundRefreshed(_ outcome: VaultRefreshOutcome) -> Effect {
+        if case .signInRequired = outcome {
+            phase = .idle
+            state = .signInRequired
+        }
+        return .none
+    }
+
     /// The vault session was renewed: repeat the request.
     public mutating func reauthenticated() -> Effect {
         guard case .reauthenticating(let operation) = phase else { return .none }
@@ -140,6 +150,8 @@ public struct VaultStatusStateMachine: Sendable {
         switch error.code {
         case .notEnrolled:
             return .notEnrolled
+        case .signInRequired:
+            return .signInRequired
         case .invalidToken, .reauthenticationRequired:
             return .error(message: "Your vault session has expired. Unlock your vault again.", retryable: false)
         case .networkError:

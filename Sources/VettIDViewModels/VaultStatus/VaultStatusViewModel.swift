@@ -72,6 +72,12 @@ public final class VaultStatusViewModel {
         await perform(machine.retry())
     }
 
+    /// Shows what a background refresh reported: ``VaultState/signInRequired`` once the member session has
+    /// ended. Feed it ``VettIDClient/VaultRefreshTask/outcomes``.
+    public func backgroundRefreshed(_ outcome: VaultRefreshOutcome) async {
+        await perform(machine.backgroundRefreshed(outcome))
+    }
+
     private func perform(_ first: VaultStatusStateMachine.Effect) async {
         var effect = first
         while effect != .none {

@@ -38,7 +38,7 @@ public struct EnrollCommand: AsyncParsableCommand {
             let link = try await resolveInvitation(context)
             let password = try PasswordPrompt.read(prompt: "Vault password (at least 12 characters): ")
             let token = developmentToken ?? ProcessInfo.processInfo.environment["VETTID_GATE_DEVELOPMENT_TOKEN"] ?? ""
-            let vault = try VaultDevice(context: context, serverURL: link.apiOrigin).service(
+            let vault = try await VaultDevice(context: context, serverURL: link.apiOrigin).service(
                 attester: DevelopmentTokenAttester(token: token))
             let credential = try await vault.enroll(invitation: link, password: password)
             try await VaultDevice.remember(server: link.apiOrigin, context: context)
@@ -92,7 +92,7 @@ public struct VaultAuthCommand: AsyncParsableCommand {
         try await withContext(global) { context in
             let device = VaultDevice(context: context, serverURL: try await VaultDevice.rememberedServer(context: context))
             // Development-token and unattested credentials need no assertion; the attester is never asked.
-            let vault = try device.service(attester: DevelopmentTokenAttester(token: ""))
+            let vault = try await device.service(attester: DevelopmentTokenAttester(token: ""))
             guard try await vault.storedCredential() != nil else {
                 throw CLIFailure(code: "not_enrolled", message: "this profile has no vault credential; run `vettid enroll` first")
             }
@@ -124,7 +124,7 @@ struct VaultDevice {
         self.serverURL = serverURL
     }
 
-    func service(attester: any DeviceAttester, reauthenticate: VaultReauthenticator? = nil) throws -> VaultService {
+    func service(attester: any DeviceAttester, reauthenticate: VaultReauthenticator? = nil) async throws -> VaultService {
         var logger = Logger(label: "vettid-vault") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         let configuration: VaultServiceConfiguration
@@ -135,10 +135,14 @@ struct VaultDevice {
         } catch {
             throw CLIFailure(code: error.code.rawValue, message: error.message)
         }
+        // Status, sync and NATS go out with the member's session when this profile has one (no vault password
+        // needed); otherwise with the vault session.
+        let signedIn = await context.auth.apiClient.session.current != nil
         return VaultService(
             configuration: configuration,
-            deviceKeyStore: SoftwareDeviceKeyStore(store: context.store, storageKey: "\(prefix).device-key"),
-            attester: attester, store: context.store)
+            deviceKeyStore: CLIContext.deviceKeyStore(store: context.store, profile: context.options.profile),
+            attester: attester, store: context.store,
+            memberSession: signedIn ? context.auth.apiClient : nil)
     }
 
     /// Remembers which server the profile's vault lives on (an invitation link may name another than `--server`).

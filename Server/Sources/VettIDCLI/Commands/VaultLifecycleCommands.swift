@@ -19,7 +19,7 @@ public struct VaultCommand: AsyncParsableCommand {
     static func service(_ context: CLIContext) async throws -> VaultService {
         let device = VaultDevice(context: context, serverURL: try await VaultDevice.rememberedServer(context: context))
         // Development-token and unattested credentials need no assertion; the attester is never asked.
-        return try device.service(attester: DevelopmentTokenAttester(token: "")) { service in
+        return try await device.service(attester: DevelopmentTokenAttester(token: "")) { service in
             let password = try PasswordPrompt.read(prompt: "Vault password (the vault session expired): ")
             return try await service.authenticate(password: password)
         }
@@ -160,7 +160,12 @@ public struct VaultWatchCommand: AsyncParsableCommand {
                     context.output.emit("run \(count): sync failed: \(error)", json: ["status": "failed", "error": "\(error)"])
                 case .expired:
                     context.output.emit("run \(count): expired and cancelled", json: ["status": "expired"])
+                case .signInRequired:
+                    context.output.emit(
+                        "run \(count): the member session has ended; stopped (run `vettid login`, then again)",
+                        json: ["status": "sign_in_required"])
                 }
+                if case .signInRequired = outcome { break }
                 if let runs, count >= runs { break }
             }
             await refresh.stop()

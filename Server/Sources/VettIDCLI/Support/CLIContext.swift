@@ -36,10 +36,18 @@ struct CLIContext {
         logger.logLevel = .warning
         let auth = AuthManager(
             configuration: try AuthManager.Configuration(
-                baseURL: serverURL, store: store, logger: logger, storageKeyPrefix: "profile.\(options.profile).session"
+                baseURL: serverURL, store: store,
+                // Bound to the profile's device key, the one its vault credential uses too.
+                binding: .deviceKey(Self.deviceKeyStore(store: store, profile: options.profile)),
+                logger: logger, storageKeyPrefix: "profile.\(options.profile).session"
             )
         )
         await auth.restoreSession()
         return CLIContext(options: options, store: store, serverURL: serverURL, auth: auth)
+    }
+
+    /// The profile's device key: it binds the member session (DPoP) and the vault credential.
+    static func deviceKeyStore(store: any SecureStore, profile: String) -> SoftwareDeviceKeyStore {
+        SoftwareDeviceKeyStore(store: store, storageKey: "profile.\(profile).vault.device-key")
     }
 }

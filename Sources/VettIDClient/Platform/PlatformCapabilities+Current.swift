@@ -1,0 +1,28 @@
+#if canImport(CryptoKit)
+import CryptoKit
+#endif
+#if canImport(DeviceCheck)
+import DeviceCheck
+#endif
+
+extension PlatformCapabilities {
+    /// The platform this process runs on. On Apple platforms it asks CryptoKit (`SecureEnclave.isAvailable`) and
+    /// DeviceCheck (`DCAppAttestService.shared.isSupported`); on Linux it is ``linux``. The Apple branch is
+    /// written against Apple's documentation and not compiled on the Linux machine this SDK is developed on.
+    public static var current: PlatformCapabilities {
+        #if canImport(CryptoKit) && canImport(DeviceCheck)
+        #if targetEnvironment(simulator)
+        let simulator = true
+        #else
+        let simulator = false
+        #endif
+        return PlatformCapabilities(
+            isSimulator: simulator,
+            hasSecureEnclave: SecureEnclave.isAvailable,
+            hasAppAttest: DCAppAttestService.shared.isSupported,
+            hasKeychain: true)
+        #else
+        return .linux
+        #endif
+    }
+}
