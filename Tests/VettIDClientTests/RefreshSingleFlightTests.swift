@@ -37,7 +37,7 @@ struct RefreshSingleFlightTests {
             for _ in 0..<25 {
                 group.addTask {
                     let output = try await client.perform { try await $0.getCurrentUser() }
-                    return try output.ok.body.json.email
+                    return AuthenticatedUser(try output.ok.body.json).email
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

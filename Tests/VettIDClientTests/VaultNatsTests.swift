@@ -14,24 +14,36 @@ let natsTokenJSON = """
 
 @Suite("Vault NATS endpoints (SDK)", .timeLimit(.minutes(1)))
 struct VaultNatsTests {
-    @Test("createNatsAccount posts with the vault session and maps the account")
+    @Test("createNatsAccount posts with the vault session and maps the account in the seed's names and the older ones")
     func createAccount() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
         await fixture.answers.add(
-            "/vault/nats/account", .created,
+            "/vault/nats/account", .ok,
+            #"{"user_guid":"user-1","owner_space_id":"OwnerSpace.user-1","message_space_id":"MessageSpace.user-1","nats_endpoint":"tls://nats.example.com:4222","status":"active","account_public_key":"AABC","created_at":"2030-01-01T00:00:00Z"}"#
+        )
+        await fixture.answers.add(
+            "/vault/nats/account", .ok,
             #"{"user_guid":"user-1","owner_space":"OwnerSpace.user-1","message_space":"MessageSpace.user-1","account_public_key":"AABC","created_at":"2030-01-01T00:00:00Z"}"#
         )
+        await fixture.answers.add(
+            "/vault/nats/account", .ok, #"{"user_guid":"user-1","status":"active","created_at":"2030-01-01T00:00:00Z"}"#)
         let account = try await fixture.service.createNatsAccount()
         #expect(account == NatsAccount(
             userGUID: "user-1", ownerSpace: "OwnerSpace.user-1", messageSpace: "MessageSpace.user-1", accountPublicKey: "AABC",
-            createdAt: Date(timeIntervalSince1970: 1_893_456_000)))
+            createdAt: Date(timeIntervalSince1970: 1_893_456_000), endpoint: "tls://nats.example.com:4222", status: "active"))
+        let older = try await fixture.service.createNatsAccount()
+        #expect(older.ownerSpace == "OwnerSpace.user-1" && older.messageSpace == "MessageSpace.user-1")
+        #expect(older.endpoint == nil && older.status == nil)
+        await #expect { try await fixture.service.createNatsAccount() } throws: {
+            APIError.unwrap($0)?.code == .invalidResponse
+        }
         let request = try #require(await fixture.requests("/vault/nats/account").first)
         #expect(request.method == .post)
         try fixture.expectSessionBound(request, token: "session-1", method: "POST", path: "/vault/nats/account")
     }
 
-    @Test("409 account_exists, 404 not_found and 503 nats_not_configured arrive as typed codes")
+    @Test("409 account_exists (older servers), 404 not_found and 503 nats_not_configured arrive as typed codes")
     func typedErrors() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
@@ -54,7 +66,7 @@ struct VaultNatsTests {
     func createToken() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/nats/token", .created, natsTokenJSON)
+        await fixture.answers.add("/vault/nats/token", .ok, natsTokenJSON)
         let credentials = try await fixture.service.createNatsToken(clientType: .app, deviceID: "phone-1")
         #expect(credentials.tokenID == "tok-9")
         #expect(credentials.seed == "SUACSECRETSEEDVALUE")
@@ -74,7 +86,7 @@ struct VaultNatsTests {
     func otherMember() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/nats/token", .created, natsTokenJSON.replacingOccurrences(of: "user-1", with: "user-2"))
+        await fixture.answers.add("/vault/nats/token", .ok, natsTokenJSON.replacingOccurrences(of: "user-1", with: "user-2"))
         await #expect { try await fixture.service.createNatsToken(deviceID: nil) } throws: { APIError.unwrap($0)?.code == .invalidResponse }
     }
 
@@ -83,7 +95,7 @@ struct VaultNatsTests {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
         await fixture.answers.reject(token: "session-1")
-        await fixture.answers.add("/vault/nats/token", .created, natsTokenJSON)
+        await fixture.answers.add("/vault/nats/token", .ok, natsTokenJSON)
         let provider: any NatsCredentialProvider = fixture.service
         let credentials = try await provider.issueCredentials()
         #expect(credentials.tokenID == "tok-9")

@@ -85,7 +85,10 @@ import VettIDServer
             for _ in 0..<times {
                 group.addTask {
                     let output = try await client.perform { try await $0.getCurrentUser() }
-                    return try output.ok.body.json.email
+                    guard case .UserResponse(let response) = try output.ok.body.json else {
+                        throw E2EFailure("/auth/me did not answer {\"user\": …}")
+                    }
+                    return response.user.email
                 }
             }
             var emails: [String] = []

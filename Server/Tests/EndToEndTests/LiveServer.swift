@@ -23,6 +23,7 @@ struct LiveServer {
         configuration.argon2 = .testing
         if postgres, let url = ProcessInfo.processInfo.environment["VETTID_TEST_DATABASE_URL"] {
             configuration.databaseURL = try await PostgresSchema.create(baseURL: url)
+            configuration.databaseLeaseTimeout = .seconds(30)  // many suites start at once on two cores
         }
         configure(&configuration)
         var logger = Logger(label: "e2e-server")

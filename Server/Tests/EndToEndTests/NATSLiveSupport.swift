@@ -54,7 +54,7 @@ struct NATSLive {
     func member(_ email: String) async throws -> NATSMember {
         let auth = try await VaultLive.member(baseURL: server.baseURL, email: email)
         let account = try await auth.apiClient.perform { client in
-            try await client.createNatsAccount(.init()).created.body.json
+            try await client.createNatsAccount(.init()).ok.body.json
         }
         return NATSMember(auth: auth, userGUID: account.userGuid)
     }
@@ -83,7 +83,7 @@ struct NATSMember {
         -> Components.Schemas.NatsToken
     {
         try await auth.apiClient.perform { client in
-            try await client.createNatsToken(body: .json(.init(clientType: type, deviceId: deviceID))).created.body.json
+            try await client.createNatsToken(body: .json(.init(clientType: type, deviceId: deviceID))).ok.body.json
         }
     }
 

@@ -20,6 +20,8 @@ import Testing
             let user = try #require(registered.json["user"] as? [String: Any])
             #expect(user["email"] as? String == "alice@example.com")
             #expect((user["id"] as? String).flatMap(UUID.init(uuidString:)) != nil)
+            #expect(user["first_name"] == nil && user["last_name"] == nil, "no name given, none stored")
+            #expect(registered.json["message"] as? String == "Account created.")
 
             let login = try await client.post("/auth/login", ["email": "ALICE@example.COM", "password": password])
             #expect(login.status == .ok)
@@ -38,7 +40,8 @@ import Testing
 
             let me = try await client.get("/auth/me", bearer: access)
             #expect(me.status == .ok)
-            #expect(me.json["email"] as? String == "alice@example.com")
+            // `{"user": …}`, the product documents' shape.
+            #expect((me.json["user"] as? [String: Any])?["email"] as? String == "alice@example.com")
 
             let viaCookie = try await client.get("/auth/me", headers: [.cookie: "other=1; auth-token=\(access)"])
             #expect(viaCookie.status == .ok, "the auth-token cookie authenticates too")
@@ -53,7 +56,8 @@ import Testing
 
             let logout = try await client.execute(
                 uri: "/auth/logout", method: .post, headers: [.authorization: "Bearer \(newAccess)"])
-            #expect(logout.status == .noContent)
+            #expect(logout.status == .ok)
+            #expect(logout.json["message"] as? String == "Logged out.")
             #expect(logout.headers[.setCookie]?.hasPrefix("auth-token=; Max-Age=0") == true)
 
             // Logout revokes the session: access and refresh tokens of it stop working at once.
@@ -131,13 +135,48 @@ import Testing
     }
 
     @Test(arguments: TestEngine.available)
+    func registrationKeepsTheMembersNameAndRefusesBadOnes(engine: TestEngine) async throws {
+        try await TestApp.withApp(engine) { client, _ in
+            let registered = try await client.post(
+                "/auth/register",
+                ["email": "named@example.com", "password": password, "first_name": "  Zoë ", "last_name": "O'Brien"])
+            #expect(registered.status == .created)
+            let user = try #require(registered.json["user"] as? [String: Any])
+            #expect(user["first_name"] as? String == "Zoë", "trimmed")
+            #expect(user["last_name"] as? String == "O'Brien")
+            let login = try await client.post("/auth/login", ["email": "named@example.com", "password": password])
+            #expect((login.json["user"] as? [String: Any])?["first_name"] as? String == "Zoë")
+            let me = try await client.get("/auth/me", bearer: try #require(login.json["access_token"] as? String))
+            #expect(((me.json["user"] as? [String: Any])?["last_name"]) as? String == "O'Brien", "stored and read back")
+
+            let blank = try await client.post(
+                "/auth/register", ["email": "blank@example.com", "password": password, "first_name": "   "])
+            #expect(blank.status == .created)
+            #expect((blank.json["user"] as? [String: Any])?["first_name"] == nil, "a blank name is none")
+
+            for (field, value) in [
+                ("first_name", String(repeating: "a", count: 101)), ("last_name", "a" + String(repeating: "\u{301}", count: 100)),
+                ("first_name", "tab\there"), ("last_name", "bell\u{7}"),
+            ] {
+                let refused = try await client.post(
+                    "/auth/register", ["email": "refused@example.com", "password": password, field: value])
+                #expect(refused.status == .badRequest, "\(field): \(value.debugDescription)")
+                #expect(refused.errorCode == "invalid_request")
+                #expect((refused.json["error_description"] as? String)?.contains(field) == true)
+            }
+            let nothingStored = try await client.post("/auth/login", ["email": "refused@example.com", "password": password])
+            #expect(nothingStored.status == .unauthorized, "a refused registration creates no account")
+        }
+    }
+
+    @Test(arguments: TestEngine.available)
     func sqlMetacharactersAreData(engine: TestEngine) async throws {
         try await TestApp.withApp(engine) { client, _ in
             let email = "o'brien+x@example.com"
             let password = "Robert'); DROP TABLE users;-- 42x"
             let tokens = try await client.registerAndLogin(email: email, password: password)
             let me = try await client.get("/auth/me", bearer: try #require(tokens["access_token"] as? String))
-            #expect(me.json["email"] as? String == email)
+            #expect((me.json["user"] as? [String: Any])?["email"] as? String == email)
             let wrong = try await client.post(
                 "/auth/login", ["email": "' OR '1'='1@example.com", "password": "' OR '1'='1"])
             #expect(wrong.status == .unauthorized)

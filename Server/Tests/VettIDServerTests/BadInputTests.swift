@@ -139,8 +139,8 @@ import Testing
             #expect(templated.status == .methodNotAllowed)
             #expect(templated.headers[.allow] == "POST")
             let port = try #require(client.port)
-            #expect(try RawHTTP.status(port: port, head: "TRACE /health HTTP/1.1\r\nHost: localhost\r\n\r\n") == 405)
-            #expect(try RawHTTP.status(port: port, head: "TRACE /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404)
+            #expect(try await RawHTTP.status(port: port, head: "TRACE /health HTTP/1.1\r\nHost: localhost\r\n\r\n") == 405)
+            #expect(try await RawHTTP.status(port: port, head: "TRACE /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404)
         }
     }
 

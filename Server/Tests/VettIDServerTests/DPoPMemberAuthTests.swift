@@ -104,7 +104,7 @@ import VettIDCrypto
                 headers: [.authorization: "DPoP \(access)", .dpop: try await device.proof("GET", "/auth/me", token: access, nonce: nonce)]
             )
             #expect(me.status == .ok)
-            #expect(me.json["email"] as? String == "bound@example.com")
+            #expect((me.json["user"] as? [String: Any])?["email"] as? String == "bound@example.com")
 
             // The same token as Bearer, or as the cookie: refused (RFC 9449 §7.2).
             #expect(try await client.get("/auth/me", bearer: access).errorCode == "invalid_token")

@@ -60,7 +60,6 @@ import HTTPTypes
 /// | transaction_key_used | 409 | the transaction key was already opened once |
 /// | action_replayed | 409 | the action token or action id was already used |
 /// | stale_credential | 409 | the sealed credential is not the current version |
-/// | account_exists | 409 | the NATS account already exists |
 /// | not_enrolled | 409 | the member has no enrolled vault credential |
 /// | session_expired | 410 | the enrollment session or action expired |
 /// | invitation_expired | 410 | the invitation expired |
@@ -1060,8 +1059,8 @@ public struct Client: APIProtocol {
             },
             deserializer: { response, responseBody in
                 switch response.status.code {
-                case 204:
-                    let headers: Operations.Logout.Output.NoContent.Headers = .init(
+                case 200:
+                    let headers: Operations.Logout.Output.Ok.Headers = .init(
                         setCookie: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Set-Cookie",
@@ -1073,7 +1072,30 @@ public struct Client: APIProtocol {
                             as: Components.Headers.DPoPNonce.self
                         )
                     )
-                    return .noContent(.init(headers: headers))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.Logout.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.MessageResponse.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
@@ -1142,6 +1164,10 @@ public struct Client: APIProtocol {
     }
     /// The member the access token belongs to.
     ///
+    /// Answers `{"user": User}` (the product documents' shape). Servers before 2026-11-25 answered the bare `User`;
+    /// clients read both.
+    ///
+    ///
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
     public func getCurrentUser(_ input: Operations.GetCurrentUser.Input) async throws -> Operations.GetCurrentUser.Output {
@@ -1188,7 +1214,7 @@ public struct Client: APIProtocol {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.User.self,
+                            Operations.GetCurrentUser.Output.Ok.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -4276,7 +4302,9 @@ public struct Client: APIProtocol {
     }
     /// Allocate the member's NATS namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}`.
     ///
-    /// Errors 401 `invalid_token`, 409 `account_exists`.
+    /// Idempotent: the first call allocates the namespaces, every later one answers the same account (as the
+    /// product documents' setup flow, which creates the account on every run, expects). Errors 401 `invalid_token`.
+    ///
     ///
     /// - Remark: HTTP `POST /vault/nats/account`.
     /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)`.
@@ -4307,14 +4335,14 @@ public struct Client: APIProtocol {
             },
             deserializer: { response, responseBody in
                 switch response.status.code {
-                case 201:
-                    let headers: Operations.CreateNatsAccount.Output.Created.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                case 200:
+                    let headers: Operations.CreateNatsAccount.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
                         name: "DPoP-Nonce",
                         as: Components.Headers.DPoPNonce.self
                     ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CreateNatsAccount.Output.Created.Body
+                    let body: Operations.CreateNatsAccount.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4333,7 +4361,7 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(
+                    return .ok(.init(
                         headers: headers,
                         body: body
                     ))
@@ -4374,28 +4402,6 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
-                case 409:
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.Conflict.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas._Error.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .json(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .conflict(.init(body: body))
                 default:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body
@@ -4471,14 +4477,14 @@ public struct Client: APIProtocol {
             },
             deserializer: { response, responseBody in
                 switch response.status.code {
-                case 201:
-                    let headers: Operations.CreateNatsToken.Output.Created.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                case 200:
+                    let headers: Operations.CreateNatsToken.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
                         name: "DPoP-Nonce",
                         as: Components.Headers.DPoPNonce.self
                     ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.CreateNatsToken.Output.Created.Body
+                    let body: Operations.CreateNatsToken.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -4497,7 +4503,7 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .created(.init(
+                    return .ok(.init(
                         headers: headers,
                         body: body
                     ))

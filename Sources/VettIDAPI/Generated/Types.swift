@@ -71,6 +71,10 @@ public protocol APIProtocol: Sendable {
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output
     /// The member the access token belongs to.
     ///
+    /// Answers `{"user": User}` (the product documents' shape). Servers before 2026-11-25 answered the bare `User`;
+    /// clients read both.
+    ///
+    ///
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
     func getCurrentUser(_ input: Operations.GetCurrentUser.Input) async throws -> Operations.GetCurrentUser.Output
@@ -188,7 +192,9 @@ public protocol APIProtocol: Sendable {
     func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output
     /// Allocate the member's NATS namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}`.
     ///
-    /// Errors 401 `invalid_token`, 409 `account_exists`.
+    /// Idempotent: the first call allocates the namespaces, every later one answers the same account (as the
+    /// product documents' setup flow, which creates the account on every run, expects). Errors 401 `invalid_token`.
+    ///
     ///
     /// - Remark: HTTP `POST /vault/nats/account`.
     /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)`.
@@ -326,6 +332,10 @@ extension APIProtocol {
         try await logout(Operations.Logout.Input(headers: headers))
     }
     /// The member the access token belongs to.
+    ///
+    /// Answers `{"user": User}` (the product documents' shape). Servers before 2026-11-25 answered the bare `User`;
+    /// clients read both.
+    ///
     ///
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
@@ -532,7 +542,9 @@ extension APIProtocol {
     }
     /// Allocate the member's NATS namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}`.
     ///
-    /// Errors 401 `invalid_token`, 409 `account_exists`.
+    /// Idempotent: the first call allocates the namespaces, every later one answers the same account (as the
+    /// product documents' setup flow, which creates the account on every run, expects). Errors 401 `invalid_token`.
+    ///
     ///
     /// - Remark: HTTP `POST /vault/nats/account`.
     /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)`.
@@ -832,6 +844,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/User/email`.
             public var email: Swift.String
+            /// As given at registration (trimmed); absent when none was given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/first_name`.
+            public var firstName: Swift.String?
+            /// As given at registration (trimmed); absent when none was given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/last_name`.
+            public var lastName: Swift.String?
             /// - Remark: Generated from `#/components/schemas/User/created_at`.
             public var createdAt: Foundation.Date
             /// Creates a new `User`.
@@ -839,20 +859,58 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - email: The normalised email.
+            ///   - firstName: As given at registration (trimmed); absent when none was given.
+            ///   - lastName: As given at registration (trimmed); absent when none was given.
             ///   - createdAt:
             public init(
                 id: Swift.String,
                 email: Swift.String,
+                firstName: Swift.String? = nil,
+                lastName: Swift.String? = nil,
                 createdAt: Foundation.Date
             ) {
                 self.id = id
                 self.email = email
+                self.firstName = firstName
+                self.lastName = lastName
                 self.createdAt = createdAt
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case email
+                case firstName = "first_name"
+                case lastName = "last_name"
                 case createdAt = "created_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UserResponse`.
+        public struct UserResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UserResponse/user`.
+            public var user: Components.Schemas.User
+            /// Creates a new `UserResponse`.
+            ///
+            /// - Parameters:
+            ///   - user:
+            public init(user: Components.Schemas.User) {
+                self.user = user
+            }
+            public enum CodingKeys: String, CodingKey {
+                case user
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MessageResponse`.
+        public struct MessageResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MessageResponse/message`.
+            public var message: Swift.String
+            /// Creates a new `MessageResponse`.
+            ///
+            /// - Parameters:
+            ///   - message:
+            public init(message: Swift.String) {
+                self.message = message
+            }
+            public enum CodingKeys: String, CodingKey {
+                case message
             }
         }
         /// - Remark: Generated from `#/components/schemas/RegisterRequest`.
@@ -867,21 +925,37 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/password`.
             public var password: Swift.String
+            /// Optional; at most 100 code points, no control characters; trimmed, and empty means none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegisterRequest/first_name`.
+            public var firstName: Swift.String?
+            /// Optional; at most 100 code points, no control characters; trimmed, and empty means none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegisterRequest/last_name`.
+            public var lastName: Swift.String?
             /// Creates a new `RegisterRequest`.
             ///
             /// - Parameters:
             ///   - email: Normalised (trimmed, NFKC, lower-cased); local part at most 64 bytes, a domain of two or more labels.
             ///   - password: Secret; at least 12 characters, at most 1024 bytes, no control characters, and a zxcvbn score of at
+            ///   - firstName: Optional; at most 100 code points, no control characters; trimmed, and empty means none.
+            ///   - lastName: Optional; at most 100 code points, no control characters; trimmed, and empty means none.
             public init(
                 email: Swift.String,
-                password: Swift.String
+                password: Swift.String,
+                firstName: Swift.String? = nil,
+                lastName: Swift.String? = nil
             ) {
                 self.email = email
                 self.password = password
+                self.firstName = firstName
+                self.lastName = lastName
             }
             public enum CodingKeys: String, CodingKey {
                 case email
                 case password
+                case firstName = "first_name"
+                case lastName = "last_name"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -893,9 +967,19 @@ extension Components {
                     Swift.String.self,
                     forKey: .password
                 )
+                self.firstName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .firstName
+                )
+                self.lastName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .lastName
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "email",
-                    "password"
+                    "password",
+                    "first_name",
+                    "last_name"
                 ])
             }
         }
@@ -903,15 +987,23 @@ extension Components {
         public struct RegisterResponse: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/RegisterResponse/user`.
             public var user: Components.Schemas.User
+            /// - Remark: Generated from `#/components/schemas/RegisterResponse/message`.
+            public var message: Swift.String?
             /// Creates a new `RegisterResponse`.
             ///
             /// - Parameters:
             ///   - user:
-            public init(user: Components.Schemas.User) {
+            ///   - message:
+            public init(
+                user: Components.Schemas.User,
+                message: Swift.String? = nil
+            ) {
                 self.user = user
+                self.message = message
             }
             public enum CodingKeys: String, CodingKey {
                 case user
+                case message
             }
         }
         /// - Remark: Generated from `#/components/schemas/LoginRequest`.
@@ -2240,14 +2332,37 @@ extension Components {
                 case deployedAt = "deployed_at"
             }
         }
+        /// The member's NATS namespaces in the product documents' shape (`owner_space_id`, `message_space_id`,
+        /// `nats_endpoint`, `status`), plus `user_guid`, `account_public_key` and `created_at`. This server always sends
+        /// `owner_space_id` and `message_space_id`; servers before 2026-11-25 sent `owner_space` / `message_space`
+        /// instead, which clients read as the same values. This server always sends `status` and, with a nats-server,
+        /// `nats_endpoint`.
+        ///
+        ///
         /// - Remark: Generated from `#/components/schemas/NatsAccount`.
         public struct NatsAccount: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NatsAccount/user_guid`.
             public var userGuid: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NatsAccount/owner_space_id`.
+            public var ownerSpaceId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/NatsAccount/message_space_id`.
+            public var messageSpaceId: Swift.String?
+            /// The old name of `owner_space_id` (read, never sent by this server).
+            ///
             /// - Remark: Generated from `#/components/schemas/NatsAccount/owner_space`.
-            public var ownerSpace: Swift.String
+            public var ownerSpace: Swift.String?
+            /// The old name of `message_space_id` (read, never sent by this server).
+            ///
             /// - Remark: Generated from `#/components/schemas/NatsAccount/message_space`.
-            public var messageSpace: Swift.String
+            public var messageSpace: Swift.String?
+            /// Where apps connect (`nats_public_url`, else `nats_url`); absent when the server has no nats-server.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NatsAccount/nats_endpoint`.
+            public var natsEndpoint: Swift.String?
+            /// `active` (an open set: clients show an unknown value as it is).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NatsAccount/status`.
+            public var status: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NatsAccount/account_public_key`.
             public var accountPublicKey: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NatsAccount/created_at`.
@@ -2256,27 +2371,43 @@ extension Components {
             ///
             /// - Parameters:
             ///   - userGuid:
-            ///   - ownerSpace:
-            ///   - messageSpace:
+            ///   - ownerSpaceId:
+            ///   - messageSpaceId:
+            ///   - ownerSpace: The old name of `owner_space_id` (read, never sent by this server).
+            ///   - messageSpace: The old name of `message_space_id` (read, never sent by this server).
+            ///   - natsEndpoint: Where apps connect (`nats_public_url`, else `nats_url`); absent when the server has no nats-server.
+            ///   - status: `active` (an open set: clients show an unknown value as it is).
             ///   - accountPublicKey:
             ///   - createdAt:
             public init(
                 userGuid: Swift.String,
-                ownerSpace: Swift.String,
-                messageSpace: Swift.String,
+                ownerSpaceId: Swift.String? = nil,
+                messageSpaceId: Swift.String? = nil,
+                ownerSpace: Swift.String? = nil,
+                messageSpace: Swift.String? = nil,
+                natsEndpoint: Swift.String? = nil,
+                status: Swift.String? = nil,
                 accountPublicKey: Swift.String? = nil,
                 createdAt: Foundation.Date
             ) {
                 self.userGuid = userGuid
+                self.ownerSpaceId = ownerSpaceId
+                self.messageSpaceId = messageSpaceId
                 self.ownerSpace = ownerSpace
                 self.messageSpace = messageSpace
+                self.natsEndpoint = natsEndpoint
+                self.status = status
                 self.accountPublicKey = accountPublicKey
                 self.createdAt = createdAt
             }
             public enum CodingKeys: String, CodingKey {
                 case userGuid = "user_guid"
+                case ownerSpaceId = "owner_space_id"
+                case messageSpaceId = "message_space_id"
                 case ownerSpace = "owner_space"
                 case messageSpace = "message_space"
+                case natsEndpoint = "nats_endpoint"
+                case status
                 case accountPublicKey = "account_public_key"
                 case createdAt = "created_at"
             }
@@ -3712,7 +3843,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//auth/register/post(register)/responses/409`.
@@ -4382,16 +4513,16 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            public struct NoContent: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/auth/logout/POST/responses/204/headers`.
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/logout/POST/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// Sets or clears the `auth-token` cookie (`HttpOnly; Secure; SameSite=Strict; Path=/`).
                     ///
-                    /// - Remark: Generated from `#/paths/auth/logout/POST/responses/204/headers/Set-Cookie`.
+                    /// - Remark: Generated from `#/paths/auth/logout/POST/responses/200/headers/Set-Cookie`.
                     public var setCookie: Components.Headers.SetCookie?
                     /// A fresh server nonce to put in the next DPoP proof sent to this origin.
                     ///
-                    /// - Remark: Generated from `#/paths/auth/logout/POST/responses/204/headers/DPoP-Nonce`.
+                    /// - Remark: Generated from `#/paths/auth/logout/POST/responses/200/headers/DPoP-Nonce`.
                     public var dpopNonce: Components.Headers.DPoPNonce?
                     /// Creates a new `Headers`.
                     ///
@@ -4407,33 +4538,57 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response headers
-                public var headers: Operations.Logout.Output.NoContent.Headers
-                /// Creates a new `NoContent`.
+                public var headers: Operations.Logout.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/auth/logout/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/logout/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.MessageResponse)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.MessageResponse {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.Logout.Output.Ok.Body
+                /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - headers: Received HTTP response headers
-                public init(headers: Operations.Logout.Output.NoContent.Headers = .init()) {
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.Logout.Output.Ok.Headers = .init(),
+                    body: Operations.Logout.Output.Ok.Body
+                ) {
                     self.headers = headers
+                    self.body = body
                 }
             }
             /// Logged out; `Set-Cookie` clears `auth-token`.
             ///
-            /// - Remark: Generated from `#/paths//auth/logout/post(logout)/responses/204`.
+            /// - Remark: Generated from `#/paths//auth/logout/post(logout)/responses/200`.
             ///
-            /// HTTP response code: `204 noContent`.
-            case noContent(Operations.Logout.Output.NoContent)
-            /// The associated value of the enum case if `self` is `.noContent`.
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.Logout.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
             ///
-            /// - Throws: An error if `self` is not `.noContent`.
-            /// - SeeAlso: `.noContent`.
-            public var noContent: Operations.Logout.Output.NoContent {
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.Logout.Output.Ok {
                 get throws {
                     switch self {
-                    case let .noContent(response):
+                    case let .ok(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "noContent",
+                            expectedStatus: "ok",
                             response: self
                         )
                     }
@@ -4515,6 +4670,10 @@ public enum Operations {
     }
     /// The member the access token belongs to.
     ///
+    /// Answers `{"user": User}` (the product documents' shape). Servers before 2026-11-25 answered the bare `User`;
+    /// clients read both.
+    ///
+    ///
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
     public enum GetCurrentUser {
@@ -4569,13 +4728,48 @@ public enum Operations {
                 public var headers: Operations.GetCurrentUser.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/auth/me/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/me/GET/responses/200/content/json`.
+                    @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/auth/me/GET/responses/200/content/json/case1`.
+                        case UserResponse(Components.Schemas.UserResponse)
+                        /// - Remark: Generated from `#/paths/auth/me/GET/responses/200/content/json/case2`.
+                        case User(Components.Schemas.User)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .UserResponse(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .User(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .UserResponse(value):
+                                try value.encode(to: encoder)
+                            case let .User(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/auth/me/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.User)
+                    case json(Operations.GetCurrentUser.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.User {
+                    public var json: Operations.GetCurrentUser.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -5348,7 +5542,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/invitations/{code}/revoke/post(revokeInvitation)/responses/409`.
@@ -5883,7 +6077,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/enroll/start/post(enrollStart)/responses/409`.
@@ -6224,7 +6418,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/enroll/attestation/post(enrollAttestation)/responses/409`.
@@ -6566,7 +6760,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/enroll/password/post(enrollPassword)/responses/409`.
@@ -6906,7 +7100,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/enroll/finalize/post(enrollFinalize)/responses/409`.
@@ -7568,7 +7762,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/auth/execute/post(authExecute)/responses/409`.
@@ -8115,7 +8309,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//vault/sync/post(syncVault)/responses/409`.
@@ -8394,7 +8588,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)/responses/409`.
@@ -8470,7 +8664,9 @@ public enum Operations {
     }
     /// Allocate the member's NATS namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}`.
     ///
-    /// Errors 401 `invalid_token`, 409 `account_exists`.
+    /// Idempotent: the first call allocates the namespaces, every later one answers the same account (as the
+    /// product documents' setup flow, which creates the account on every run, expects). Errors 401 `invalid_token`.
+    ///
     ///
     /// - Remark: HTTP `POST /vault/nats/account`.
     /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)`.
@@ -8507,12 +8703,12 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            public struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/headers`.
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// A fresh server nonce to put in the next DPoP proof sent to this origin.
                     ///
-                    /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/headers/DPoP-Nonce`.
+                    /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/200/headers/DPoP-Nonce`.
                     public var dpopNonce: Components.Headers.DPoPNonce?
                     /// Creates a new `Headers`.
                     ///
@@ -8523,10 +8719,10 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response headers
-                public var headers: Operations.CreateNatsAccount.Output.Created.Headers
-                /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/content`.
+                public var headers: Operations.CreateNatsAccount.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/201/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/vault/nats/account/POST/responses/200/content/application\/json`.
                     case json(Components.Schemas.NatsAccount)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -8542,38 +8738,38 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CreateNatsAccount.Output.Created.Body
-                /// Creates a new `Created`.
+                public var body: Operations.CreateNatsAccount.Output.Ok.Body
+                /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.CreateNatsAccount.Output.Created.Headers = .init(),
-                    body: Operations.CreateNatsAccount.Output.Created.Body
+                    headers: Operations.CreateNatsAccount.Output.Ok.Headers = .init(),
+                    body: Operations.CreateNatsAccount.Output.Ok.Body
                 ) {
                     self.headers = headers
                     self.body = body
                 }
             }
-            /// Account created.
+            /// The member's account (allocated by this call or an earlier one).
             ///
-            /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)/responses/201`.
+            /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)/responses/200`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.CreateNatsAccount.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CreateNatsAccount.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            public var created: Operations.CreateNatsAccount.Output.Created {
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.CreateNatsAccount.Output.Ok {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .ok(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
+                            expectedStatus: "ok",
                             response: self
                         )
                     }
@@ -8598,31 +8794,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
-            ///
-            ///
-            /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            public var conflict: Components.Responses.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -8732,12 +8903,12 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            public struct Created: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/headers`.
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
                     /// A fresh server nonce to put in the next DPoP proof sent to this origin.
                     ///
-                    /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/headers/DPoP-Nonce`.
+                    /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/200/headers/DPoP-Nonce`.
                     public var dpopNonce: Components.Headers.DPoPNonce?
                     /// Creates a new `Headers`.
                     ///
@@ -8748,10 +8919,10 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response headers
-                public var headers: Operations.CreateNatsToken.Output.Created.Headers
-                /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/content`.
+                public var headers: Operations.CreateNatsToken.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/201/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/vault/nats/token/POST/responses/200/content/application\/json`.
                     case json(Components.Schemas.NatsToken)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -8767,15 +8938,15 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.CreateNatsToken.Output.Created.Body
-                /// Creates a new `Created`.
+                public var body: Operations.CreateNatsToken.Output.Ok.Body
+                /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.CreateNatsToken.Output.Created.Headers = .init(),
-                    body: Operations.CreateNatsToken.Output.Created.Body
+                    headers: Operations.CreateNatsToken.Output.Ok.Headers = .init(),
+                    body: Operations.CreateNatsToken.Output.Ok.Body
                 ) {
                     self.headers = headers
                     self.body = body
@@ -8783,22 +8954,22 @@ public enum Operations {
             }
             /// Token issued.
             ///
-            /// - Remark: Generated from `#/paths//vault/nats/token/post(createNatsToken)/responses/201`.
+            /// - Remark: Generated from `#/paths//vault/nats/token/post(createNatsToken)/responses/200`.
             ///
-            /// HTTP response code: `201 created`.
-            case created(Operations.CreateNatsToken.Output.Created)
-            /// The associated value of the enum case if `self` is `.created`.
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CreateNatsToken.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
             ///
-            /// - Throws: An error if `self` is not `.created`.
-            /// - SeeAlso: `.created`.
-            public var created: Operations.CreateNatsToken.Output.Created {
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.CreateNatsToken.Output.Ok {
                 get throws {
                     switch self {
-                    case let .created(response):
+                    case let .ok(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "created",
+                            expectedStatus: "ok",
                             response: self
                         )
                     }
@@ -9904,7 +10075,7 @@ public enum Operations {
                 }
             }
             /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
-            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `account_exists`, `not_enrolled`.
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
             ///
             ///
             /// - Remark: Generated from `#/paths//attest/register/post(registerAttestation)/responses/409`.

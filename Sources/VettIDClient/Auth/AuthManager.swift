@@ -7,7 +7,7 @@ import VettIDAPI
 /// Observable member authentication state for apps and the CLI.
 ///
 /// `AuthManager` keeps the session in a ``SecureStore`` so that it survives restarts: call
-/// ``restoreSession()`` at start, then ``login(email:password:)``, ``register(email:password:)``,
+/// ``restoreSession()`` at start, then ``login(email:password:)``, ``register(email:password:firstName:lastName:)``,
 /// ``logout()`` and ``checkAuthStatus()``. Requests made through ``apiClient`` carry the session's token and
 /// refresh it on 401 (single flight). When the server says the session is invalid (401 `invalid_token`, or
 /// 400 `invalid_grant` on refresh) the manager signs out and clears the store.
@@ -152,13 +152,19 @@ public final class AuthManager {
     }
 
     /// Creates an account, then logs in with the same credentials.
+    /// - Parameters:
+    ///   - firstName: Optional, at most 100 characters.
+    ///   - lastName: Optional, at most 100 characters.
     /// - Throws: ``APIError`` (e.g. `invalid_email`, `weak_password` with reasons, `email_taken`).
-    public func register(email: String, password: String) async throws(APIError) {
+    public func register(
+        email: String, password: String, firstName: String? = nil, lastName: String? = nil
+    ) async throws(APIError) {
         isLoading = true
         defer { isLoading = false }
         do throws(APIError) {
             let output = try await apiClient.perform { client in
-                try await client.register(body: .json(.init(email: email, password: password)))
+                try await client.register(
+                    body: .json(.init(email: email, password: password, firstName: firstName, lastName: lastName)))
             }
             guard case .created = output else {
                 throw APIError(code: .invalidResponse, description: "Unexpected answer to register.")

@@ -1,6 +1,9 @@
 public import Foundation
 
 /// A member's NATS account: the namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}` the backend allocated.
+///
+/// Decoded from the product documents' field names (`owner_space_id`, `message_space_id`, `nats_endpoint`,
+/// `status`) and from the names servers before 2026-11-25 used (`owner_space`, `message_space`).
 public struct NatsAccount: Sendable, Hashable, Codable {
     /// The member's GUID.
     public let userGUID: String
@@ -12,13 +15,22 @@ public struct NatsAccount: Sendable, Hashable, Codable {
     public let accountPublicKey: String?
     /// When the namespaces were allocated.
     public let createdAt: Date
+    /// Where apps connect, if the server reports it.
+    public let endpoint: String?
+    /// The account's status as the server reports it (`active`; an open set, `nil` from older servers).
+    public let status: String?
 
     /// Creates an account record.
-    public init(userGUID: String, ownerSpace: String, messageSpace: String, accountPublicKey: String?, createdAt: Date) {
+    public init(
+        userGUID: String, ownerSpace: String, messageSpace: String, accountPublicKey: String?, createdAt: Date,
+        endpoint: String? = nil, status: String? = nil
+    ) {
         self.userGUID = userGUID
         self.ownerSpace = ownerSpace
         self.messageSpace = messageSpace
         self.accountPublicKey = accountPublicKey
         self.createdAt = createdAt
+        self.endpoint = endpoint
+        self.status = status
     }
 }

@@ -4,20 +4,20 @@ import OpenAPIRuntime
 import VettIDAPI
 public import VettIDMessaging
 
-// The NATS endpoints over the vault session (`Authorization: DPoP <session token>` plus a proof with `ath`),
-// re-authenticating once like status and sync. Server codes arrive as they are: 409 `account_exists` (create
-// account), 404 `not_found` (a token or status before the account exists, or an unknown token to revoke),
+// The NATS endpoints over the member's session (or the vault session), like status and sync. Server codes arrive as
+// they are: 404 `not_found` (a token or status before the account exists, or an unknown token to revoke),
 // 503 `nats_not_configured` (the server has no nats-server), 401 `invalid_token`, 429 `rate_limited`.
 extension VaultService: NatsCredentialProvider {
-    /// Allocates the member's NATS namespaces (`POST /vault/nats/account`).
-    /// - Throws: ``APIError``: `account_exists` (409; the namespaces already exist, which is fine to proceed
-    ///   from), `reauthentication_required`, `invalid_token`, `network_error`, ….
+    /// Allocates the member's NATS namespaces (`POST /vault/nats/account`), or reads them when they exist (the
+    /// call is idempotent; servers before 2026-11-25 answered 409 `account_exists` instead).
+    /// - Throws: ``APIError``: `sign_in_required`, `reauthentication_required`, `invalid_token`, `network_error`,
+    ///   `invalid_response` (an account without its spaces), ….
     public func createNatsAccount() async throws(APIError) -> NatsAccount {
         let body = try await authorizedCall("createNatsAccount", reauthenticate: true) { client in
-            try await client.createNatsAccount(.init(headers: .init(dpop: ""))).created.body.json
+            try await client.createNatsAccount(.init(headers: .init(dpop: ""))).ok.body.json
         }
-        configuration.logger.debug("Vault: NATS account created")
-        return Self.account(from: body)
+        configuration.logger.debug("Vault: NATS account ready")
+        return try Self.account(from: body)
     }
 
     /// Issues a NATS token (`POST /vault/nats/token`): a fresh user NKey and JWT with the permissions of
@@ -33,7 +33,7 @@ extension VaultService: NatsCredentialProvider {
         }
         let request = Components.Schemas.NatsTokenRequest(clientType: wireType, deviceId: deviceID)
         let body = try await authorizedCall("createNatsToken", reauthenticate: true) { client in
-            try await client.createNatsToken(.init(headers: .init(dpop: ""), body: .json(request))).created.body.json
+            try await client.createNatsToken(.init(headers: .init(dpop: ""), body: .json(request))).ok.body.json
         }
         let permissions = NatsPermissionSet(publish: body.permissions.publish, subscribe: body.permissions.subscribe)
         guard let namespace = Self.namespace(in: permissions) else {
@@ -71,7 +71,7 @@ extension VaultService: NatsCredentialProvider {
         }
         return NatsStatus(
             hasAccount: body.hasAccount,
-            account: body.account.map(Self.account(from:)),
+            account: try body.account.map { account throws(APIError) in try Self.account(from: account) },
             endpoint: body.natsEndpoint,
             activeTokens: body.activeTokens.map { token in
                 NatsTokenInfo(
@@ -102,13 +102,22 @@ extension VaultService: NatsCredentialProvider {
         try await createNatsToken(clientType: .app, deviceID: configuration.deviceID)
     }
 
-    static func account(from body: Components.Schemas.NatsAccount) -> NatsAccount {
-        NatsAccount(
+    /// The account from either field naming (`owner_space_id` or the older `owner_space`, and so on).
+    /// - Throws: `invalid_response` when neither name of a space is there.
+    static func account(from body: Components.Schemas.NatsAccount) throws(APIError) -> NatsAccount {
+        guard let ownerSpace = body.ownerSpaceId ?? body.ownerSpace,
+            let messageSpace = body.messageSpaceId ?? body.messageSpace
+        else {
+            throw APIError(code: .invalidResponse, description: "The NATS account names no owner or message space.")
+        }
+        return NatsAccount(
             userGUID: body.userGuid,
-            ownerSpace: body.ownerSpace,
-            messageSpace: body.messageSpace,
+            ownerSpace: ownerSpace,
+            messageSpace: messageSpace,
             accountPublicKey: body.accountPublicKey,
-            createdAt: body.createdAt
+            createdAt: body.createdAt,
+            endpoint: body.natsEndpoint,
+            status: body.status
         )
     }
 

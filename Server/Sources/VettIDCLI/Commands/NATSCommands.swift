@@ -111,11 +111,12 @@ public struct NATSSetupCommand: AsyncParsableCommand {
                 try await context.store.set(Data(absolute.utf8), forKey: NATSCommand.caKey(context))
             }
             let service = try await VaultCommand.service(context)
-            var created = true
+            // Creating is idempotent; whether the namespaces existed before is told by the status.
+            var created = try await !service.getNatsStatus().hasAccount
             do {
                 _ = try await service.createNatsAccount()
-            } catch let error as APIError where error.code.rawValue == "account_exists" {
-                created = false
+            } catch let error as APIError where error.code == .accountExists {
+                created = false  // a server before 2026-11-25
             }
             let credentials = try await service.createNatsToken(clientType: .app, deviceID: "vettid-cli")
             let manager = try await NATSCommand.manager(context, service: service)

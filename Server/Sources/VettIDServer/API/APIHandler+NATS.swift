@@ -12,7 +12,12 @@ extension APIHandler {
     {
         let caller = try await authenticateVaultCaller()
         let account = try await components.nats.createAccount(userID: caller.userID)
-        return .created(.init(body: .json(account.api(accountKey: components.natsTrust.applicationAccount.publicKey))))
+        return .ok(
+            .init(
+                body: .json(
+                    account.api(
+                        accountKey: components.natsTrust.applicationAccount.publicKey,
+                        endpoint: components.nats.advertisedEndpoint))))
     }
 
     func createNatsToken(_ input: Operations.CreateNatsToken.Input) async throws -> Operations.CreateNatsToken.Output {
@@ -28,7 +33,7 @@ extension APIHandler {
         let issued = try await components.nats.issueToken(
             userID: caller.userID, clientType: clientType, deviceID: body.deviceId)
         try request.responseHeaders.append(.cacheControl, "no-store")
-        return .created(
+        return .ok(
             .init(
                 body: .json(
                     .init(
@@ -46,7 +51,8 @@ extension APIHandler {
             .init(
                 body: .json(
                     .init(
-                        hasAccount: status.account != nil, account: status.account?.api(accountKey: accountKey),
+                        hasAccount: status.account != nil,
+                        account: status.account?.api(accountKey: accountKey, endpoint: status.endpoint),
                         natsEndpoint: status.endpoint,
                         activeTokens: status.activeTokens.map { token in
                             .init(
@@ -72,9 +78,10 @@ extension APIHandler {
 }
 
 extension NATSAccount {
-    func api(accountKey: String) -> Components.Schemas.NatsAccount {
+    /// The account in the product documents' shape (`owner_space_id`, `message_space_id`, `nats_endpoint`, `status`).
+    func api(accountKey: String, endpoint: String?) -> Components.Schemas.NatsAccount {
         .init(
-            userGuid: userID.key, ownerSpace: ownerSpace, messageSpace: messageSpace, accountPublicKey: accountKey,
-            createdAt: UnixTime.date(createdAt))
+            userGuid: userID.key, ownerSpaceId: ownerSpace, messageSpaceId: messageSpace, natsEndpoint: endpoint,
+            status: "active", accountPublicKey: accountKey, createdAt: UnixTime.date(createdAt))
     }
 }

@@ -56,10 +56,11 @@ struct APIHandler: APIProtocol {
     func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
         let info = try request
+        let name = try MemberName(first: body.firstName, last: body.lastName)
         let member = try await auth.register(
-            email: body.email, password: body.password, clientIP: info.clientIP, logger: info.logger
+            email: body.email, password: body.password, name: name, clientIP: info.clientIP, logger: info.logger
         )
-        return .created(.init(body: .json(.init(user: member.api))))
+        return .created(.init(body: .json(.init(user: member.api, message: "Account created."))))
     }
 
     func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
@@ -84,12 +85,12 @@ struct APIHandler: APIProtocol {
         let authenticated = try await authenticate()
         try await auth.logout(authenticated, logger: try request.logger)
         try request.responseHeaders.append(.setCookie, cookies.clearing())
-        return .noContent(.init())
+        return .ok(.init(body: .json(.init(message: "Logged out."))))
     }
 
     func getCurrentUser(_ input: Operations.GetCurrentUser.Input) async throws -> Operations.GetCurrentUser.Output {
         let authenticated = try await authenticate()
-        return .ok(.init(body: .json(authenticated.member.api)))
+        return .ok(.init(body: .json(.UserResponse(.init(user: authenticated.member.api)))))
     }
 
     // MARK: Helpers
@@ -152,6 +153,7 @@ struct APIHandler: APIProtocol {
 extension Member {
     /// The wire form of a member.
     var api: Components.Schemas.User {
-        .init(id: id.uuidString.lowercased(), email: email, createdAt: createdAt)
+        .init(
+            id: id.uuidString.lowercased(), email: email, firstName: firstName, lastName: lastName, createdAt: createdAt)
     }
 }

@@ -47,7 +47,7 @@ public struct ServerComponents: Sendable {
         let natsTrust = try NATSTrust.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let store: any SQLStore
         if let url = configuration.databaseURL {
-            store = try PostgresStore(url: url, logger: logger)
+            store = try PostgresStore(url: url, leaseTimeout: configuration.databaseLeaseTimeout, logger: logger)
         } else {
             store = try await SQLiteStore.open(path: configuration.sqlitePath, logger: logger)
         }

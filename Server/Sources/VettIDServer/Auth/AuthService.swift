@@ -73,9 +73,9 @@ public struct AuthService: Sendable {
     }
 
     /// Registers a member. Refuses an invalid email, a weak password or a taken email.
-    public func register(email rawEmail: String, password: String, clientIP: String?, logger: Logger) async throws
-        -> Member
-    {
+    public func register(
+        email rawEmail: String, password: String, name: MemberName = MemberName(), clientIP: String?, logger: Logger
+    ) async throws -> Member {
         try limit(ip: clientIP)
         let email: EmailAddress
         do { email = try EmailAddress(rawEmail) } catch {
@@ -88,7 +88,10 @@ public struct AuthService: Sendable {
             )
         }
         let hash = try await hasher.hash(password)
-        guard let member = try await members.create(email: email.value, passwordHash: hash, now: clock.now()) else {
+        guard
+            let member = try await members.create(
+                email: email.value, passwordHash: hash, firstName: name.first, lastName: name.last, now: clock.now())
+        else {
             throw APIFailure(.conflict, .emailTaken, "an account with this email already exists")
         }
         logger.info("member registered", metadata: ["member_id": "\(member.id)"])

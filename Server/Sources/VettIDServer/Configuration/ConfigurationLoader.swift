@@ -20,7 +20,7 @@ public struct ConfigurationLoader: Sendable {
 
     /// Every key the server understands.
     public static let keys: Set<String> = [
-        "host", "port", "data_dir", "database_url", "log_level", "log_format", "metrics_token", "max_body_bytes",
+        "host", "port", "data_dir", "database_url", "database_lease_timeout_seconds", "log_level", "log_format", "metrics_token", "max_body_bytes",
         "argon2_iterations", "argon2_memory_kib", "argon2_parallelism", "argon2_max_concurrent",
         "password_min_length", "password_min_score",
         "access_token_ttl_seconds", "refresh_token_ttl_seconds", "session_ttl_seconds",
@@ -124,6 +124,7 @@ public struct ConfigurationLoader: Sendable {
         case "port": c.port = try int(0...65_535)
         case "data_dir": c.dataDirectory = value
         case "database_url": c.databaseURL = value.isEmpty ? nil : value
+        case "database_lease_timeout_seconds": c.databaseLeaseTimeout = .seconds(try int(1...300))
         case "log_level":
             guard let level = Logger.Level(rawValue: value.lowercased()) else {
                 throw Invalid(

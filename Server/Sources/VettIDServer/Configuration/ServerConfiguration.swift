@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// `postgres://…` to use PostgreSQL; `nil` uses SQLite at `<data_dir>/vettid.sqlite` (`database_url`).
     public var databaseURL: String?
+    /// How long a request waits for a pooled PostgreSQL connection before it is answered 503 `store_unavailable`
+    /// (`database_lease_timeout_seconds`, default 3).
+    public var databaseLeaseTimeout: Duration = PostgresStore.defaultLeaseTimeout
     /// Log level (`log_level`: trace, debug, info, notice, warning, error, critical; default `info`).
     public var logLevel: Logger.Level
     /// Largest accepted request body in bytes (`max_body_bytes`, default 65536); larger bodies get 413.

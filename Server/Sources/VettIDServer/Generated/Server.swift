@@ -1134,9 +1134,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             serializer: { output, request in
                 switch output {
-                case let .noContent(value):
+                case let .ok(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 204)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
                     try converter.setHeaderFieldAsURI(
                         in: &response.headerFields,
@@ -1148,7 +1148,20 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "DPoP-Nonce",
                         value: value.headers.dpopNonce
                     )
-                    return (response, nil)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
                 case let .unauthorized(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
@@ -1200,6 +1213,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
         )
     }
     /// The member the access token belongs to.
+    ///
+    /// Answers `{"user": User}` (the product documents' shape). Servers before 2026-11-25 answered the bare `User`;
+    /// clients read both.
+    ///
     ///
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
@@ -3875,7 +3892,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Allocate the member's NATS namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}`.
     ///
-    /// Errors 401 `invalid_token`, 409 `account_exists`.
+    /// Idempotent: the first call allocates the namespaces, every later one answers the same account (as the
+    /// product documents' setup flow, which creates the account on every run, expects). Errors 401 `invalid_token`.
+    ///
     ///
     /// - Remark: HTTP `POST /vault/nats/account`.
     /// - Remark: Generated from `#/paths//vault/nats/account/post(createNatsAccount)`.
@@ -3905,9 +3924,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             serializer: { output, request in
                 switch output {
-                case let .created(value):
+                case let .ok(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 201)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
                     try converter.setHeaderFieldAsURI(
                         in: &response.headerFields,
@@ -3942,24 +3961,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "DPoP-Nonce",
                         value: value.headers.dpopNonce
                     )
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .conflict(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
-                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -4055,9 +4056,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             serializer: { output, request in
                 switch output {
-                case let .created(value):
+                case let .ok(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 201)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
                     try converter.setHeaderFieldAsURI(
                         in: &response.headerFields,

@@ -2,7 +2,6 @@ import HTTPTypes
 
 extension APIFailure.Code {
     /// The member's NATS namespaces already exist.
-    public static let accountExists = Self(rawValue: "account_exists")
     /// This server has no nats-server to issue tokens for (`nats_url` is not set).
     public static let natsNotConfigured = Self(rawValue: "nats_not_configured")
     /// nats-server did not take the account update (yet); the change is recorded and re-sent on reconnect.

@@ -39,16 +39,24 @@ public struct NATSCredentialService: Sendable {
 
     private var now: Int64 { UnixTime.from(clock.now()) }
 
-    /// Allocates `OwnerSpace.{guid}` and `MessageSpace.{guid}`; 409 `account_exists` when they exist.
+    /// Allocates `OwnerSpace.{guid}` and `MessageSpace.{guid}`, or returns the member's existing account
+    /// (idempotent, as the product documents' setup flow expects).
     func createAccount(userID: UUID) async throws -> NATSAccount {
         let namespace = try VaultNamespace(userGUID: userID.key)
         let account = NATSAccount(
             userID: userID, ownerSpace: namespace.ownerSpace, messageSpace: namespace.messageSpace, createdAt: now)
-        let created = try await store.withDatabase { db in try await accounts.create(account, on: db) }
-        guard created else {
-            throw APIFailure.nats(.conflict, .accountExists, "the member's NATS namespaces already exist")
+        return try await store.withDatabase { db in
+            if try await accounts.create(account, on: db) { return account }
+            guard let existing = try await accounts.find(userID: userID, on: db) else {
+                throw APIFailure(.internalServerError, .internalError, "the member's NATS account exists but cannot be read")
+            }
+            return existing
         }
-        return account
+    }
+
+    /// Where apps connect, when this server has a nats-server.
+    var advertisedEndpoint: String? {
+        configuration.url == nil ? nil : configuration.advertisedURL
     }
 
     /// Issues a token of `clientType`. 503 `nats_not_configured` without a nats-server, 404 `not_found`

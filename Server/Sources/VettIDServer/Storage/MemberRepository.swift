@@ -7,6 +7,10 @@ public struct Member: Sendable, Equatable {
     public let email: String
     public let passwordHash: String
     public let createdAt: Date
+    /// As given at registration (trimmed), or `nil`.
+    public var firstName: String? = nil
+    /// As given at registration (trimmed), or `nil`.
+    public var lastName: String? = nil
 }
 
 /// Members in the SQL store.
@@ -16,28 +20,33 @@ public struct MemberRepository: Sendable {
     public init(store: any SQLStore) { self.store = store }
 
     /// Inserts a member; returns `nil` when the email is already registered (nothing is changed then).
-    public func create(email: String, passwordHash: String, now: Date) async throws -> Member? {
+    public func create(
+        email: String, passwordHash: String, firstName: String? = nil, lastName: String? = nil, now: Date
+    ) async throws -> Member? {
         let id = UUID()
         let created = UnixTime.from(now)
         let row = try await store.withDatabase { db in
             try await db.raw(
                 """
-                INSERT INTO users (id, email, password_hash, created_at, updated_at)
-                VALUES (\(bind: id.uuidString.lowercased()), \(bind: email), \(bind: passwordHash), \(bind: created), \(bind: created))
+                INSERT INTO users (id, email, password_hash, first_name, last_name, created_at, updated_at)
+                VALUES (\(bind: id.uuidString.lowercased()), \(bind: email), \(bind: passwordHash), \(bind: firstName),
+                        \(bind: lastName), \(bind: created), \(bind: created))
                 ON CONFLICT (email) DO NOTHING
                 RETURNING id
                 """
             ).first()
         }
         guard row != nil else { return nil }
-        return Member(id: id, email: email, passwordHash: passwordHash, createdAt: UnixTime.date(created))
+        return Member(
+            id: id, email: email, passwordHash: passwordHash, createdAt: UnixTime.date(created), firstName: firstName,
+            lastName: lastName)
     }
 
     /// The member with this normalised email.
     public func find(email: String) async throws -> Member? {
         try await store.withDatabase { db in
             try await db.raw(
-                "SELECT id, email, password_hash, created_at FROM users WHERE email = \(bind: email)"
+                "SELECT id, email, password_hash, created_at, first_name, last_name FROM users WHERE email = \(bind: email)"
             ).first().map(Self.decode)
         }
     }
@@ -46,7 +55,7 @@ public struct MemberRepository: Sendable {
     public func find(id: UUID) async throws -> Member? {
         try await store.withDatabase { db in
             try await db.raw(
-                "SELECT id, email, password_hash, created_at FROM users WHERE id = \(bind: id.uuidString.lowercased())"
+                "SELECT id, email, password_hash, created_at, first_name, last_name FROM users WHERE id = \(bind: id.uuidString.lowercased())"
             ).first().map(Self.decode)
         }
     }
@@ -70,7 +79,9 @@ public struct MemberRepository: Sendable {
             id: id,
             email: try row.decode(column: "email", as: String.self),
             passwordHash: try row.decode(column: "password_hash", as: String.self),
-            createdAt: UnixTime.date(try row.decode(column: "created_at", as: Int64.self))
+            createdAt: UnixTime.date(try row.decode(column: "created_at", as: Int64.self)),
+            firstName: try row.decode(column: "first_name", as: String?.self),
+            lastName: try row.decode(column: "last_name", as: String?.self)
         )
     }
 }

@@ -216,5 +216,8 @@ enum Migrations {
                 """,
             ]
         },
+        Migration(version: 9, name: "member names") { _ in
+            ["ALTER TABLE users ADD COLUMN first_name TEXT", "ALTER TABLE users ADD COLUMN last_name TEXT"]
+        },
     ]
 }

@@ -11,17 +11,20 @@ public final class PostgresStore: SQLStore {
     public let engine = SQLEngine.postgres
     private let client: PostgresClient
     private let runner: Task<Void, Never>
-
-    /// Creates a store for a `postgres://user:password@host:port/database?sslmode=…` URL and starts its pool.
-    public init(url: String, logger: Logger) throws {
-        let client = PostgresClient(configuration: try PostgresURL.parse(url), backgroundLogger: logger)
-        self.client = client
-        self.runner = Task { await client.run() }
-    }
-
     /// How long a request waits for a connection before it is answered 503 `store_unavailable` (while PostgreSQL
     /// is down the pool keeps reconnecting in the background; requests should not hang meanwhile).
-    public static let leaseTimeout: Duration = .seconds(3)
+    public let leaseTimeout: Duration
+
+    /// ``leaseTimeout`` unless configured (`database_lease_timeout_seconds`).
+    public static let defaultLeaseTimeout: Duration = .seconds(3)
+
+    /// Creates a store for a `postgres://user:password@host:port/database?sslmode=…` URL and starts its pool.
+    public init(url: String, leaseTimeout: Duration = PostgresStore.defaultLeaseTimeout, logger: Logger) throws {
+        let client = PostgresClient(configuration: try PostgresURL.parse(url), backgroundLogger: logger)
+        self.client = client
+        self.leaseTimeout = leaseTimeout
+        self.runner = Task { await client.run() }
+    }
 
     public func withDatabase<Result: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> Result
@@ -48,6 +51,7 @@ public final class PostgresStore: SQLStore {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let client = self.client
+        let timeout = leaseTimeout
         let leased = NIOLockedValueBox(false)
         do {
             return try await withThrowingTaskGroup(of: Result?.self) { group in
@@ -58,9 +62,9 @@ public final class PostgresStore: SQLStore {
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: Self.leaseTimeout)
+                    try await Task.sleep(for: timeout)
                     if !leased.withLockedValue({ $0 }) {
-                        throw StoreUnavailable(detail: "no PostgreSQL connection within \(Self.leaseTimeout)")
+                        throw StoreUnavailable(detail: "no PostgreSQL connection within \(timeout)")
                     }
                     return nil
                 }

@@ -31,14 +31,20 @@ import VettIDMessaging
             #expect(anonymous.status == .unauthorized)
             let bearer = try await Self.bearer(client, "nats-account@example.com")
             let created = try await client.post("/vault/nats/account", [:], headers: bearer)
-            #expect(created.status == .created)
+            #expect(created.status == .ok)
             let guid = try #require(created.json["user_guid"] as? String)
-            #expect(created.json["owner_space"] as? String == "OwnerSpace.\(guid)")
-            #expect(created.json["message_space"] as? String == "MessageSpace.\(guid)")
+            // The product documents' shape; the old names are no longer sent.
+            #expect(created.json["owner_space_id"] as? String == "OwnerSpace.\(guid)")
+            #expect(created.json["message_space_id"] as? String == "MessageSpace.\(guid)")
+            #expect(created.json["owner_space"] == nil && created.json["message_space"] == nil)
+            #expect(created.json["status"] as? String == "active")
+            #expect(created.json["nats_endpoint"] as? String == "tls://nats.example.com:4222")
             #expect(created.json["account_public_key"] as? String == app.components.natsTrust.applicationAccount.publicKey)
+            // Idempotent: a second creation answers the same account.
             let again = try await client.post("/vault/nats/account", [:], headers: bearer)
-            #expect(again.status == .conflict)
-            #expect(again.errorCode == "account_exists")
+            #expect(again.status == .ok)
+            #expect(again.json["owner_space_id"] as? String == "OwnerSpace.\(guid)")
+            #expect(again.json["created_at"] as? String == created.json["created_at"] as? String)
         }
     }
 
@@ -53,7 +59,7 @@ import VettIDMessaging
             let namespace = try VaultNamespace(userGUID: guid)
 
             let issued = try await client.post("/vault/nats/token", ["client_type": "app", "device_id": "phone-1"], headers: bearer)
-            #expect(issued.status == .created)
+            #expect(issued.status == .ok)
             #expect(issued.headers[.cacheControl] == "no-store")
             let body = issued.json
             let jwt = try #require(body["nats_jwt"] as? String)
@@ -93,7 +99,7 @@ import VettIDMessaging
     func badTokenRequestsAreRefused(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: Self.configuration(maxTokens: 2)) { client, _ in
             let bearer = try await Self.bearer(client, "nats-bad@example.com")
-            #expect(try await client.post("/vault/nats/account", [:], headers: bearer).status == .created)
+            #expect(try await client.post("/vault/nats/account", [:], headers: bearer).status == .ok)
             let unknownType = try await client.post("/vault/nats/token", ["client_type": "admin"], headers: bearer)
             #expect(unknownType.status == .badRequest)
             let extra = try await client.post("/vault/nats/token", ["client_type": "app", "sudo": true], headers: bearer)
@@ -101,8 +107,8 @@ import VettIDMessaging
             let longDevice = try await client.post(
                 "/vault/nats/token", ["client_type": "app", "device_id": String(repeating: "d", count: 129)], headers: bearer)
             #expect(longDevice.status == .badRequest)
-            #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .created)
-            #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .created)
+            #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .ok)
+            #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .ok)
             let third = try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer)
             #expect(third.status == .tooManyRequests)
             #expect(third.errorCode == "too_many_tokens")
@@ -113,7 +119,7 @@ import VettIDMessaging
     func withoutANATSServerTokensAreNotIssued(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: Self.configuration(url: nil)) { client, _ in
             let bearer = try await Self.bearer(client, "nats-off@example.com")
-            #expect(try await client.post("/vault/nats/account", [:], headers: bearer).status == .created)
+            #expect(try await client.post("/vault/nats/account", [:], headers: bearer).status == .ok)
             let token = try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer)
             #expect(token.status == .serviceUnavailable)
             #expect(token.errorCode == "nats_not_configured")
@@ -126,7 +132,7 @@ import VettIDMessaging
             let alice = try await Self.bearer(client, "nats-alice@example.com")
             let mallory = try await Self.bearer(client, "nats-mallory@example.com")
             for member in [alice, mallory] {
-                #expect(try await client.post("/vault/nats/account", [:], headers: member).status == .created)
+                #expect(try await client.post("/vault/nats/account", [:], headers: member).status == .ok)
             }
             let token = try await client.post("/vault/nats/token", ["client_type": "app"], headers: alice).json
             let tokenID = try #require(token["token_id"] as? String)

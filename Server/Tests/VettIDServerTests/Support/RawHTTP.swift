@@ -12,7 +12,18 @@ enum RawHTTP {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     /// Sends `head` then each of `chunks` as written and returns the first response line's status code.
-    static func status(port: Int, head: String, chunks: [[UInt8]] = []) throws -> Int {
+    ///
+    /// The socket calls block, so they run on a thread of their own: on a two-core machine the cooperative pool
+    /// has two threads, and blocking them would keep the server under test from answering.
+    static func status(port: Int, head: String, chunks: [[UInt8]] = []) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try blockingStatus(port: port, head: head, chunks: chunks) })
+            }
+        }
+    }
+
+    private static func blockingStatus(port: Int, head: String, chunks: [[UInt8]]) throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }

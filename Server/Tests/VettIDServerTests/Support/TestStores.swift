@@ -40,7 +40,8 @@ struct TestStore {
             let admin = try PostgresStore(url: base, logger: logger)
             try await admin.withDatabase { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
             try await admin.shutdown()
-            store = try PostgresStore(url: base + "&search_path=\(schema)", logger: logger)
+            // Dozens of suites start at once on two cores: a generous lease timeout (the fault tests use the default).
+            store = try PostgresStore(url: base + "&search_path=\(schema)", leaseTimeout: .seconds(30), logger: logger)
         }
         try await Migrator(store: store, logger: logger).migrate()
         return TestStore(store: store, directory: directory)
