@@ -187,10 +187,52 @@ import VettIDServer
             let none = try run(["auth", "--profile", "other", "--server", url, "--output", "json"], stdin: "x", configDirectory: config)
             #expect(none.status == 1)
             #expect(none.errorJSON["error"] as? String == "not_enrolled")
+
+            // A device profile with no member signed in and no vault session, run without a terminal: the answer
+            // says what to run (it used to be `network_error: NoInput`).
+            let third = try run(["invite", "create", "--output", "json"], configDirectory: config)
+            let kioskCode = try #require(third.json["code"] as? String)
+            let kiosk = try run(
+                ["enroll", kioskCode, "--profile", "kiosk", "--server", url, "--development-token", "cli-dev-token", "--output", "json"],
+                stdin: "correct-Horse-battery-91", configDirectory: config)
+            #expect(kiosk.status == 0, "\(kiosk.stderr)")
+            let noSession = try run(["vault", "status", "--profile", "kiosk", "--output", "json"], configDirectory: config)
+            #expect(noSession.status == 1)
+            #expect(noSession.errorJSON["error"] as? String == "reauthentication_required", "\(noSession.stderr)")
+            #expect((noSession.errorJSON["error_description"] as? String)?.contains("vettid vault auth") == true, "\(noSession.stderr)")
+
             let stored = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
             #expect(
                 String(decoding: stored, as: UTF8.self).range(of: "cr_[A-Za-z0-9_-]{22}", options: .regularExpression) == nil,
                 "the credential is kept encrypted")
+        }
+    }
+
+    @Test(.enabled(if: vettid != nil && NATSLive.isAvailable, "the vettid executable or nats-server is missing"))
+    func aRevokeWhileNatsServerIsDownDropsTheProfilesToken() async throws {
+        try await NATSLive.with(configure: { $0.gate.developmentTokens = ["cli-dev-token-down"] }) { live in
+            let config = live.server.directory.appendingPathComponent("config")
+            let url = live.server.baseURL.absoluteString
+            let vaultPassword = "correct-Horse-battery-91"
+            #expect(try run(["register", "--email", "nats-down@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
+            let code = try #require(try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
+            let enrolled = try run(
+                ["enroll", code, "--development-token", "cli-dev-token-down", "--output", "json"], stdin: vaultPassword,
+                configDirectory: config)
+            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+            let setup = try run(["nats", "setup", "--output", "json"], configDirectory: config)
+            #expect(setup.status == 0, "\(setup.stderr)")
+            let stored = try #require(setup.json["token_id"] as? String)
+
+            live.nats.stop()
+            let revoked = try run(["nats", "revoke", "--output", "json"], configDirectory: config)
+            #expect(revoked.status == 1)
+            #expect(revoked.errorJSON["error"] as? String == "nats_unavailable", "\(revoked.stderr)")
+            let status = try run(["nats", "status", "--output", "json"], configDirectory: config)
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.json["stored_token_id"] == nil, "the revoked token is no longer the profile's")
+            let active = (status.json["active_tokens"] as? [[String: Any]])?.compactMap { $0["token_id"] as? String }
+            #expect(active?.contains(stored) == false, "the server recorded the revocation")
         }
     }
 
@@ -256,6 +298,26 @@ import VettIDServer
             #expect(listened.status == 0, "\(listened.stderr) \(listened.stdout)")
             #expect(listened.json["type"] as? String == "eventTypes")
 
+            // Without --count, piped: each message reaches the pipe while the listener still runs, and Ctrl-C ends it
+            // cleanly (exit 0, nothing lost, no error).
+            let streaming = try startStreaming(["nats", "listen", "--output", "json"], configDirectory: config)
+            var linesAtFirstSight: [String] = []
+            for _ in 0..<60 where linesAtFirstSight.isEmpty {
+                _ = try run(["nats", "send", "--event-types"], configDirectory: config)
+                try await Task.sleep(for: .milliseconds(250))
+                linesAtFirstSight = streaming.lines
+            }
+            let line = try #require(linesAtFirstSight.first, "a message reached the pipe while the listener ran")
+            #expect(streaming.process.isRunning, "the line arrived before the listener exited")
+            // Line by line: a block-buffered pipe would deliver its first bytes only once 4 KiB (a dozen lines) piled up.
+            #expect(linesAtFirstSight.count <= 2, "\(linesAtFirstSight.count) lines arrived at once")
+            #expect(line.contains(#""type":"eventTypes""#))
+            streaming.process.interrupt()
+            let interrupted = try await streaming.finished()
+            #expect(interrupted.status == 0, "Ctrl-C ends listening cleanly: \(interrupted.stderr)")
+            #expect(interrupted.stderr.isEmpty, "\(interrupted.stderr)")
+            #expect(interrupted.stdout.hasPrefix(line), "everything printed before the interrupt is kept")
+
             let revoked = try run(["nats", "revoke", "--output", "json"], configDirectory: config)
             #expect(revoked.status == 0, "\(revoked.stderr)")
             #expect(revoked.json["token_id"] as? String == stored)
@@ -277,6 +339,12 @@ import VettIDServer
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-config-\(UUID())")
         let demo = try run(["demo", "--output", "json"], configDirectory: config)
         #expect(demo.status == 0, "\(demo.stderr)")
+        // A clean run prints no log line at all (it used to print a Hummingbird "Waiting on child channel" error).
+        #expect(demo.stderr.isEmpty, "\(demo.stderr)")
+        let human = try run(["demo"], configDirectory: config)
+        #expect(human.status == 0)
+        #expect(human.stderr.isEmpty, "\(human.stderr)")
+        #expect(!human.stdout.split(separator: "\n").contains { $0.contains(" error ") || $0.hasPrefix("error") }, "\(human.stdout)")
         #expect(demo.json["ok"] as? Bool == true)
         let steps = try #require(demo.json["steps"] as? [[String: Any]])
         #expect(steps.count >= 41)
@@ -292,6 +360,61 @@ import VettIDServer
     }
 
     /// ``run(_:stdin:configDirectory:)`` on a Dispatch thread, leaving the cooperative pool free.
+    /// A `vettid` process whose standard output is read line by line as it is written.
+    final class StreamingRun: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
+        private var received = Data()
+        private let errors = Pipe()
+
+        /// The complete lines read so far.
+        var lines: [String] {
+            lock.withLock { String(decoding: received, as: UTF8.self) }.split(separator: "\n").map(String.init)
+        }
+
+        fileprivate func start(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
+            let output = Pipe()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = errors
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let chunk = handle.availableData
+                self?.lock.withLock { self?.received.append(chunk) }
+            }
+            try process.run()
+        }
+
+        /// Waits (off the cooperative pool) for the process to exit.
+        func finished() async throws -> Run {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    self.process.waitUntilExit()
+                    let stderr = self.errors.fileHandleForReading.readDataToEndOfFile()
+                    Thread.sleep(forTimeInterval: 0.2)  // the last chunk of standard output
+                    let stdout = self.lock.withLock { String(decoding: self.received, as: UTF8.self) }
+                    continuation.resume(
+                        returning: Run(
+                            status: self.process.terminationStatus, stdout: stdout,
+                            stderr: String(decoding: stderr, as: UTF8.self)))
+                }
+            }
+        }
+    }
+
+    func startStreaming(_ arguments: [String], configDirectory: URL) throws -> StreamingRun {
+        guard let executable = Self.vettid else {
+            throw CLITestFailure("the vettid executable is not built next to the tests")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = configDirectory.path
+        let streaming = StreamingRun()
+        try streaming.start(executable, arguments, environment: environment)
+        return streaming
+    }
+
     func runOffThePool(_ arguments: [String], configDirectory: URL) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -309,6 +432,27 @@ import VettIDServer
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["login"]) }
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--server", "ftp://x"]) }
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--output", "yaml"]) }
+    }
+
+    @Test func vettidServerHasEveryVettidServerSubcommand() throws {
+        let names = { (commands: [any ParsableCommand.Type]) in commands.map { $0._commandName } }
+        #expect(names(ServerCommand.configuration.subcommands) == names(ServerToolCommand.configuration.subcommands))
+        #expect(names(ServerCommand.configuration.subcommands).contains("nats-config"))
+        #expect(try VettIDCommand.parseAsRoot(["server", "--port", "9999"]) is ServeCommand, "serving is the default")
+        #expect(try VettIDCommand.parseAsRoot(["server", "nats-config", "--listen-port", "4333"]) is NATSConfigCommand)
+    }
+
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func vettidServerNatsConfigWritesNatsServersConfiguration() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let printed = try run(
+            ["server", "nats-config", "--data-dir", directory.appendingPathComponent("data").path, "--listen-port", "4333"],
+            configDirectory: directory)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("operator:"), "an operator-mode configuration")
+        #expect(printed.stdout.contains("4333"))
+        #expect(printed.stdout.contains("resolver"))
     }
 }
 

@@ -262,6 +262,9 @@ public struct NATSListenCommand: AsyncParsableCommand {
                     sink.finish()
                 }
             }
+            // Ctrl-C or SIGTERM ends the listening cleanly: what arrived is printed, the connection closed, exit 0.
+            let interrupts = InterruptSignals { sink.finish() }
+            defer { interrupts.cancel() }
             var seen = 0
             for await response in arrivals {
                 context.output.emit(NATSCommand.human(response), json: NATSCommand.json(response))
@@ -296,7 +299,15 @@ public struct NATSRevokeCommand: AsyncParsableCommand {
             guard let id = tokenID ?? stored?.tokenID else {
                 throw CLIFailure(code: "no_token", message: "no token id given and none stored; see `vettid nats status`")
             }
-            let revoked = try await VaultCommand.service(context).revokeNatsToken(id: id)
+            let revoked: NatsTokenRevocation
+            do {
+                revoked = try await VaultCommand.service(context).revokeNatsToken(id: id)
+            } catch let error as APIError where error.code == .natsUnavailable {
+                // The server recorded the revocation and pushes it once nats-server is back: the token is dead
+                // either way, so it is no longer the profile's.
+                if stored?.tokenID == id { await store.remove() }
+                throw error
+            }
             if stored?.tokenID == id { await store.remove() }
             let at = ISO8601DateFormatter().string(from: revoked.revokedAt)
             context.output.emit(

@@ -20,7 +20,15 @@ public struct VaultCommand: AsyncParsableCommand {
         let device = VaultDevice(context: context, serverURL: try await VaultDevice.rememberedServer(context: context))
         // Development-token and unattested credentials need no assertion; the attester is never asked.
         return try await device.service(attester: DevelopmentTokenAttester(token: "")) { service in
-            let password = try PasswordPrompt.read(prompt: "Vault password (the vault session expired): ")
+            let password: String
+            do {
+                password = try PasswordPrompt.read(prompt: "Vault password (the vault session expired): ")
+            } catch is PasswordPrompt.NoInput {
+                throw APIError(
+                    code: .reauthenticationRequired,
+                    description: "There is no vault session and no terminal to ask for the vault password: "
+                        + "run `vettid vault auth`, or `vettid login` so that status, sync and NATS use the member's session.")
+            }
             return try await service.authenticate(password: password)
         }
     }

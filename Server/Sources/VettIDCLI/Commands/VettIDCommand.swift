@@ -15,20 +15,15 @@ public struct VettIDCommand: AsyncParsableCommand {
     public init() {}
 }
 
-/// `vettid server`: the backend, exactly as `vettid-server serve`.
+/// `vettid server`: exactly `vettid-server`, with every one of its subcommands (`vettid server` serves,
+/// `vettid server nats-config …` writes nats-server's configuration).
 public struct ServerCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Run the VettID backend (same options as vettid-server)."
+        abstract: "Run the VettID backend and its operator tools (the same subcommands as vettid-server).",
+        subcommands: ServerToolCommand.configuration.subcommands,
+        defaultSubcommand: ServerToolCommand.configuration.defaultSubcommand
     )
 
-    @OptionGroup var options: ServerOptions
-
     public init() {}
-
-    public func run() async throws {
-        var serve = ServeCommand()
-        serve.options = options
-        try await serve.run()
-    }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OpenAPIRuntime
+import ServiceLifecycle
 import VettIDAttestation
 import VettIDClient
 import VettIDServer
@@ -23,7 +24,6 @@ struct GateDemo {
             let upstream = try await DemoUpstream.start()
             return (upstream, "echo API on \(upstream.baseURL.absoluteString) (Hummingbird, loopback)")
         }
-        defer { upstream.stop() }
         let authority = try SoftwareAttestationAuthority.generate()
         let appID = "VETTIDDEMO.dev.vettid.demo"
         let developmentToken = UUID().uuidString
@@ -43,8 +43,10 @@ struct GateDemo {
         do {
             try await walk(server: server, authority: authority, appID: appID, developmentToken: developmentToken)
             await server.stop()
+            await upstream.stop()
         } catch {
             await server.stop()
+            await upstream.stop()
             throw error
         }
     }
@@ -114,6 +116,7 @@ struct GateDemo {
 /// The upstream the demo's Gate proxies to: answers every method under `/api/**` with what it received.
 struct DemoUpstream: Sendable {
     let baseURL: URL
+    let group: ServiceGroup
     let task: Task<Void, any Error>
 
     static func start() async throws -> DemoUpstream {
@@ -137,16 +140,20 @@ struct DemoUpstream: Sendable {
             },
             logger: logger
         )
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        // Stopped by a graceful shutdown, not by cancelling: cancelling makes Hummingbird log an error line.
+        let group = ServiceGroup(
+            configuration: .init(services: [.init(service: app)], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
         guard let port = await ports.first(where: { _ in true }), port > 0 else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw CLIFailure(code: "upstream_not_started", message: "the demo upstream did not start")
         }
-        return DemoUpstream(baseURL: URL(string: "http://127.0.0.1:\(port)")!, task: task)
+        return DemoUpstream(baseURL: URL(string: "http://127.0.0.1:\(port)")!, group: group, task: task)
     }
 
-    func stop() {
-        task.cancel()
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
     }
 }
 

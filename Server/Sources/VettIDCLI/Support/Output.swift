@@ -1,6 +1,7 @@
 import Foundation
 
-/// Prints command results as human text or as one JSON object per command.
+/// Prints command results as human text or as one JSON object per command. Every result is flushed as it is
+/// printed, so a pipe (`vettid nats listen | jq`) sees each line when it happens, not when a buffer fills.
 struct Output {
     let format: OutputFormat
 
@@ -15,5 +16,6 @@ struct Output {
                 ?? Data("{}".utf8)
             print(String(decoding: data, as: UTF8.self))
         }
+        fflush(nil)  // every output stream; `stdout` itself is a C global Swift 6 will not touch
     }
 }
