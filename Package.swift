@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "VettIDMessaging", targets: ["VettIDMessaging"]),
         .library(name: "VettIDAPI", targets: ["VettIDAPI"]),
         .library(name: "VettIDClient", targets: ["VettIDClient"]),
+        .library(name: "VettIDNats", targets: ["VettIDNats"]),
         .library(name: "VettIDViewModels", targets: ["VettIDViewModels"]),
     ],
     dependencies: [
@@ -94,7 +95,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The SDK facade: transports, middlewares, secure storage, device keys, auth, vault, NATS layer.
+        // The SDK: transports, middlewares, secure storage, device keys, auth, vault, Gate, and the HTTP side of
+        // NATS (accounts, tokens, their store and refresh). No NIO: an app that signs in links none of it.
         .target(
             name: "VettIDClient",
             dependencies: [
@@ -102,8 +104,6 @@ let package = Package(
                 "VettIDCrypto",
                 "VettIDAttestation",
                 "VettIDMessaging",
-                "NATSClient",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,7 +126,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // @Observable @MainActor view models over pure state machines.
+        // The SDK's live NATS layer: the connection manager, owner and message spaces, token swaps, the setup view
+        // model. The only SDK product that depends on NATSClient and NIO.
+        .target(
+            name: "VettIDNats",
+            dependencies: [
+                "VettIDClient",
+                "VettIDMessaging",
+                "VettIDCrypto",
+                "NATSClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // @Observable @MainActor view models over pure state machines (sign-in, enrollment, vault auth and status).
         .target(
             name: "VettIDViewModels",
             dependencies: ["VettIDClient"],
@@ -194,6 +208,7 @@ let package = Package(
             name: "VettIDNATSLayerTests",
             dependencies: [
                 "VettIDClient",
+                "VettIDNats",
                 "VettIDMessaging",
                 "NATSClient",
                 "VettIDCrypto",
@@ -207,6 +222,7 @@ let package = Package(
             name: "VettIDClientTests",
             dependencies: [
                 "VettIDClient",
+                "VettIDNats",
                 "VettIDAPI",
                 "VettIDCrypto",
                 "VettIDAttestation",
@@ -221,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VettIDViewModelsTests",
-            dependencies: ["VettIDViewModels", "VettIDClient", "VettIDMessaging"],
+            dependencies: ["VettIDViewModels", "VettIDNats", "VettIDClient", "VettIDMessaging"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -3,6 +3,7 @@ import Logging
 import NATSClient
 import Testing
 
+@testable import VettIDNats
 @testable import VettIDClient
 
 @Suite("NATS connection manager (no server)", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Foundation
 import NATSClient
 import Testing
 
+@testable import VettIDNats
 @testable import VettIDClient
 
 @Suite("NATS connection state machine")

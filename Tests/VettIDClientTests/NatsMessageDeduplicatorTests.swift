@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 import VettIDMessaging
 
+@testable import VettIDNats
 @testable import VettIDClient
 
 @Suite("NATS message deduplication")

@@ -3,6 +3,7 @@ import NATSClient
 import NATSTestSupport
 import Testing
 import VettIDClient
+import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 

@@ -5,6 +5,7 @@ import NATSTestSupport
 import NIOCore
 import Testing
 import VettIDClient
+import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 

@@ -3,6 +3,7 @@ import Testing
 import VettIDClient
 import VettIDMessaging
 
+@testable import VettIDNats
 @testable import VettIDViewModels
 
 func setupCredentials() -> NatsCredentials {

@@ -82,7 +82,7 @@ struct VaultStatusStateMachineTests {
                 APIError(code: .invalidResponse, status: 200, description: "x"),
                 .error(message: "The server sent a vault status this app does not understand.", retryable: false)
             ),
-            (APIError(code: .forbidden, status: 403, description: "nope"), .error(message: "The vault status could not be loaded: nope", retryable: false)),
+            (APIError(code: .challengeUsed, status: 409, description: "nope"), .error(message: "The vault status could not be loaded: nope", retryable: false)),
         ]
         for (error, expected) in cases {
             var machine = VaultStatusStateMachine()

@@ -2,6 +2,7 @@ import Foundation
 import NATSClient
 import Testing
 import VettIDClient
+import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer

@@ -4,6 +4,7 @@ import NATSClient
 import Testing
 import VettIDAPI
 import VettIDClient
+import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer

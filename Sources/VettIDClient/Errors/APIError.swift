@@ -43,8 +43,6 @@ public struct APIError: Error, Sendable, CustomStringConvertible, CustomDebugStr
         public static let invalidCredentials = Code(rawValue: "invalid_credentials")
         /// `invalid_token`: The token is missing, invalid, expired or revoked (401).
         public static let invalidToken = Code(rawValue: "invalid_token")
-        /// `forbidden`: Authenticated but not allowed (403).
-        public static let forbidden = Code(rawValue: "forbidden")
         /// `not_found`: No such resource or route (404).
         public static let notFound = Code(rawValue: "not_found")
         /// `invitation_not_found`: Unknown invitation code (404).
@@ -101,6 +99,44 @@ public struct APIError: Error, Sendable, CustomStringConvertible, CustomDebugStr
         public static let notImplemented = Code(rawValue: "not_implemented")
         /// `internal_error`: Unexpected server failure (500).
         public static let internalError = Code(rawValue: "internal_error")
+        /// `attestation_invalid_nonce`: The certified nonce is not SHA-256(authData ‖ clientDataHash) (other challenge, key or tampering) (400).
+        public static let attestationInvalidNonce = Code(rawValue: "attestation_invalid_nonce")
+        /// `attestation_key_exists`: This App Attest key id is already registered (409).
+        public static let attestationKeyExists = Code(rawValue: "attestation_key_exists")
+        /// `attestation_key_unknown`: No registered key has this key id (401).
+        public static let attestationKeyUnknown = Code(rawValue: "attestation_key_unknown")
+        /// `attestation_not_configured`: App Attest is not configured on this server (no app id) (400 / 503).
+        public static let attestationNotConfigured = Code(rawValue: "attestation_not_configured")
+        /// `attestation_wrong_app_id`: The rpIdHash is not SHA-256 of the configured app id (400).
+        public static let attestationWrongAppId = Code(rawValue: "attestation_wrong_app_id")
+        /// `attestation_wrong_key_id`: The key id does not match the attested key (or the credential id) (400).
+        public static let attestationWrongKeyId = Code(rawValue: "attestation_wrong_key_id")
+        /// `challenge_unknown`: The server never issued this challenge (400).
+        public static let challengeUnknown = Code(rawValue: "challenge_unknown")
+        /// `challenge_used`: The attestation challenge was already consumed (410).
+        public static let challengeUsed = Code(rawValue: "challenge_used")
+        /// `challenge_wrong_purpose`: The challenge was issued for the other purpose (attest vs assert) (400).
+        public static let challengeWrongPurpose = Code(rawValue: "challenge_wrong_purpose")
+        /// `device_key_mismatch`: The DPoP proof's key is not the device key the request names or the attested key is bound to (400).
+        public static let deviceKeyMismatch = Code(rawValue: "device_key_mismatch")
+        /// `invalid_credential`: The sealed credential does not open (modified, or from another credential) (400).
+        public static let invalidCredential = Code(rawValue: "invalid_credential")
+        /// `invalid_encrypted_payload`: The HPKE payload does not open for this key, purpose and session or action (400).
+        public static let invalidEncryptedPayload = Code(rawValue: "invalid_encrypted_payload")
+        /// `store_unavailable`: The data store is unreachable or cannot write (PostgreSQL down or restarting, disk full); retry after `Retry-After` (503).
+        public static let storeUnavailable = Code(rawValue: "store_unavailable")
+        /// `too_many_invitations`: The member already has the maximum number of pending invitations (409).
+        public static let tooManyInvitations = Code(rawValue: "too_many_invitations")
+        /// `too_many_tokens`: The member holds the maximum number of active NATS tokens (429).
+        public static let tooManyTokens = Code(rawValue: "too_many_tokens")
+        /// `transaction_key_unknown`: The session or credential has no transaction key with this id (400).
+        public static let transactionKeyUnknown = Code(rawValue: "transaction_key_unknown")
+        /// `unsupported_grant_type`: The grant type is not enabled on this server (400).
+        public static let unsupportedGrantType = Code(rawValue: "unsupported_grant_type")
+        /// `upstream_not_found`: No Gate upstream of that name is configured (404).
+        public static let upstreamNotFound = Code(rawValue: "upstream_not_found")
+        /// `upstream_timeout`: The upstream did not connect or answer in time (504).
+        public static let upstreamTimeout = Code(rawValue: "upstream_timeout")
         /// `network_error`: Client side: the request did not reach the server or no response arrived.
         public static let networkError = Code(rawValue: "network_error")
         /// `invalid_response`: Client side: the server answered with something the SDK could not understand.
@@ -177,8 +213,6 @@ extension APIError {
     public static var invalidCredentials: Code { .invalidCredentials }
     /// Matches ``Code/invalidToken`` in `catch` patterns.
     public static var invalidToken: Code { .invalidToken }
-    /// Matches ``Code/forbidden`` in `catch` patterns.
-    public static var forbidden: Code { .forbidden }
     /// Matches ``Code/notFound`` in `catch` patterns.
     public static var notFound: Code { .notFound }
     /// Matches ``Code/invitationNotFound`` in `catch` patterns.

@@ -13,4 +13,11 @@ public enum NatsRefreshOutcome: Sendable {
     /// The member's session has ended (signed out, revoked, or its refresh token expired): the task stops until
     /// the app starts it again after the member signs in.
     case signInRequired
+
+    /// A description of a provider error that cannot carry secrets: an ``APIError``'s code and text, otherwise the
+    /// error's type.
+    package static func summary(of error: any Error) -> String {
+        if let apiError = APIError.unwrap(error) { return "\(apiError.code.rawValue): \(apiError.description)" }
+        return "\(type(of: error))"
+    }
 }

@@ -69,24 +69,6 @@ public actor NatsTokenRefreshTask {
         (outcomes, continuation) = AsyncStream.makeStream(of: NatsRefreshOutcome.self)
     }
 
-    /// Creates a refresh task that hands new credentials to `manager` (which swaps to them if it is connected).
-    public init(
-        provider: any NatsCredentialProvider,
-        store: NatsCredentialStore,
-        scheduler: any BackgroundScheduler,
-        manager: NatsConnectionManager,
-        identifier: String = NatsTokenRefreshTask.defaultIdentifier,
-        interval: Duration = NatsTokenRefreshTask.defaultInterval,
-        logger: Logger = Logger(label: "dev.vettid.nats.refresh")
-    ) {
-        self.init(
-            provider: provider, store: store, scheduler: scheduler, identifier: identifier, interval: interval,
-            refreshWindow: manager.configuration.timing.refreshWindow, logger: logger, now: manager.configuration.now
-        ) { [weak manager] credentials in
-            await manager?.refresh(using: credentials)
-        }
-    }
-
     /// Registers the run with the scheduler (on Apple platforms before the app finishes launching).
     public nonisolated func register() throws(BackgroundSchedulerError) {
         try periodic.register { [self] in await self.run() }
@@ -137,7 +119,7 @@ public actor NatsTokenRefreshTask {
                 logger.notice("NATS refresh: the member session has ended; stopped until the member signs in")
                 return .signInRequired
             }
-            let summary = NatsConnectionManager.summary(of: error)
+            let summary = NatsRefreshOutcome.summary(of: error)
             logger.warning("NATS refresh: no new credentials", metadata: ["error": "\(summary)"])
             return .failed(summary)
         }

@@ -4,6 +4,7 @@ import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
+import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NATSClient
 import VettIDClient
+import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer

@@ -1,3 +1,4 @@
+public import VettIDClient
 public import Foundation
 
 /// The pure logic of a ``NatsConnectionManager``: events in, ``Action``s out; no sockets, no clock.

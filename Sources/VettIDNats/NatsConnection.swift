@@ -1,3 +1,4 @@
+import VettIDClient
 import Foundation
 import Logging
 public import NATSClient

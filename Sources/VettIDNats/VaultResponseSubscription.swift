@@ -1,3 +1,4 @@
+import VettIDClient
 import Logging
 import NATSClient
 import NIOCore

@@ -1,3 +1,4 @@
+import VettIDClient
 import NATSClient
 public import VettIDMessaging
 

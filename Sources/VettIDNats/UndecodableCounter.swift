@@ -1,3 +1,4 @@
+import VettIDClient
 import Foundation
 
 /// A thread-safe counter of skipped messages.

@@ -1,3 +1,4 @@
+import VettIDClient
 public import VettIDMessaging
 
 /// A failure of the NATS layer (``NatsConnection``, ``OwnerSpaceClient``, ``MessageSpaceClient``). The code set is

@@ -1,3 +1,4 @@
+import VettIDClient
 public import NATSClient
 
 /// Why a NATS connection was lost, as far as the ``NatsConnectionStateMachine`` cares.

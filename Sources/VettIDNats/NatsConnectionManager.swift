@@ -1,3 +1,4 @@
+public import VettIDClient
 public import Foundation
 import Logging
 import NATSClient
@@ -274,8 +275,7 @@ public final class NatsConnectionManager {
     /// A description of a provider error that cannot carry secrets: an ``APIError``'s code and text, otherwise
     /// the error's type.
     nonisolated static func summary(of error: any Error) -> String {
-        if let apiError = APIError.unwrap(error) { return "\(apiError.code.rawValue): \(apiError.description)" }
         if let natsError = error as? NatsConnectionError { return natsError.description }
-        return "\(type(of: error))"
+        return NatsRefreshOutcome.summary(of: error)
     }
 }

@@ -1,3 +1,4 @@
+import VettIDClient
 public import Foundation
 public import Logging
 public import NATSClient

@@ -1,3 +1,4 @@
+import VettIDClient
 public import NATSClient
 
 /// A subscription that outlives connections: a ``NatsConnectionManager`` re-creates it on every new connection

@@ -1,3 +1,4 @@
+import VettIDClient
 public import Foundation
 import Logging
 import NATSClient

@@ -1,3 +1,4 @@
+import VettIDClient
 public import NATSClient
 import NIOCore
 import VettIDMessaging

@@ -1,0 +1,22 @@
+public import Logging
+public import VettIDClient
+
+extension NatsTokenRefreshTask {
+    /// Creates a refresh task that hands new credentials to `manager` (which swaps to them if it is connected).
+    public init(
+        provider: any NatsCredentialProvider,
+        store: NatsCredentialStore,
+        scheduler: any BackgroundScheduler,
+        manager: NatsConnectionManager,
+        identifier: String = NatsTokenRefreshTask.defaultIdentifier,
+        interval: Duration = NatsTokenRefreshTask.defaultInterval,
+        logger: Logger = Logger(label: "dev.vettid.nats.refresh")
+    ) {
+        self.init(
+            provider: provider, store: store, scheduler: scheduler, identifier: identifier, interval: interval,
+            refreshWindow: manager.configuration.timing.refreshWindow, logger: logger, now: manager.configuration.now
+        ) { [weak manager] credentials in
+            await manager?.refresh(using: credentials)
+        }
+    }
+}
