@@ -122,6 +122,40 @@ public final class GateClient: Sendable {
         try await minter.forgetRegistration()
     }
 
+    /// The header fields an app's own HTTP stack sends with a proxied request: `Authorization: DPoP <Gate token>`
+    /// (minted and cached as for ``performProxyRequest(path:method:body:additionalHeaders:)``) and a fresh `DPoP`
+    /// proof for `method` and `path` with `ath` and the newest nonce the Gate gave this origin. A proof is good for
+    /// one request. When the Gate answers 401 with a `DPoP-Nonce`, remember it with
+    /// ``rememberNonce(from:)`` and ask again.
+    /// - Parameters:
+    ///   - path: The proxied path relative to the base URL (`/proxy/ai/v1/chat`; a query is allowed and is not
+    ///     part of the proof).
+    ///   - method: The request's method.
+    /// - Throws: ``GateError`` (`invalid_request` for a path that is not relative, the minting errors, `device_key`).
+    public func authorizationHeaders(path: String, method: HTTPRequest.Method) async throws(GateError) -> HTTPFields {
+        let requestPath = try Self.proxyPath(path)
+        let token = try await accessToken()
+        let url = AuthHeaderMiddleware.requestURL(
+            HTTPRequest(method: method, scheme: nil, authority: nil, path: requestPath), baseURL: configuration.baseURL)
+        let proof: String
+        do {
+            proof = try await proofProvider.proof(method: method, url: url, accessToken: token.value)
+        } catch {
+            throw GateError(code: .deviceKey, message: "The DPoP proof could not be signed.", underlying: error)
+        }
+        var fields = HTTPFields()
+        fields[.authorization] = "DPoP \(token.value)"
+        fields[DPoPNonceChallenge.proofField] = proof
+        return fields
+    }
+
+    /// Keeps the `DPoP-Nonce` of a Gate answer the app received itself, for the next
+    /// ``authorizationHeaders(path:method:)``.
+    public func rememberNonce(from response: HTTPResponse) async {
+        guard let nonce = response.headerFields[DPoPNonceChallenge.nonceField] else { return }
+        await nonceStore.record(nonce, for: configuration.baseURL)
+    }
+
     /// Sends a request through the Gate proxy.
     /// - Parameters:
     ///   - path: The path relative to the base URL, for example `/proxy/ai/v1/chat?stream=false` (a query is

@@ -1,5 +1,6 @@
 import Foundation
-import OpenAPIRuntime
+public import HTTPTypes
+public import OpenAPIRuntime
 public import VettIDAPI
 
 /// The SDK's HTTP client: the generated `Client` behind the middleware chain, and the member's token session.
@@ -18,6 +19,8 @@ public final class APIClient: Sendable {
     public let client: Client
     /// The generated client without member tokens and refresh (retry, token-endpoint proofs, error mapping, logging).
     let unauthenticatedClient: Client
+    /// The chain behind ``client``, outermost first.
+    let middlewares: [any ClientMiddleware]
 
     /// Creates a client.
     /// - Parameters:
@@ -26,18 +29,16 @@ public final class APIClient: Sendable {
     public init(configuration: APIClientConfiguration, session: TokenSession) {
         self.configuration = configuration
         self.session = session
-        let logging = LoggingMiddleware(logger: configuration.logger)
+        let middlewares: [any ClientMiddleware] = [
+            RefreshOn401Middleware(session: session),
+            RetryMiddleware(policy: configuration.retryPolicy),
+            AuthHeaderMiddleware(session: session, proofProvider: configuration.proofProvider),
+            ErrorMappingMiddleware(),
+            LoggingMiddleware(logger: configuration.logger),
+        ]
+        self.middlewares = middlewares
         self.client = Client(
-            serverURL: configuration.baseURL,
-            transport: configuration.transport,
-            middlewares: [
-                RefreshOn401Middleware(session: session),
-                RetryMiddleware(policy: configuration.retryPolicy),
-                AuthHeaderMiddleware(session: session, proofProvider: configuration.proofProvider),
-                ErrorMappingMiddleware(),
-                logging,
-            ]
-        )
+            serverURL: configuration.baseURL, transport: configuration.transport, middlewares: middlewares)
         self.unauthenticatedClient = Self.makeUnauthenticatedClient(configuration: configuration)
     }
 
@@ -71,6 +72,32 @@ public final class APIClient: Sendable {
     public func perform<Result: Sendable>(_ call: @Sendable (Client) async throws -> Result) async throws(APIError) -> Result {
         do {
             return try await call(client)
+        } catch {
+            throw APIError.from(error)
+        }
+    }
+
+    /// Sends a request that is not an operation of `openapi.yaml` (an app's own backend route on the same server)
+    /// through the same chain as ``client``: the member's token and proof, retries of idempotent requests, one
+    /// refresh and replay on 401, error mapping, redacted logging.
+    /// - Parameters:
+    ///   - request: Method, path (relative to the base URL, with any query) and header fields.
+    ///   - body: The body, if any (sent again on a replay only if it can be iterated more than once).
+    /// - Returns: The 2xx answer; anything else throws.
+    /// - Throws: ``APIError`` (the server's code, or `http_error` with the status when the body has none).
+    public func send(_ request: HTTPRequest, body: HTTPBody? = nil) async throws(APIError) -> (HTTPResponse, HTTPBody?) {
+        let transport = configuration.transport
+        let baseURL = configuration.baseURL
+        let operationID = "appRequest"
+        var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
+            try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
+        }
+        do {
+            return try await next(request, body, baseURL)
         } catch {
             throw APIError.from(error)
         }
