@@ -43,6 +43,20 @@ struct BackgroundSessionLiveTests {
         return Phone(member: member, vault: vault, store: store, keyStore: keyStore)
     }
 
+    /// Both refresh tasks of `phone`, started on one scheduler the test fires by hand.
+    static func startedTasks(_ phone: Phone, clock: OffsetClock) async throws
+        -> (ManualScheduler, VaultRefreshTask, NatsTokenRefreshTask)
+    {
+        let scheduler = ManualScheduler()
+        let vaultRefresh = VaultRefreshTask(service: phone.vault, scheduler: scheduler)
+        let natsRefresh = NatsTokenRefreshTask(
+            provider: phone.vault, store: NatsCredentialStore(store: phone.store), scheduler: scheduler,
+            now: clock.now)
+        try await vaultRefresh.start()
+        try await natsRefresh.start()
+        return (scheduler, vaultRefresh, natsRefresh)
+    }
+
     static func configure(_ configuration: inout ServerConfiguration) {
         configuration.gate.developmentTokens = [developmentToken]
         // Tokens are signed locally; nothing needs to listen there for issuing them.
@@ -59,13 +73,7 @@ struct BackgroundSessionLiveTests {
             let signedInAs = try #require(await phone.member.apiClient.session.current)
             #expect(signedInAs.authorizationScheme == "DPoP", "the member session is bound to the device key")
             _ = try await phone.vault.createNatsAccount()
-            let scheduler = ManualScheduler()
-            let vaultRefresh = VaultRefreshTask(service: phone.vault, scheduler: scheduler)
-            let natsRefresh = NatsTokenRefreshTask(
-                provider: phone.vault, store: NatsCredentialStore(store: phone.store), scheduler: scheduler,
-                now: clock.now)
-            try await vaultRefresh.start()
-            try await natsRefresh.start()
+            let (scheduler, vaultRefresh, natsRefresh) = try await Self.startedTasks(phone, clock: clock)
             var vaultOutcomes = vaultRefresh.outcomes.makeAsyncIterator()
             var natsOutcomes = natsRefresh.outcomes.makeAsyncIterator()
             var tokens: Set<String> = []
@@ -122,13 +130,7 @@ struct BackgroundSessionLiveTests {
                 clock.advance(to: .seconds(15 * 86_400))  // refresh tokens live 14 days from their last use
             }
             clock.advance(by: .seconds(6 * 3600))
-            let scheduler = ManualScheduler()
-            let vaultRefresh = VaultRefreshTask(service: phone.vault, scheduler: scheduler)
-            let natsRefresh = NatsTokenRefreshTask(
-                provider: phone.vault, store: NatsCredentialStore(store: phone.store), scheduler: scheduler,
-                now: clock.now)
-            try await vaultRefresh.start()
-            try await natsRefresh.start()
+            let (scheduler, vaultRefresh, natsRefresh) = try await Self.startedTasks(phone, clock: clock)
 
             #expect(await scheduler.fire(VaultRefreshTask.defaultIdentifier) == false)
             var vaultOutcomes = vaultRefresh.outcomes.makeAsyncIterator()

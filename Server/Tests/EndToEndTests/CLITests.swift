@@ -213,13 +213,7 @@ import VettIDServer
         try await NATSLive.with(configure: { $0.gate.developmentTokens = ["cli-dev-token-down"] }) { live in
             let config = live.server.directory.appendingPathComponent("config")
             let url = live.server.baseURL.absoluteString
-            let vaultPassword = "correct-Horse-battery-91"
-            #expect(try run(["register", "--email", "nats-down@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
-            let code = try #require(try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
-            let enrolled = try run(
-                ["enroll", code, "--development-token", "cli-dev-token-down", "--output", "json"], stdin: vaultPassword,
-                configDirectory: config)
-            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+            try registerAndEnroll("nats-down@example.com", server: url, token: "cli-dev-token-down", configDirectory: config)
             let setup = try run(["nats", "setup", "--output", "json"], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
             let stored = try #require(setup.json["token_id"] as? String)
@@ -241,13 +235,8 @@ import VettIDServer
         try await NATSLive.with(tls: true, configure: { $0.gate.developmentTokens = ["cli-dev-token-nats"] }) { live in
             let config = live.server.directory.appendingPathComponent("config")
             let url = live.server.baseURL.absoluteString
-            let vaultPassword = "correct-Horse-battery-91"
-            #expect(try run(["register", "--email", "nats-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
-            let code = try #require(try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
-            let enrolled = try run(
-                ["enroll", code, "--development-token", "cli-dev-token-nats", "--output", "json"], stdin: vaultPassword,
-                configDirectory: config)
-            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+            let vaultPassword = Self.vaultPassword
+            try registerAndEnroll("nats-cli@example.com", server: url, token: "cli-dev-token-nats", configDirectory: config)
             #expect(try run(["auth", "--output", "json"], stdin: vaultPassword, configDirectory: config).status == 0)
 
             let caFile = try #require(live.nats.caFile)
@@ -413,6 +402,20 @@ import VettIDServer
         let streaming = StreamingRun()
         try streaming.start(executable, arguments, environment: environment)
         return streaming
+    }
+
+    static let vaultPassword = "correct-Horse-battery-91"
+
+    /// Registers `email` on the default profile and enrolls it as its own device with the development `token`.
+    func registerAndEnroll(_ email: String, server url: String, token: String, configDirectory config: URL) throws {
+        let registered = try run(
+            ["register", "--email", email, "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config)
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let code = try #require(try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
+        let enrolled = try run(
+            ["enroll", code, "--development-token", token, "--output", "json"], stdin: Self.vaultPassword,
+            configDirectory: config)
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
     }
 
     func runOffThePool(_ arguments: [String], configDirectory: URL) async throws -> Run {
