@@ -38,11 +38,12 @@ actor UpstreamRecorder {
             return "late"
         }
         router.get("/base/drip") { _, _ -> Response in
-            // Five chunks 700 ms apart: longer in total than connect + read timeout, never idle that long.
+            // Six chunks 1 s apart: longer in total than connect + read timeout (2 s + 3 s), never idle that long
+            // (2 s to spare per gap on a loaded machine).
             let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
             Task {
-                for index in 0..<5 {
-                    try await Task.sleep(for: .milliseconds(700))
+                for index in 0..<6 {
+                    try await Task.sleep(for: .seconds(1))
                     continuation.yield(ByteBuffer(string: "chunk\(index);"))
                 }
                 continuation.finish()
@@ -241,16 +242,16 @@ actor UpstreamRecorder {
 
     @Test func slowResponsesStreamPastTheHeadDeadline() async throws {
         try await Self.withUpstream { port, _ in
-            let configuration = Self.configuration(port: port, readTimeout: .seconds(1))
+            let configuration = Self.configuration(port: port, readTimeout: .seconds(3))
             try await TestApp.withApp(.sqlite, configuration: configuration) { client, _ in
                 let device = GateTest.Device()
                 let (token, nonce) = try await client.gateAccessToken(device)
                 let started = ContinuousClock.now
                 let drip = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/drip")
                 #expect(drip.status == .ok)
-                #expect(String(buffer: drip.body) == "chunk0;chunk1;chunk2;chunk3;chunk4;")
-                // Connect (2 s) + read (1 s) bounds the head only; the body kept flowing for longer.
-                #expect(ContinuousClock.now - started > .seconds(3))
+                #expect(String(buffer: drip.body) == "chunk0;chunk1;chunk2;chunk3;chunk4;chunk5;")
+                // Connect (2 s) + read (3 s) bounds the head only; the body kept flowing for longer.
+                #expect(ContinuousClock.now - started > .seconds(5))
             }
         }
     }
