@@ -1,7 +1,6 @@
 public import Foundation
 public import Logging
 public import OpenAPIRuntime
-import HTTPTypes
 
 /// What ``VettID`` needs: where the backend is, who the app is, and (for simulators, Linux and CI) the server's
 /// development token. Everything else has a platform default (``PlatformCapabilities``).
@@ -49,9 +48,7 @@ public struct VettIDConfiguration: Sendable {
         transport: (any ClientTransport)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) throws(ConfigurationError) {
-        // The Gate's rules for the app's identity and the URL.
-        _ = try GateClientConfiguration(
-            baseURL: baseURL, teamID: teamID, bundleID: bundleID, transport: transport ?? NoTransport())
+        try GateClientConfiguration.validateIdentity(baseURL: baseURL, teamID: teamID, bundleID: bundleID)
         if let developmentToken, developmentToken.isEmpty {
             throw ConfigurationError(code: .invalidValue, message: "The development token must not be empty.")
         }
@@ -72,14 +69,5 @@ public struct VettIDConfiguration: Sendable {
             environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".local/share")
         return base.appendingPathComponent(bundleID)
-    }
-}
-
-/// A transport for validating a configuration without creating the platform's (never sends).
-private struct NoTransport: ClientTransport {
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
-        -> (HTTPResponse, HTTPBody?)
-    {
-        throw ConfigurationError(code: .invalidValue, message: "not a transport")
     }
 }

@@ -49,19 +49,7 @@ public struct GateClientConfiguration: Sendable {
         maximumResponseBodySize: Int = 10 * 1024 * 1024,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(ConfigurationError) {
-        do {
-            try APIClientConfiguration.validate(baseURL)
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError(code: .invalidBaseURL, message: "The base URL is not valid.")
-        }
-        guard Self.isValidTeamID(teamID) else {
-            throw ConfigurationError(code: .invalidTeamID, message: "The team id must be 10 upper-case letters or digits.")
-        }
-        guard Self.isValidBundleID(bundleID) else {
-            throw ConfigurationError(code: .invalidBundleID, message: "The bundle id '\(bundleID)' is not a valid bundle id.")
-        }
+        try Self.validateIdentity(baseURL: baseURL, teamID: teamID, bundleID: bundleID)
         guard tokenRefreshMargin >= 0, maximumResponseBodySize > 0 else {
             throw ConfigurationError(code: .invalidValue, message: "The refresh margin must be >= 0 and the body limit > 0.")
         }
@@ -95,6 +83,24 @@ public struct GateClientConfiguration: Sendable {
             throw ConfigurationError(code: .invalidValue, message: "'\(levelName)' is not a log level.")
         }
         try self.init(baseURL: url, teamID: teamID, bundleID: bundleID, logLevel: level, transport: transport)
+    }
+
+    /// Checks the backend's URL and the app's identity.
+    /// - Throws: ``ConfigurationError`` `invalid_base_url`, `invalid_team_id` or `invalid_bundle_id`.
+    static func validateIdentity(baseURL: URL, teamID: String, bundleID: String) throws(ConfigurationError) {
+        do {
+            try APIClientConfiguration.validate(baseURL)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError(code: .invalidBaseURL, message: "The base URL is not valid.")
+        }
+        guard isValidTeamID(teamID) else {
+            throw ConfigurationError(code: .invalidTeamID, message: "The team id must be 10 upper-case letters or digits.")
+        }
+        guard isValidBundleID(bundleID) else {
+            throw ConfigurationError(code: .invalidBundleID, message: "The bundle id '\(bundleID)' is not a valid bundle id.")
+        }
     }
 
     static func isValidTeamID(_ teamID: String) -> Bool {

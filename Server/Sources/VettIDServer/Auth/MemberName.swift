@@ -1,5 +1,3 @@
-import Foundation
-
 /// A member's optional first and last name, as registration takes them: trimmed, at most 100 code points, no
 /// control characters; an empty or all-blank name is none.
 public struct MemberName: Sendable, Hashable {
@@ -23,15 +21,7 @@ public struct MemberName: Sendable, Hashable {
     }
 
     private static func validated(_ value: String?, field: String) throws -> String? {
-        guard let value else { return nil }
-        // Counted before trimming, as the schema counts.
-        guard value.unicodeScalars.count <= maximumLength else {
-            throw APIFailure.invalidRequest("\(field) is at most \(maximumLength) characters")
-        }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIFailure.invalidRequest("\(field) must not contain control characters")
-        }
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        let trimmed = try BoundedText.validated(value, field: field, maximumLength: maximumLength)
+        return trimmed?.isEmpty == false ? trimmed : nil
     }
 }

@@ -32,16 +32,7 @@ public struct InvitationService: Sendable {
                 "expires_in must be between \(limits.lifetimeRange.lowerBound) and \(limits.lifetimeRange.upperBound) seconds"
             )
         }
-        // JSON Schema's `maxLength` counts code points, as sent (before trimming).
-        if let label, label.unicodeScalars.count > limits.maximumLabelLength {
-            throw APIFailure.invalidRequest("label must be at most \(limits.maximumLabelLength) characters (code points)")
-        }
-        let label = label?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let label {
-            guard !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw APIFailure.invalidRequest("label must not contain control characters")
-            }
-        }
+        let label = try BoundedText.validated(label, field: "label", maximumLength: limits.maximumLabelLength)
         let now = clock.now()
         let pending = try await repository.list(memberID: memberID).filter { $0.status(at: now) == .pending }
         guard pending.count < limits.maximumPending else {
