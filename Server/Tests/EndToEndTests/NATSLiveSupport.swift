@@ -39,9 +39,11 @@ struct NATSLive {
         }
     }
 
-    /// Waits until the server's system-account connection is up (so revocations can be pushed).
+    /// Waits until the server's system-account connection is up (so revocations can be pushed). The publisher
+    /// retries every second; on the loaded 2-core CI machine, with the whole suite starting servers in parallel,
+    /// its first connect once took more than 10 s, so the wait allows 30.
     func waitForPublisher() async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if server.components.natsPublisher?.isConnected == true { return }
             try await Task.sleep(for: .milliseconds(20))

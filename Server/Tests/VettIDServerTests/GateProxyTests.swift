@@ -50,6 +50,10 @@ actor UpstreamRecorder {
             }
             return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(asyncSequence: stream))
         }
+        router.patch("/base/early") { _, _ -> Response in
+            // Answers without reading the upload.
+            Response(status: .accepted, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "early")))
+        }
         for method in [HTTPRequest.Method.get, .post, .put, .delete] {
             router.on("/base/**", method: method) { request, _ -> Response in
                 let buffer = try await request.body.collect(upTo: 16 << 20)
@@ -160,6 +164,35 @@ actor UpstreamRecorder {
                 #expect(refused.status == .contentTooLarge)
                 #expect(refused.errorCode == "payload_too_large")
                 #expect(await recorder.seen.count == count)
+            }
+        }
+    }
+
+    /// The upstream answers before the upload is complete and the client sends the rest only after the answer: the
+    /// HTTP client still waits for that rest when the response goes out. The server used to read the request
+    /// body a second time, concurrently, to drain it, and crashed (found by schemathesis, a PATCH to /proxy/...).
+    @Test func anUpstreamAnsweringBeforeTheUploadEndsLeavesTheConnectionUsable() async throws {
+        try await Self.withUpstream { port, _ in
+            try await TestApp.withApp(.sqlite, setup: .live, configuration: Self.configuration(port: port)) { client, _ in
+                let device = GateTest.Device()
+                let (token, nonce) = try await client.gateAccessToken(device)
+                let proof = try await device.proof("PATCH", "/proxy/echo/early", token: token, nonce: nonce)
+                let (early, next) = try await RawHTTPConnection.run(port: try #require(client.port)) { connection in
+                    try connection.send(
+                        "PATCH /proxy/echo/early HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: DPoP \(token)\r\n"
+                            + "DPoP: \(proof)\r\nContent-Type: application/octet-stream\r\nContent-Length: 20\r\n\r\n"
+                            + "first-ten.")
+                    let early = try connection.readAnswer()
+                    try connection.send("second-10.")
+                    // The same connection serves the next request: the rest of the body was drained, not parsed.
+                    try connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    return (early, try connection.readAnswer())
+                }
+                #expect(early.status == 202)
+                #expect(String(decoding: early.body, as: UTF8.self) == "early")
+                #expect(next.status == 200)
+                let health = try await client.execute(uri: "/health", method: .get)
+                #expect(health.status == .ok, "the server is still up")
             }
         }
     }

@@ -83,9 +83,9 @@ public struct GateProxy: Sendable {
         let hasBody =
             (contentLength ?? 0) > 0 || request.headers[.transferEncoding] != nil
             || (contentLength == nil && [.post, .put, .patch].contains(request.method))
+        let upload = GateProxyBody(base: request.body, limit: configuration.proxyMaxBodyBytes, exceeded: exceeded)
         if hasBody {
-            let body = GateProxyBody(base: request.body, limit: configuration.proxyMaxBodyBytes, exceeded: exceeded)
-            outgoing.body = .stream(body, length: contentLength.map { .known(Int64($0)) } ?? .unknown)
+            outgoing.body = .stream(upload, length: contentLength.map { .known(Int64($0)) } ?? .unknown)
         }
 
         let response: HTTPClientResponse
@@ -93,6 +93,7 @@ public struct GateProxy: Sendable {
             let deadline = configuration.upstreamConnectTimeout + configuration.upstreamReadTimeout
             response = try await http.client.execute(outgoing, timeout: GateHTTPClient.timeAmount(deadline))
         } catch {
+            await upload.settle()
             if exceeded.withLockedValue({ $0 }) || error is GateProxyBody<RequestBody>.TooLarge {
                 throw Self.tooLarge(configuration.proxyMaxBodyBytes)
             }
@@ -100,10 +101,22 @@ public struct GateProxy: Sendable {
         }
         info.logger.debug(
             "proxied", metadata: ["upstream": .string(name), "upstream_status": .stringConvertible(response.status.code)])
+        // The upstream may have answered before reading the whole upload: the response goes out, then the body
+        // settles (see GateProxyBody) before the server drains what is left of it.
+        let upstreamBody = response.body
         return Response(
             status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
             headers: Self.returnedHeaders(response.headers),
-            body: ResponseBody(asyncSequence: response.body)
+            body: ResponseBody { writer in
+                do {
+                    for try await chunk in upstreamBody { try await writer.write(chunk) }
+                    try await writer.finish(nil)
+                } catch {
+                    await upload.settle()
+                    throw error
+                }
+                await upload.settle()
+            }
         )
     }
 

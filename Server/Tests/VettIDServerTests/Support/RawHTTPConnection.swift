@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One kept-alive TCP connection to a loopback HTTP/1.1 server, written and read byte by byte: for exchanges a
+/// normal HTTP client will not make (a body sent in parts with a pause for the answer between them).
+///
+/// Every call blocks its thread; use it inside ``run(port:_:)``, which runs on a thread of its own (the
+/// cooperative pool of a two-core machine has two threads, and blocking them keeps the server from answering).
+final class RawHTTPConnection {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// A response read off the connection.
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let body: [UInt8]
+    }
+
+    private let fd: Int32
+    private var pending: [UInt8] = []
+
+    private init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect() failed")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Opens a connection to `port` and runs `body` with it on a thread of its own.
+    static func run<T: Sendable>(port: Int, _ body: @escaping @Sendable (RawHTTPConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try body(try RawHTTPConnection(port: port)) })
+            }
+        }
+    }
+
+    /// Writes all of `bytes`.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { socketSend(fd, $0) }
+            guard sent > 0 else { throw Failure(description: "send() failed after \(offset) bytes") }
+            offset += sent
+        }
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Reads one response with a `Content-Length` body (or none).
+    func readAnswer() throws -> Answer {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = pending.indices.dropLast(3).first { Array(pending[$0..<$0 + 4]) == separator }
+            if headEnd == nil { try receive() }
+        }
+        let head = String(decoding: pending[..<headEnd!], as: UTF8.self).components(separatedBy: "\r\n")
+        pending.removeFirst(headEnd! + 4)
+        let statusParts = head[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw Failure(description: "no status line: \(head[0])")
+        }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = headers["content-length"].flatMap(Int.init) ?? 0
+        while pending.count < length { try receive() }
+        let body = Array(pending.prefix(length))
+        pending.removeFirst(length)
+        return Answer(status: status, headers: headers, body: body)
+    }
+
+    private func receive() throws {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw Failure(description: "the connection closed or timed out (\(pending.count) bytes pending)") }
+        pending += buffer[0..<count]
+    }
+}
+
+/// `send(2)` without SIGPIPE (a free function: inside the class, `send` names the method).
+private func socketSend(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+}
