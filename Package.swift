@@ -2,6 +2,10 @@
 //
 // The VettID client SDK: what an iOS, macOS or Linux app depends on.
 // It has no server dependencies: the backend and the CLI live in Server/Package.swift.
+//
+// Two products are not for apps: VettIDVerification (the server's DPoP and App Attest verifiers) and
+// VettIDSoftwareAttestation (App Attest-format objects from a software key, for development and CI).
+// scripts/check-modules fails when an app product reaches either, or reaches NIO outside VettIDNats.
 
 import PackageDescription
 
@@ -23,6 +27,10 @@ let package = Package(
         .library(name: "VettIDClient", targets: ["VettIDClient"]),
         .library(name: "VettIDNats", targets: ["VettIDNats"]),
         .library(name: "VettIDViewModels", targets: ["VettIDViewModels"]),
+        // Server-only: verification of DPoP proofs and App Attest objects.
+        .library(name: "VettIDVerification", targets: ["VettIDVerification"]),
+        // Development and CI only: a software attestation authority and attester the server can be told to trust.
+        .library(name: "VettIDSoftwareAttestation", targets: ["VettIDSoftwareAttestation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -40,7 +48,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
-        // Pure cryptography shared by the SDK and the server: base64url, JWK, DPoP, HPKE, NKeys, NATS JWT.
+        // Pure cryptography shared by the SDK and the server: base64url, JWK, DPoP proofs, HPKE, NKeys, NATS JWT.
         .target(
             name: "VettIDCrypto",
             dependencies: [
@@ -48,10 +56,35 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // App Attest: server verifier (Apple's steps, chain to Apple's root) and a software attester for tests/CI.
+        // App Attest formats both sides read: authenticator data, CBOR, the client data hash, environments, errors.
         .target(
             name: "VettIDAttestation",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto")
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Server-only: the DPoP verifier (nonces, replay cache) and the App Attest verifier (Apple's steps, the
+        // chain to Apple's root). Not linked by any app product.
+        .target(
+            name: "VettIDVerification",
+            dependencies: [
+                "VettIDCrypto",
+                "VettIDAttestation",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Development and CI: App Attest-format attestations and assertions from a software key under a
+        // software root the server trusts only when configured to; the SDK's DeviceAttester over it.
+        .target(
+            name: "VettIDSoftwareAttestation",
+            dependencies: [
+                "VettIDAttestation",
+                "VettIDVerification",
+                "VettIDClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -150,6 +183,8 @@ let package = Package(
             name: "VettIDAttestationTests",
             dependencies: [
                 "VettIDAttestation",
+                "VettIDVerification",
+                "VettIDSoftwareAttestation",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -158,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VettIDCryptoTests",
-            dependencies: ["VettIDCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VettIDCrypto", "VettIDVerification", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -226,6 +261,8 @@ let package = Package(
                 "VettIDAPI",
                 "VettIDCrypto",
                 "VettIDAttestation",
+                "VettIDVerification",
+                "VettIDSoftwareAttestation",
                 "VettIDMessaging",
                 "NATSClient",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -19,6 +19,13 @@ func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies)
 }
 
+/// The App Attest verifier and the software attester that mints valid inputs for it.
+let appAttest: [Target.Dependency] = [
+    .product(name: "VettIDAttestation", package: "main"),
+    .product(name: "VettIDVerification", package: "main"),
+    .product(name: "VettIDSoftwareAttestation", package: "main"),
+]
+
 let package = Package(
     name: "VettIDFuzz",
     platforms: [.macOS(.v14)],
@@ -35,9 +42,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         fuzzer("AuthenticatorDataFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
-        fuzzer("AppAttestAssertionFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
-        fuzzer("AppAttestAttestationFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
-        fuzzer("DPoPProofFuzzer", [.product(name: "VettIDCrypto", package: "main")]),
+        fuzzer("AppAttestAssertionFuzzer", appAttest),
+        fuzzer("AppAttestAttestationFuzzer", appAttest),
+        fuzzer("DPoPProofFuzzer", [
+            .product(name: "VettIDCrypto", package: "main"),
+            .product(name: "VettIDVerification", package: "main"),
+        ]),
         fuzzer("VaultMessageFuzzer", [
             .product(name: "VettIDMessaging", package: "main"),
             .product(name: "VettIDCrypto", package: "main"),

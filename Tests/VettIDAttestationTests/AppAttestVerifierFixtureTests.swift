@@ -4,6 +4,8 @@ import Foundation
 import SwiftASN1
 import Testing
 import VettIDAttestation
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 @Suite struct AppAttestVerifierFixtureTests {
     func verifier(_ fixture: AppAttestFixture, appID: String? = nil, environments: Set<AppAttestEnvironment> = [.development], roots: [Certificate]? = nil, at time: Date? = nil) -> AppAttestVerifier {

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Testing
 @testable import VettIDAttestation
+@testable import VettIDSoftwareAttestation
+@testable import VettIDVerification
 
 /// Fields `attestKey` always writes correctly, forged through the attester's internal builders, so every
 /// attestation refusal code is provoked with a chain the verifier trusts.

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDAttestation
+import VettIDVerification
 
 /// Every real attestation and assertion in `../shared/fixtures/appattest/real` (43 devices from iOS 14 to
 /// iOS 27, development and production, plus a standalone iOS 27 assertion) through the verifier.

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import VettIDAttestation
 import X509
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 @Suite struct SoftwareAttesterTests {
     static let appID = "ABCDE12345.com.example.vettid"

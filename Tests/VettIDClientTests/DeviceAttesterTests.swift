@@ -4,6 +4,8 @@ import VettIDAttestation
 import VettIDCrypto
 
 @testable import VettIDClient
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 /// A scripted stand-in for `DCAppAttestService`: errors are `NSError`s in the DeviceCheck domain, as on a device.
 actor FakeAppAttestService: AppAttestService {

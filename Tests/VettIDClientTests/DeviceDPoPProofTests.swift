@@ -5,6 +5,7 @@ import Testing
 import VettIDCrypto
 
 @testable import VettIDClient
+import VettIDVerification
 
 @Suite("Device DPoP proofs")
 struct DeviceDPoPProofTests {

@@ -6,6 +6,7 @@ import VettIDAttestation
 import VettIDCrypto
 
 @testable import VettIDClient
+import VettIDSoftwareAttestation
 
 /// A settable clock.
 final class TestClock: @unchecked Sendable {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDVerification
 
 @Suite struct DPoPNonceIssuerTests {
     let key = SymmetricKey(size: .bits256)

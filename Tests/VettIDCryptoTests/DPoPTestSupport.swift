@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import VettIDCrypto
+import VettIDVerification
 
 /// Builds DPoP proofs with arbitrary header and claims, to forge inputs the verifier must refuse.
 struct ProofForge {

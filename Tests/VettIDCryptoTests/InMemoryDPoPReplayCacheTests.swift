@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDVerification
 
 @Suite struct InMemoryDPoPReplayCacheTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)

@@ -1,5 +1,7 @@
-"""Reads `swift package dump-package` JSON on stdin; fails when an SDK product other than VettIDNats and NATSClient
-reaches NATSClient or SwiftNIO on iOS or macOS (see scripts/check-modules)."""
+"""Reads `swift package dump-package` JSON on stdin (see scripts/check-modules); fails when
+- an SDK product other than VettIDNats and NATSClient reaches NATSClient or SwiftNIO on iOS or macOS, or
+- a product an app links reaches a server-only or development-only module (VettIDVerification: the DPoP and
+  App Attest verifiers; VettIDSoftwareAttestation: the software attestation authority and attester)."""
 import json
 import sys
 
@@ -7,6 +9,7 @@ package = json.load(sys.stdin)
 targets = {t["name"]: t for t in package["targets"]}
 NIO_PACKAGES = {"swift-nio", "swift-nio-ssl", "swift-nio-transport-services", "async-http-client"}
 ALLOWED = {"VettIDNats", "NATSClient"}
+NOT_FOR_APPS = {"VettIDVerification", "VettIDSoftwareAttestation"}
 
 
 def reach(name, platform):
@@ -32,11 +35,15 @@ def reach(name, platform):
 failures = set()
 for product in package["products"]:
     name = product["name"]
-    if name in ALLOWED or "library" not in product["type"]:
+    if name in NOT_FOR_APPS or "library" not in product["type"]:
         continue
-    for platform in ("ios", "macos"):
+    for platform in ("ios", "macos", "linux"):
         for target in product["targets"]:
             local, external = reach(target, platform)
+            for module in sorted(local & NOT_FOR_APPS):
+                failures.add(f"{name} reaches the server-only or development-only module {module} on {platform}")
+            if name in ALLOWED or platform == "linux":
+                continue
             if "NATSClient" in local:
                 failures.add(f"{name} reaches NATSClient on {platform}")
             for package_name, product_name in sorted(external):
@@ -45,4 +52,7 @@ for product in package["products"]:
 if failures:
     print("check-modules: FAILED\n  " + "\n  ".join(sorted(failures)), file=sys.stderr)
     sys.exit(1)
-print("check-modules: OK (only VettIDNats and NATSClient reach NATSClient or NIO on iOS and macOS)")
+print(
+    "check-modules: OK (only VettIDNats and NATSClient reach NATSClient or NIO on iOS and macOS; no app product "
+    "reaches VettIDVerification or VettIDSoftwareAttestation)"
+)

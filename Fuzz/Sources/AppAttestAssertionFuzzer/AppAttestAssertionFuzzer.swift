@@ -17,6 +17,8 @@
 import FoundationEssentials
 import FuzzSupport
 import VettIDAttestation
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 @_cdecl("AppAttestAssertionFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

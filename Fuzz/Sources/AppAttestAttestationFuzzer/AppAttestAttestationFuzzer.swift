@@ -23,6 +23,8 @@ import Foundation
 #endif
 import FuzzSupport
 import VettIDAttestation
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 @_cdecl("AppAttestAttestationFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

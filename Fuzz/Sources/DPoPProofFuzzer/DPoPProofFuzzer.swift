@@ -25,6 +25,7 @@ import Foundation
 #endif
 import FuzzSupport
 import VettIDCrypto
+import VettIDVerification
 
 @_cdecl("DPoPProofFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

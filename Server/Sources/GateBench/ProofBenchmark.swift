@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import VettIDCrypto
+import VettIDVerification
 
 /// Rates of one operation, on one task and on all cores.
 struct RatePair: Sendable {

@@ -11,6 +11,7 @@ import VettIDClient
 import VettIDServer
 
 @testable import VettIDCLI
+import VettIDSoftwareAttestation
 
 /// Notes each exchange the SDK makes (method, path, status, nonce challenge), below the SDK's middlewares.
 actor LiveExchangeLog {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 import VettIDCrypto
+import VettIDVerification
 @testable import VettIDServer
 
 /// DPoP (RFC 9449) on member auth: nonces, binding at login and refresh, the DPoP scheme at resources, and every

@@ -3,6 +3,7 @@ import Testing
 import VettIDAttestation
 
 @testable import VettIDServer
+import VettIDVerification
 
 /// The `gate_*` configuration keys.
 @Suite struct GateConfigurationTests {

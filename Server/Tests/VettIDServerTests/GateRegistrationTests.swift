@@ -7,6 +7,7 @@ import VettIDAttestation
 import VettIDCrypto
 
 @testable import VettIDServer
+import VettIDSoftwareAttestation
 
 /// `POST /attest/challenge` and `POST /attest/register`: the software attester's attestation is accepted only
 /// under a trusted root, bound to the challenge and the DPoP key; each refusal has its own code.

@@ -6,6 +6,7 @@ import VettIDAttestation
 import VettIDCrypto
 
 @testable import VettIDServer
+import VettIDSoftwareAttestation
 
 /// Shared parts of the Gate tests: a device (DPoP key + software App Attest key), a server configuration that
 /// trusts a software attestation root, and the client side of challenge → register → token.

@@ -4,33 +4,33 @@
 ///
 /// Definite lengths only; a length longer than the remaining input, nesting deeper than `maxDepth`,
 /// invalid UTF-8 text, duplicate map keys, tags, floats and indefinite lengths are refused.
-struct CBORReader {
-    struct Failure: Error, Sendable {
-        let reason: String
+package struct CBORReader {
+    package struct Failure: Error, Sendable {
+        package let reason: String
     }
 
     private let bytes: [UInt8]
     /// The index of the next unread byte.
-    private(set) var offset: Int
+    package private(set) var offset: Int
     private let maxDepth: Int
 
-    init(_ bytes: [UInt8], offset: Int = 0, maxDepth: Int = 16) {
+    package init(_ bytes: [UInt8], offset: Int = 0, maxDepth: Int = 16) {
         self.bytes = bytes
         self.offset = offset
         self.maxDepth = maxDepth
     }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     /// Decodes exactly one item that spans all of `bytes`.
-    static func decodeSingle(_ bytes: [UInt8]) throws(Failure) -> CBORValue {
+    package static func decodeSingle(_ bytes: [UInt8]) throws(Failure) -> CBORValue {
         var reader = CBORReader(bytes)
         let value = try reader.read()
         guard reader.isAtEnd else { throw Failure(reason: "trailing bytes after the CBOR item") }
         return value
     }
 
-    mutating func read() throws(Failure) -> CBORValue {
+    package mutating func read() throws(Failure) -> CBORValue {
         try read(depth: 0)
     }
 

@@ -2,7 +2,7 @@
 
 extension CBORValue {
     /// The encoding with the shortest length arguments and map entries in stored order.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var output = [UInt8]()
         encode(into: &output)
         return output

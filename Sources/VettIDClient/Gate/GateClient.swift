@@ -50,7 +50,7 @@ public final class GateClient: Sendable {
     /// - Parameters:
     ///   - configuration: The Gate and the app's identity.
     ///   - deviceKeyStore: The device key (``SoftwareDeviceKeyStore`` or `SecureEnclaveDeviceKeyStore`).
-    ///   - attester: ``AppAttestAttester``, ``SoftwareDeviceAttester`` or ``DevelopmentTokenAttester``.
+    ///   - attester: ``AppAttestAttester``, `SoftwareDeviceAttester` (VettIDSoftwareAttestation) or ``DevelopmentTokenAttester``.
     ///   - store: Where the registration state persists.
     public init(
         configuration: GateClientConfiguration,

@@ -50,7 +50,7 @@ public final class VaultService: VaultServiceProtocol {
     /// - Parameters:
     ///   - configuration: The server and device settings.
     ///   - deviceKeyStore: The device key (``SoftwareDeviceKeyStore`` or `SecureEnclaveDeviceKeyStore`).
-    ///   - attester: ``AppAttestAttester``, ``SoftwareDeviceAttester`` or ``DevelopmentTokenAttester``.
+    ///   - attester: ``AppAttestAttester``, `SoftwareDeviceAttester` (VettIDSoftwareAttestation) or ``DevelopmentTokenAttester``.
     ///   - store: Where the credential package is kept (key ``VaultServiceConfiguration/credentialStorageKey``).
     ///   - memberSession: The member's session for status, sync and NATS (see ``memberSession``); `nil` uses
     ///     the vault session.

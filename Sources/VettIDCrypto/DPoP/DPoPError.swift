@@ -1,6 +1,6 @@
 // The error thrown when a DPoP proof is refused or cannot be built.
 
-/// A DPoP proof was refused (by ``DPoPVerifier``) or could not be built (by ``DPoPProofBuilder``).
+/// A DPoP proof was refused (by `DPoPVerifier` (VettIDVerification)) or could not be built (by ``DPoPProofBuilder``).
 ///
 /// Every check has its own ``Code``; ``oauthError`` maps it to the value a server puts in its
 /// `error` response (RFC 9449 §7.1, §8, §9).
@@ -16,7 +16,7 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let missingProof = Code(rawValue: "missing_proof")
         /// The request has more than one `DPoP` header.
         public static let multipleProofs = Code(rawValue: "multiple_proofs")
-        /// The proof is larger than ``DPoPVerifier/Configuration/maxProofBytes``.
+        /// The proof is larger than `DPoPVerifier.Configuration.maxProofBytes`.
         public static let proofTooLarge = Code(rawValue: "proof_too_large")
         /// The proof is not a well-formed compact JWS with JSON object header and claims.
         public static let malformedProof = Code(rawValue: "malformed_proof")
@@ -52,7 +52,7 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let nonceInvalid = Code(rawValue: "nonce_invalid")
         /// The nonce was issued by this server but has expired (maps to `use_dpop_nonce`).
         public static let nonceStale = Code(rawValue: "nonce_stale")
-        /// `jti` is longer than ``DPoPVerifier/Configuration/maxJTIBytes``.
+        /// `jti` is longer than `DPoPVerifier.Configuration.maxJTIBytes`.
         public static let jtiTooLong = Code(rawValue: "jti_too_long")
         /// A proof with this `jti` was already accepted for this URI.
         public static let replayedProof = Code(rawValue: "replayed_jti")

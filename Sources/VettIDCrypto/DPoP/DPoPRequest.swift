@@ -1,6 +1,6 @@
 // What a server knows about a request whose DPoP proof it verifies.
 
-/// The request context a ``DPoPVerifier`` checks a proof against.
+/// The request context a `DPoPVerifier` (VettIDVerification) checks a proof against.
 public struct DPoPRequest: Sendable {
     /// Every value of the request's `DPoP` header (the verifier requires exactly one).
     public var proofHeaderValues: [String]

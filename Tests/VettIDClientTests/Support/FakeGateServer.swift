@@ -5,6 +5,8 @@ import VettIDAttestation
 import VettIDCrypto
 
 @testable import VettIDClient
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 /// Accepts exactly one current nonce (the fake Gate rotates it).
 actor RotatingNonce: DPoPNonceValidator {

@@ -5,6 +5,8 @@ import VettIDAttestation
 import VettIDCrypto
 
 @testable import VettIDClient
+import VettIDSoftwareAttestation
+import VettIDVerification
 
 /// An in-memory vault server behind a fake transport (unit tests only).
 ///

@@ -4,6 +4,7 @@ import Testing
 import VettIDAttestation
 
 @testable import VettIDClient
+import VettIDSoftwareAttestation
 
 /// A vault service wired to a ``FakeVaultServer`` (unit tests only).
 struct VaultFixture {

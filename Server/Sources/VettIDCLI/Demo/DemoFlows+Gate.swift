@@ -8,6 +8,7 @@ import ServiceLifecycle
 import VettIDAttestation
 import VettIDClient
 import VettIDServer
+import VettIDSoftwareAttestation
 
 /// The Gate part of the demo: a local upstream (a tiny Hummingbird app on loopback), a backend whose Gate
 /// proxies to it and trusts a software App Attest root, and the SDK's `GateClient` walking challenge, register,

@@ -3,6 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
 import VettIDCrypto
+import VettIDVerification
 
 /// Vault enrollment (docs/protocol.md §4): `start` is proven by a DPoP proof alone and binds the session to its
 /// key; the other steps take the enrollment token with the DPoP scheme and a proof by that key.

@@ -2,6 +2,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
 import VettIDCrypto
+import VettIDVerification
 
 /// The Gate's token endpoints: attestation challenges, App Attest key registration, and Gate tokens
 /// (docs/protocol.md §8). The proxy itself is a raw streaming route (``GateProxy``).

@@ -4,6 +4,7 @@ import Logging
 import OpenAPIRuntime
 import VettIDAPI
 import VettIDCrypto
+import VettIDVerification
 
 /// The server's implementation of the generated `APIProtocol`: decodes nothing itself (the generated code did),
 /// delegates to the services, and maps their results onto the generated output types.

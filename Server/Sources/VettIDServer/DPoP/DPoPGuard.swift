@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Logging
-public import VettIDCrypto
+import VettIDCrypto
+public import VettIDVerification
 
 /// Verifies the DPoP proof (RFC 9449) of a request the way this server requires it, and answers failures the
 /// way the RFC asks: 400 at token endpoints, 401 with `WWW-Authenticate: DPoP …` at resources, and a fresh

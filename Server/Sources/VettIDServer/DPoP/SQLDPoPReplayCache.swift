@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
 import VettIDCrypto
+import VettIDVerification
 
 /// The DPoP `jti` replay cache in the SQL store, shared by every server instance behind a load balancer.
 ///

@@ -2,6 +2,7 @@ import Crypto
 import HTTPTypes
 import Logging
 import VettIDAttestation
+import VettIDVerification
 
 /// The device attestation checks shared by the Gate and vault enrollment: App Attest under Apple's root,
 /// App Attest-format objects under configured software roots (only when trusted), and development tokens.

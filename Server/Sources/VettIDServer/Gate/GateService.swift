@@ -4,6 +4,7 @@ import HTTPTypes
 public import Logging
 import VettIDAttestation
 public import VettIDCrypto
+import VettIDVerification
 
 /// The Gate's token side: attestation challenges, App Attest key registration, and minting DPoP-bound Gate
 /// tokens from an App Attest assertion or a development token.

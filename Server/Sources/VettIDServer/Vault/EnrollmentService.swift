@@ -5,6 +5,7 @@ import Logging
 import SQLKit
 import VettIDAttestation
 import VettIDCrypto
+import VettIDVerification
 
 /// Vault enrollment: `start`, `attestation`, `password`, `finalize` over an ``EnrollmentStateMachine``
 /// (docs/protocol.md §4).

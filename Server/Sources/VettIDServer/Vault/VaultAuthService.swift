@@ -5,6 +5,7 @@ import Logging
 import SQLKit
 import VettIDAttestation
 import VettIDCrypto
+import VettIDVerification
 
 /// Vault authentication: action request, then auth execute (docs/protocol.md §5).
 ///

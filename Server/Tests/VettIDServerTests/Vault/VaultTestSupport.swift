@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 import VettIDAttestation
 import VettIDCrypto
+import VettIDSoftwareAttestation
 
 @testable import VettIDServer
 

@@ -1,3 +1,4 @@
+import VettIDCrypto
 // Settings of a DPoP verifier.
 
 extension DPoPVerifier {

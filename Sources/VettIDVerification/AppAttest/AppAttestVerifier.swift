@@ -1,3 +1,4 @@
+public import VettIDAttestation
 // Server-side verification of App Attest attestations and assertions (Apple's documented steps).
 
 public import Crypto

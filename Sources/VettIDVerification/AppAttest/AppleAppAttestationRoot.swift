@@ -1,3 +1,4 @@
+import VettIDAttestation
 // Apple App Attestation Root CA, the trust anchor for real App Attest attestations.
 
 import SwiftASN1

@@ -1,3 +1,4 @@
+import VettIDCrypto
 // The seam through which a verifier checks server-issued nonces (RFC 9449 §8, §9).
 
 #if canImport(FoundationEssentials)

@@ -1,12 +1,12 @@
 // The App Attest nonce certificate extension, 1.2.840.113635.100.8.2.
 
-import SwiftASN1
+package import SwiftASN1
 
 /// Reads and writes the nonce extension: `SEQUENCE { [1] EXPLICIT OCTET STRING nonce }`.
-enum AppAttestNonceExtension {
-    static let oid: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 2]
+package enum AppAttestNonceExtension {
+    package static let oid: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 2]
 
-    static func nonce(fromExtensionValue value: ArraySlice<UInt8>) throws -> [UInt8] {
+    package static func nonce(fromExtensionValue value: ArraySlice<UInt8>) throws -> [UInt8] {
         let root = try DER.parse(value)
         return try DER.sequence(root, identifier: .sequence) { nodes in
             try DER.explicitlyTagged(&nodes, tagNumber: 1, tagClass: .contextSpecific) { node in
@@ -15,7 +15,7 @@ enum AppAttestNonceExtension {
         }
     }
 
-    static func extensionValue(nonce: [UInt8]) throws -> [UInt8] {
+    package static func extensionValue(nonce: [UInt8]) throws -> [UInt8] {
         var serializer = DER.Serializer()
         try serializer.appendConstructedNode(identifier: .sequence) { sequence in
             try sequence.serialize(explicitlyTaggedWithTagNumber: 1, tagClass: .contextSpecific) { tagged in

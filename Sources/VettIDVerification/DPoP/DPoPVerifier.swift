@@ -1,3 +1,4 @@
+public import VettIDCrypto
 // Server side of RFC 9449: verifies DPoP proofs with every check of §4.3, in order.
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+public import VettIDCrypto
 // The result of a successful DPoP verification.
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+public import VettIDAttestation
 // Settings of an App Attest verifier.
 
 public import X509

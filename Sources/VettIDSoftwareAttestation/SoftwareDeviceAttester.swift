@@ -1,6 +1,7 @@
+public import VettIDClient
 import Crypto
 public import Foundation
-public import VettIDAttestation
+import VettIDAttestation
 
 /// A ``DeviceAttester`` producing App Attest-format attestations and assertions with a software key under a
 /// `SoftwareAttestationAuthority`, so the server's full App Attest verifier runs off Apple hardware (Linux,

@@ -1,3 +1,4 @@
+import VettIDCrypto
 // A bounded in-memory replay cache for one server instance.
 
 #if canImport(FoundationEssentials)

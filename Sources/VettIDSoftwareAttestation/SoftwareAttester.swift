@@ -1,3 +1,5 @@
+public import VettIDAttestation
+import VettIDVerification
 // Produces App Attest-format attestations and assertions without Apple hardware.
 
 public import Crypto

@@ -1,3 +1,4 @@
+import VettIDCrypto
 // Storage of accepted proof identifiers, to refuse replays (RFC 9449 §11.1).
 
 import Crypto

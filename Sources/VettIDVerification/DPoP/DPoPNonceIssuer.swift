@@ -1,3 +1,4 @@
+import VettIDCrypto
 // Stateless DPoP nonces: an HMAC over a time window under a server key.
 
 public import Crypto

@@ -1,3 +1,4 @@
+public import VettIDAttestation
 // What a successful App Attest attestation establishes.
 
 public import Crypto

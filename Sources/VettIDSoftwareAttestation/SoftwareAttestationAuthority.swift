@@ -1,3 +1,5 @@
+import VettIDAttestation
+import VettIDVerification
 // A test certificate authority that stands in for Apple's App Attest CA off Apple hardware.
 
 import Crypto
