@@ -1,6 +1,6 @@
 #if canImport(DeviceCheck)
-// Written for Apple platforms and never compiled or run on the Linux machine this SDK is developed on:
-// test it on a device before relying on it (see docs/sdk.md).
+// Written for Apple platforms. Type-checked on Linux against Tests/AppleAPIShims (scripts/check-apple-only, in
+// the test command); never run on a device by this project: test it on one before relying on it (docs/sdk.md).
 
 import DeviceCheck
 public import Foundation

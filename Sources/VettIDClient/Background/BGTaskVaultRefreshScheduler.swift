@@ -10,8 +10,8 @@ import Foundation
 /// mode; register (``VaultRefreshTask/register()``) before the app finishes launching. When iOS expires the task
 /// its expiration handler cancels the sync's task; the task is completed with the handler's result.
 ///
-/// > Note: this file is compiled only where `BackgroundTasks` can be imported (not on Linux, not on macOS); the SDK's
-/// > CI builds on Linux, so it is not compiled or tested there. ``InProcessBackgroundScheduler`` has the same
+/// > Note: built only where `BackgroundTasks` can be imported (not on macOS). On Linux it is type-checked against
+/// > Tests/AppleAPIShims (scripts/check-apple-only) but never run; ``InProcessBackgroundScheduler`` has the same
 /// > contract and is tested.
 public final class BGTaskVaultRefreshScheduler: BackgroundScheduler, @unchecked Sendable {
     private let lock = NSLock()

@@ -27,7 +27,8 @@ public struct VettIDConfiguration: Sendable {
     public let storage: Storage
     /// The platform the defaults are picked for (``PlatformCapabilities/current`` unless a test says otherwise).
     public let platform: PlatformCapabilities
-    /// Where the SDK logs (never secrets).
+    /// Where the SDK logs (never secrets). By default ``PlatformLogger/make(subsystem:category:policy:)`` for the
+    /// bundle id: Console.app on Apple platforms, the process's swift-log set-up elsewhere, `info` and above.
     public let logger: Logger
     /// The HTTP transport (the platform's default unless given).
     public let transport: (any ClientTransport)?
@@ -35,6 +36,9 @@ public struct VettIDConfiguration: Sendable {
     public let now: @Sendable () -> Date
 
     /// Creates a configuration.
+    ///
+    /// `logger`: `nil` picks ``PlatformLogger``'s default; pass `PlatformLogger.make(subsystem:policy:)` with
+    /// `UnifiedLogPolicy(threshold: .off)` to silence the SDK.
     /// - Throws: ``ConfigurationError`` `invalid_base_url`, `invalid_team_id`, `invalid_bundle_id`, or `invalid_value`
     ///   for an empty development token.
     public init(
@@ -44,7 +48,7 @@ public struct VettIDConfiguration: Sendable {
         developmentToken: String? = nil,
         storage: Storage = .platformDefault(),
         platform: PlatformCapabilities = .current,
-        logger: Logger = Logger(label: "dev.vettid"),
+        logger: Logger? = nil,
         transport: (any ClientTransport)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) throws(ConfigurationError) {
@@ -58,7 +62,7 @@ public struct VettIDConfiguration: Sendable {
         self.developmentToken = developmentToken
         self.storage = storage
         self.platform = platform
-        self.logger = logger
+        self.logger = logger ?? PlatformLogger.make(subsystem: bundleID)
         self.transport = transport
         self.now = now
     }

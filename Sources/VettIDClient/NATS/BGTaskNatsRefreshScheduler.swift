@@ -6,8 +6,8 @@
 /// (``NatsTokenRefreshTask/register()``) before the app finishes launching. One instance may serve both the vault
 /// and the NATS refresh.
 ///
-/// > Note: this file is compiled only where `BackgroundTasks` can be imported (not on Linux, not on macOS); the
-/// > SDK's CI builds on Linux, so it is not compiled or tested there. ``InProcessBackgroundScheduler`` has the same
+/// > Note: built only where `BackgroundTasks` can be imported (not on macOS). On Linux it is type-checked against
+/// > Tests/AppleAPIShims (scripts/check-apple-only) but never run; ``InProcessBackgroundScheduler`` has the same
 /// > contract and is tested.
 public typealias BGTaskNatsRefreshScheduler = BGTaskVaultRefreshScheduler
 #endif

@@ -8,7 +8,8 @@ import DeviceCheck
 extension PlatformCapabilities {
     /// The platform this process runs on. On Apple platforms it asks CryptoKit (`SecureEnclave.isAvailable`) and
     /// DeviceCheck (`DCAppAttestService.shared.isSupported`); on Linux it is ``linux``. The Apple branch is
-    /// written against Apple's documentation and not compiled on the Linux machine this SDK is developed on.
+    /// written against Apple's documentation, type-checked on Linux against Tests/AppleAPIShims
+    /// (scripts/check-apple-only) and never run on a device by this project.
     public static var current: PlatformCapabilities {
         #if canImport(CryptoKit) && canImport(DeviceCheck)
         #if targetEnvironment(simulator)

@@ -2,7 +2,8 @@
 public import Foundation
 import Security
 
-/// A ``SecureStore`` in the Apple keychain (iOS, macOS). Not compiled or tested on Linux.
+/// A ``SecureStore`` in the Apple keychain (iOS, macOS). On Linux it is type-checked against Tests/AppleAPIShims
+/// (scripts/check-apple-only) but never run.
 ///
 /// All items of one store live in a single generic-password item (service ``service``, account ``account``)
 /// whose data is the JSON-encoded item set. A write replaces that one item with `SecItemUpdate` (or adds it),
