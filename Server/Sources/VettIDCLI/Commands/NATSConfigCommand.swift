@@ -57,7 +57,7 @@ public struct NATSConfigCommand: AsyncParsableCommand {
                 host: listenHost, port: listenPort, resolverDirectory: resolverDirectory, tlsCertificateFile: certificate,
                 tlsKeyFile: key),
             applicationAccountJWT: try await components.natsAccountJWT.current())
-        try await components.store.shutdown()
+        try await components.shutdownStores()
         if let output {
             try NATSServerConfigRenderer.write(text, to: output)
             FileHandle.standardError.write(Data("wrote \(output); run: nats-server -c \(output)\n".utf8))

@@ -5,6 +5,8 @@ public import Logging
 public struct ServerComponents: Sendable {
     public let configuration: ServerConfiguration
     public let store: any SQLStore
+    /// The DPoP replay store when it is not ``store`` (SQLite deployments); shut down with it.
+    public let separateReplayStore: (any SQLStore)?
     public let keys: ServerKeys
     public let auth: AuthService
     public let clock: any WallClock
@@ -39,6 +41,12 @@ public struct ServerComponents: Sendable {
     /// The metrics `/metrics` renders.
     public let metrics: ServerMetrics
 
+    /// Closes the store and the DPoP replay store (when it is a separate one). Nothing may use them afterwards.
+    public func shutdownStores() async throws {
+        try await store.shutdown()
+        try await separateReplayStore?.shutdown()
+    }
+
     /// Opens the store (SQLite file or PostgreSQL), migrates it, loads or creates the keys, and wires services.
     public static func make(
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemWallClock()
@@ -46,21 +54,30 @@ public struct ServerComponents: Sendable {
         let keys = try ServerKeys.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let natsTrust = try NATSTrust.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let store: any SQLStore
+        let replayStore: any SQLStore
         if let url = configuration.databaseURL {
             store = try PostgresStore(url: url, leaseTimeout: configuration.databaseLeaseTimeout, logger: logger)
+            replayStore = store
         } else {
             store = try await SQLiteStore.open(path: configuration.sqlitePath, logger: logger)
+            // Accepted DPoP proofs in a database of their own: its writes neither queue behind the main store's
+            // single connection nor wait for an fsync (docs/security.md, "DPoP replay").
+            replayStore = try await SQLiteStore.open(
+                path: configuration.replaySQLitePath, durability: .normal, logger: logger)
         }
         return try await make(
-            configuration: configuration, store: store, keys: keys, natsTrust: natsTrust, logger: logger, clock: clock)
+            configuration: configuration, store: store, replayStore: replayStore, keys: keys, natsTrust: natsTrust,
+            logger: logger, clock: clock)
     }
 
     /// Wires services over an already-open store. Runs the migrations.
+    /// - Parameter replayStore: Where accepted DPoP proofs are recorded; `nil` uses `store`.
     public static func make(
-        configuration: ServerConfiguration, store: any SQLStore, keys: ServerKeys,
+        configuration: ServerConfiguration, store: any SQLStore, replayStore: (any SQLStore)? = nil, keys: ServerKeys,
         natsTrust: NATSTrust = .ephemeral(), logger: Logger, clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         try await Migrator(store: store, logger: logger).migrate()
+        if let replayStore { try await SQLDPoPReplayCache.prepareOwnStore(replayStore) }
         let metrics = ServerMetrics()
         let hasher = PasswordHasher(
             configuration: .init(
@@ -73,7 +90,7 @@ public struct ServerComponents: Sendable {
             policy: configuration.passwordPolicy, tokens: tokens, limits: configuration.limits, clock: clock
         )
         let origin = PublicOrigin(configuration: configuration)
-        let dpop = DPoPGuard(keys: keys, store: store, origin: origin, clock: clock)
+        let dpop = DPoPGuard(keys: keys, replayStore: replayStore ?? store, origin: origin, clock: clock)
         let gate = try await GateService(
             configuration: configuration.gate, store: store, keys: keys, issuer: configuration.tokens.issuer, clock: clock)
         let vaultTokens = try await VaultTokenService(
@@ -102,7 +119,8 @@ public struct ServerComponents: Sendable {
         let vaultLifecycle = VaultLifecycleService(
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
         return ServerComponents(
-            configuration: configuration, store: store, keys: keys, auth: auth, clock: clock, logger: logger,
+            configuration: configuration, store: store, separateReplayStore: replayStore, keys: keys, auth: auth,
+            clock: clock, logger: logger,
             origin: origin, invitations: invitations, dpop: dpop, gate: gate,
             gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),
             vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth,

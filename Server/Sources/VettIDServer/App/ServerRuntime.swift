@@ -40,7 +40,7 @@ public final class ServerRuntime: Sendable {
         } catch {
             result = .failure(error)
         }
-        try await components.store.shutdown()
+        try await components.shutdownStores()
         try result.get()
     }
 

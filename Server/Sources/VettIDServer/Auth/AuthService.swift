@@ -56,6 +56,7 @@ public struct AuthService: Sendable {
     let ipLimiter: RateLimiter
     let accountLimiter: RateLimiter
     let accountCeiling: RateLimiter
+    let liveSessions: LiveSessionCache
 
     public init(
         members: MemberRepository, sessions: SessionRepository, hasher: PasswordHasher, policy: PasswordPolicy,
@@ -70,6 +71,7 @@ public struct AuthService: Sendable {
         self.ipLimiter = RateLimiter(rule: limits.perIP, clock: clock)
         self.accountLimiter = RateLimiter(rule: limits.failedLoginsPerAccount, clock: clock)
         self.accountCeiling = RateLimiter(rule: limits.failedLoginsPerAccountCeiling, clock: clock)
+        self.liveSessions = LiveSessionCache(lifetime: tokens.configuration.sessionCacheLifetime.seconds)
     }
 
     /// Registers a member. Refuses an invalid email, a weak password or a taken email.
@@ -175,12 +177,14 @@ public struct AuthService: Sendable {
         case .unknown, .sessionEnded:
             throw invalid
         case .reused(let sessionID):
+            liveSessions.forget(sessionID: sessionID)
             logger.warning("refresh token reused: session revoked", metadata: ["session_id": "\(sessionID)"])
             throw invalid
         case .rotated(let session):
             if let bound = session.dpopJKT, bound != dpopJKT {
                 // A session bound to a device key only refreshes with a proof by that key (RFC 9449 §5).
                 try await sessions.revoke(id: session.id, reason: "refresh_without_bound_key", now: now)
+                liveSessions.forget(sessionID: session.id)
                 throw APIFailure(.badRequest, .invalidGrant, "the refresh token is bound to a DPoP key")
             }
             guard let member = try await members.find(id: session.memberID) else { throw invalid }
@@ -191,15 +195,21 @@ public struct AuthService: Sendable {
     /// Ends a session: its refresh tokens and access tokens stop working at once.
     public func logout(_ authenticated: Authenticated, logger: Logger) async throws {
         try await sessions.revoke(id: authenticated.session.id, reason: "logout", now: clock.now())
+        liveSessions.forget(sessionID: authenticated.session.id)
         logger.info("member logged out", metadata: ["session_id": "\(authenticated.session.id)"])
     }
 
     /// Authenticates an access token: signature, expiry, and a live session.
     public func authenticate(accessToken: String) async throws -> (Authenticated, boundJKT: String?) {
-        guard let verified = await tokens.verifyAccessToken(accessToken, now: clock.now()) else { throw APIFailure.invalidToken() }
-        guard let session = try await sessions.find(id: verified.sessionID), session.isActive(at: clock.now()),
+        let now = clock.now()
+        guard let verified = await tokens.verifyAccessToken(accessToken, now: now) else { throw APIFailure.invalidToken() }
+        if let known = liveSessions.lookup(sessionID: verified.sessionID, now: now), known.member.id == verified.memberID {
+            return (Authenticated(member: known.member, session: known.session), verified.boundJKT)
+        }
+        guard let session = try await sessions.find(id: verified.sessionID), session.isActive(at: now),
             session.memberID == verified.memberID, let member = try await members.find(id: verified.memberID)
         else { throw APIFailure.invalidToken() }
+        liveSessions.remember(session: session, member: member, now: now)
         return (Authenticated(member: member, session: session), verified.boundJKT)
     }
 

@@ -15,17 +15,23 @@ public struct TokenService: Sendable {
         public var sessionLifetime: Duration
         /// `iss` and `aud` of access tokens.
         public var issuer: String
+        /// How long this instance trusts a session it found active before reading it again; a session ended through
+        /// another instance stays usable here at most this long (ended here, it stops at once). Zero: read every
+        /// time.
+        public var sessionCacheLifetime: Duration
 
         public init(
             accessTokenLifetime: Duration = .seconds(900),
             refreshTokenLifetime: Duration = .seconds(14 * 86_400),
             sessionLifetime: Duration = .seconds(90 * 86_400),
-            issuer: String = "vettid"
+            issuer: String = "vettid",
+            sessionCacheLifetime: Duration = .seconds(2)
         ) {
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshTokenLifetime = refreshTokenLifetime
             self.sessionLifetime = sessionLifetime
             self.issuer = issuer
+            self.sessionCacheLifetime = sessionCacheLifetime
         }
     }
 
@@ -38,6 +44,7 @@ public struct TokenService: Sendable {
 
     public let configuration: Configuration
     private let keys: JWTKeyCollection
+    private let verified = VerifiedTokenCache<Verified>()
 
     public init(configuration: Configuration, signingKey: P256.Signing.PrivateKey) async throws {
         self.configuration = configuration
@@ -64,13 +71,16 @@ public struct TokenService: Sendable {
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
     public func verifyAccessToken(_ token: String, now: Date) async -> Verified? {
-        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else {
-            return nil
-        }
+        guard token.utf8.count <= 4096 else { return nil }
+        // A token verified before costs a hash (see VerifiedTokenCache); its own expiry still applies.
+        if let known = verified.value(for: token, now: now) { return known }
+        guard let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
         guard claims.exp.value > now, claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.issuer),
             let member = UUID(uuidString: claims.sub.value), let session = UUID(uuidString: claims.sid)
         else { return nil }
-        return Verified(memberID: member, sessionID: session, boundJKT: claims.cnf?.jkt)
+        let result = Verified(memberID: member, sessionID: session, boundJKT: claims.cnf?.jkt)
+        verified.remember(result, for: token, expiresAt: claims.exp.value, now: now)
+        return result
     }
 
     /// A new opaque refresh token (256 random bits) and the hash under which it is stored.

@@ -93,4 +93,6 @@ public struct ServerConfiguration: Sendable {
 
     /// The SQLite file used when no database URL is set.
     public var sqlitePath: String { dataDirectory + "/vettid.sqlite" }
+    /// The SQLite database of accepted DPoP proofs (SQLite deployments only).
+    public var replaySQLitePath: String { dataDirectory + "/dpop-replay.sqlite" }
 }

@@ -25,14 +25,17 @@ public struct DPoPGuard: Sendable {
     let origin: PublicOrigin
     let clock: any WallClock
 
-    init(keys: ServerKeys, store: any SQLStore, origin: PublicOrigin, clock: any WallClock) {
+    /// - Parameters:
+    ///   - replayStore: Where accepted proofs are recorded for every instance (the main store, or on SQLite a
+    ///     database of its own that commits without an fsync); an in-memory front refuses this instance's replays.
+    init(keys: ServerKeys, replayStore: any SQLStore, origin: PublicOrigin, clock: any WallClock) {
         let nonces = DPoPNonceIssuer(key: keys.derivedKey(purpose: "dpop-nonce"))
         self.nonces = nonces
         self.origin = origin
         self.clock = clock
         self.verifier = DPoPVerifier(
             configuration: .init(requireNonce: true),
-            replayCache: SQLDPoPReplayCache(store: store),
+            replayCache: LayeredDPoPReplayCache(backend: SQLDPoPReplayCache(store: replayStore)),
             nonceValidator: nonces,
             now: { clock.now() }
         )

@@ -19,6 +19,16 @@ struct SQLDPoPReplayCache: DPoPReplayCache {
         self.purgeInterval = purgeInterval
     }
 
+    /// Creates the table in a store of its own (the main store's migrations create it there).
+    static func prepareOwnStore(_ store: any SQLStore) async throws {
+        try await store.withDatabase { db in
+            try await db.raw(
+                "CREATE TABLE IF NOT EXISTS dpop_replay (key_hash TEXT PRIMARY KEY, expires_at \(unsafeRaw: store.engine.bigint) NOT NULL)"
+            ).run()
+            try await db.raw("CREATE INDEX IF NOT EXISTS dpop_replay_expiry_idx ON dpop_replay(expires_at)").run()
+        }
+    }
+
     func contains(_ key: DPoPReplayKey, now: Date) async -> Bool {
         let row = try? await store.withDatabase { db in
             try await db.raw(

@@ -23,6 +23,7 @@ public struct GateTokenService: Sendable {
     let issuer: String
     let lifetime: Duration
     private let keys: JWTKeyCollection
+    private let verified = VerifiedTokenCache<Verified>()
 
     /// Creates the service with an ES256 signing key.
     public init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration) async throws {
@@ -45,9 +46,13 @@ public struct GateTokenService: Sendable {
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
     public func verify(_ token: String, now: Date) async -> Verified? {
+        // A token verified before costs a hash (see VerifiedTokenCache); its own expiry still applies.
+        if let known = verified.value(for: token, now: now) { return known }
         guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: Self.audience, now: now),
             let environment = claims.env
         else { return nil }
-        return Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: environment)
+        let result = Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: environment)
+        verified.remember(result, for: token, expiresAt: claims.exp.value, now: now)
+        return result
     }
 }

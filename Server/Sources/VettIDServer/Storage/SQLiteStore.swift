@@ -15,8 +15,17 @@ public final class SQLiteStore: SQLStore {
         self.database = connection.sql(queryLogLevel: .trace)
     }
 
+    /// How a commit reaches the disk.
+    public enum Durability: String, Sendable {
+        /// `synchronous=FULL`: every commit is fsynced; committed data survives a power loss.
+        case full = "FULL"
+        /// `synchronous=NORMAL` in WAL mode: commits are written to the WAL without an fsync. They survive a crash
+        /// of the process; a power loss or OS crash can lose the last ones. Used for the DPoP replay store only.
+        case normal = "NORMAL"
+    }
+
     /// Opens (creating if needed) the database file at `path`; `nil` opens a private in-memory database.
-    public static func open(path: String?, logger: Logger) async throws -> SQLiteStore {
+    public static func open(path: String?, durability: Durability = .full, logger: Logger) async throws -> SQLiteStore {
         let storage: SQLiteConnection.Storage = path.map { .file(path: $0) } ?? .memory
         let connection = try await SQLiteConnection.open(
             storage: storage,
@@ -28,7 +37,7 @@ public final class SQLiteStore: SQLStore {
         let sql = store.database
         // WAL keeps readers and the writer apart and survives a crash with every committed transaction.
         if path != nil { try await sql.raw("PRAGMA journal_mode=WAL").run() }
-        try await sql.raw("PRAGMA synchronous=FULL").run()
+        try await sql.raw("PRAGMA synchronous=\(unsafeRaw: durability.rawValue)").run()
         try await sql.raw("PRAGMA foreign_keys=ON").run()
         try await sql.raw("PRAGMA busy_timeout=5000").run()
         return store
