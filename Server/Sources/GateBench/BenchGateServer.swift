@@ -3,7 +3,7 @@ import Logging
 import VettIDAttestation
 import VettIDServer
 
-/// The VettID server, in process on loopback, with SQLite in a temporary directory and a Gate that proxies
+/// The VettID server, in process on loopback, with SQLite in a temporary directory (or PostgreSQL) and a Gate that proxies
 /// `/proxy/bench/**` to the upstream and accepts one development token (as `vettid demo` configures it).
 struct BenchGateServer {
     /// The app id the Gate is configured with; the client's team and bundle id.
@@ -15,7 +15,7 @@ struct BenchGateServer {
     /// `http://127.0.0.1:<port>`.
     var baseURL: String { server.baseURL.absoluteString }
 
-    static func start(upstreamBaseURL: String, developmentToken: String) async throws -> BenchGateServer {
+    static func start(upstreamBaseURL: String, developmentToken: String, databaseURL: String?) async throws -> BenchGateServer {
         var gate = GateConfiguration(
             appID: "\(teamID).\(bundleID)",
             allowedEnvironments: [.development],
@@ -28,6 +28,7 @@ struct BenchGateServer {
         let server = try await LoopbackServer.start(label: "vettid-gatebench", logger: logger) { configuration in
             configuration.logLevel = .error
             configuration.gate = gate
+            configuration.databaseURL = databaseURL
             // Only the auth routes are rate limited; raised anyway so no limit can shape a run.
             configuration.limits.perIP = .init(capacity: 1_000_000, window: .seconds(60))
         }

@@ -29,6 +29,9 @@ struct GateBenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the DPoP proof measurements, no HTTP.")
     var proofsOnly = false
 
+    @Option(help: "A PostgreSQL URL for the server's store (default: SQLite in a temporary directory).")
+    var databaseURL: String?
+
     func validate() throws {
         guard seconds > 0, warmup >= 0 else { throw ValidationError("--seconds must be > 0 and --warmup >= 0") }
         guard (1...4096).contains(connections) else { throw ValidationError("--connections must be 1...4096") }
@@ -45,7 +48,8 @@ struct GateBenchCommand: AsyncParsableCommand {
 
         print("")
         let settings = LoadSettings(connections: connections, duration: .seconds(seconds), warmup: .seconds(warmup))
-        let proxyResults = try await ProxyBenchmark(settings: settings).run()
+        print("Store: \(databaseURL == nil ? "SQLite (temporary directory)" : "PostgreSQL")")
+        let proxyResults = try await ProxyBenchmark(settings: settings, databaseURL: databaseURL).run()
         BenchReport.printProxy(proxyResults, settings: settings, proofs: proofResults, cores: cores)
         guard proxyResults.direct.errors == 0, proxyResults.proxied.errors == 0 else {
             throw BenchFailure(

@@ -27,13 +27,16 @@ struct ProxyResults: Sendable {
 /// `DPoP-Nonce` seen in any response) per request.
 struct ProxyBenchmark: Sendable {
     let settings: LoadSettings
+    /// PostgreSQL for the server's store; `nil` for SQLite.
+    let databaseURL: String?
 
     func run() async throws -> ProxyResults {
         let upstream = try await BenchUpstream.start()
         let developmentToken = UUID().uuidString
         let server: BenchGateServer
         do {
-            server = try await BenchGateServer.start(upstreamBaseURL: upstream.baseURL, developmentToken: developmentToken)
+            server = try await BenchGateServer.start(
+                upstreamBaseURL: upstream.baseURL, developmentToken: developmentToken, databaseURL: databaseURL)
         } catch {
             await upstream.stop()
             throw error

@@ -28,6 +28,7 @@ public struct ConfigurationLoader: Sendable {
         "gate_app_id", "gate_environments", "gate_trust_software_root", "gate_software_root_pem_file",
         "gate_development_tokens", "gate_token_ttl_seconds", "gate_upstreams", "gate_upstream_api_keys",
         "gate_proxy_max_body_bytes", "gate_upstream_connect_timeout_seconds", "gate_upstream_read_timeout_seconds",
+        "gate_upstream_max_connections",
         "enrollment_require_attestation", "enrollment_session_ttl_seconds", "vault_action_ttl_seconds",
         "vault_session_ttl_seconds", "vault_max_failed_attempts", "rate_limit_enroll_per_minute",
         "rate_limit_action_per_minute", "rate_limit_account_failures_ceiling",
@@ -233,6 +234,7 @@ public struct ConfigurationLoader: Sendable {
         case "gate_proxy_max_body_bytes": c.gate.proxyMaxBodyBytes = try int(1_024...(1 << 30))
         case "gate_upstream_connect_timeout_seconds": c.gate.upstreamConnectTimeout = .seconds(try int(1...300))
         case "gate_upstream_read_timeout_seconds": c.gate.upstreamReadTimeout = .seconds(try int(1...3_600))
+        case "gate_upstream_max_connections": c.gate.upstreamMaxConnections = try int(1...4_096)
         case "enrollment_require_attestation": c.vault.requireAttestation = try bool()
         case "enrollment_session_ttl_seconds": c.vault.enrollmentSessionLifetime = .seconds(try int(60...86_400))
         case "vault_action_ttl_seconds": c.vault.actionLifetime = .seconds(try int(10...3_600))

@@ -31,6 +31,8 @@ public struct GateConfiguration: Sendable, CustomStringConvertible {
     public var upstreamConnectTimeout: Duration
     /// Time allowed between reads from an upstream (and for the response head after the request is sent).
     public var upstreamReadTimeout: Duration
+    /// Connections kept to each upstream (a soft limit: requests beyond it wait for one).
+    public var upstreamMaxConnections: Int
 
     /// Creates a configuration; the defaults disable App Attest (no app id), the development grant and the proxy.
     public init(
@@ -44,7 +46,8 @@ public struct GateConfiguration: Sendable, CustomStringConvertible {
         upstreams: [String: GateUpstream] = [:],
         proxyMaxBodyBytes: Int = 10 << 20,
         upstreamConnectTimeout: Duration = .seconds(5),
-        upstreamReadTimeout: Duration = .seconds(60)
+        upstreamReadTimeout: Duration = .seconds(60),
+        upstreamMaxConnections: Int = 64
     ) {
         self.appID = appID
         self.allowedEnvironments = allowedEnvironments
@@ -57,6 +60,7 @@ public struct GateConfiguration: Sendable, CustomStringConvertible {
         self.proxyMaxBodyBytes = proxyMaxBodyBytes
         self.upstreamConnectTimeout = upstreamConnectTimeout
         self.upstreamReadTimeout = upstreamReadTimeout
+        self.upstreamMaxConnections = upstreamMaxConnections
     }
 
     public var description: String {

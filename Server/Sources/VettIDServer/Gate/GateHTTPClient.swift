@@ -17,6 +17,9 @@ final class GateHTTPClient: Sendable {
                     connect: Self.timeAmount(configuration.upstreamConnectTimeout),
                     read: Self.timeAmount(configuration.upstreamReadTimeout)
                 ),
+                connectionPool: .init(
+                    idleTimeout: .seconds(60),
+                    concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.upstreamMaxConnections),
                 decompression: .disabled
             )
         )
