@@ -30,6 +30,7 @@ public struct DPoPVerifier: Sendable {
     private let replayCache: any DPoPReplayCache
     private let nonceValidator: (any DPoPNonceValidator)?
     private let now: @Sendable () -> Date
+    private let keys = DPoPKeyCache()
 
     /// Creates a verifier.
     /// - Parameters:
@@ -87,12 +88,16 @@ public struct DPoPVerifier: Sendable {
         guard jwkJSON.objectMembers?.contains(where: { P256PublicJWK.privateMemberNames.contains($0.0) }) == false else {
             throw DPoPError(.privateKeyInJWK, "jwk carries private key material")
         }
-        let jwk: P256PublicJWK
+        guard let x = jwkJSON["x"]?.stringValue, let y = jwkJSON["y"]?.stringValue else {
+            throw DPoPError(.invalidKey, "x or y is missing or not a string")
+        }
+        let key: DPoPKeyCache.Entry
         do throws(JOSEError) {
-            jwk = try P256PublicJWK(json: jwkJSON)
+            key = try keys.entry(x: x, y: y)
         } catch {
             throw DPoPError(.invalidKey, error.reason)
         }
+        let jwk = key.jwk
 
         // 5. Signature.
         guard ES256.isValid(signature: jws.signature, for: jws.signingInput, publicKey: jwk.publicKey) else {
@@ -151,7 +156,7 @@ public struct DPoPVerifier: Sendable {
                 throw DPoPError(.accessTokenHashMismatch, "ath does not match the access token")
             }
         }
-        if let boundKeyThumbprint = request.boundKeyThumbprint, boundKeyThumbprint != jwk.thumbprint {
+        if let boundKeyThumbprint = request.boundKeyThumbprint, boundKeyThumbprint != key.thumbprint {
             throw DPoPError(.keyBindingMismatch, "the token is bound to another key")
         }
 
@@ -162,7 +167,7 @@ public struct DPoPVerifier: Sendable {
         }
         return VerifiedDPoPProof(
             jwk: jwk,
-            thumbprint: jwk.thumbprint,
+            thumbprint: key.thumbprint,
             jti: jti,
             issuedAt: Date(timeIntervalSince1970: iat),
             nonce: nonce,

@@ -1,0 +1,42 @@
+import VettIDCrypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Foundation
+#else
+import Foundation
+#endif
+
+/// Public keys from proofs' `jwk` headers, parsed once per key: a device signs every proof with the same key, and
+/// turning `x` and `y` into a validated curve point costs a noticeable share of a verification.
+///
+/// Keyed by the `x` and `y` strings exactly as sent. The verifier checks `kty`, `crv` and the absence of private
+/// members before it asks, so a hit stands for the same parse result as a fresh `P256PublicJWK(json:)`. Bounded:
+/// past `capacity` keys it starts over.
+final class DPoPKeyCache: @unchecked Sendable {
+    struct Entry: Sendable {
+        let jwk: P256PublicJWK
+        let thumbprint: String
+    }
+
+    let capacity: Int
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    init(capacity: Int = 10_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The key for these coordinates, parsed and remembered on first use.
+    func entry(x: String, y: String) throws(JOSEError) -> Entry {
+        let key = x + "." + y
+        if let hit = lock.withLock({ entries[key] }) { return hit }
+        let jwk = try P256PublicJWK(x: x, y: y)
+        let entry = Entry(jwk: jwk, thumbprint: jwk.thumbprint)
+        lock.withLock {
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+        return entry
+    }
+}
