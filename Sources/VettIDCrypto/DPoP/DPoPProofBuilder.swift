@@ -21,9 +21,17 @@ public struct DPoPProofBuilder: Sendable {
     /// - Parameters:
     ///   - signer: the device key.
     ///   - now: the clock used for `iat`; injectable for tests.
+    /// The protected header `{"typ":"dpop+jwt","alg":"ES256","jwk":…}`, base64url-encoded once: it is the same
+    /// for every proof of this signer.
+    private let encodedHeader: String
+
     public init(signer: any DPoPSigner, now: @escaping @Sendable () -> Date = { Date() }) {
         self.signer = signer
         self.now = now
+        let header = JSONValue.object([
+            ("typ", .string("dpop+jwt")), ("alg", .string(ES256.algorithm)), ("jwk", signer.publicJWK.json),
+        ])
+        self.encodedHeader = Base64URL.encode(header.serialized())
     }
 
     /// `base64url(SHA-256(ASCII(accessToken)))`, the `ath` claim (RFC 9449 §4.2).
@@ -51,13 +59,15 @@ public struct DPoPProofBuilder: Sendable {
         guard DPoPTargetURI.normalize(htu) != nil else {
             throw DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority")
         }
-        var jtiBytes = [UInt8](repeating: 0, count: 16)
+        // 128 random bits from two draws of the system generator (one draw per byte would cost 16 system calls).
         var generator = SystemRandomNumberGenerator()
-        for index in jtiBytes.indices { jtiBytes[index] = generator.next() }
+        var jtiBytes = [UInt8]()
+        jtiBytes.reserveCapacity(16)
+        for _ in 0..<2 {
+            let word: UInt64 = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) { jtiBytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
 
-        let header = JSONValue.object([
-            ("typ", .string("dpop+jwt")), ("alg", .string(ES256.algorithm)), ("jwk", signer.publicJWK.json),
-        ])
         var claims: [(String, JSONValue)] = [
             ("jti", .string(Base64URL.encode(jtiBytes))),
             ("htm", .string(method)),
@@ -66,10 +76,14 @@ public struct DPoPProofBuilder: Sendable {
         ]
         if let accessToken { claims.append(("ath", .string(Self.accessTokenHash(accessToken)))) }
         if let nonce { claims.append(("nonce", .string(nonce))) }
+        let input = encodedHeader + "." + Base64URL.encode(JSONValue.object(claims).serialized())
+        let signature: [UInt8]
         do {
-            return try await ES256.compactJWS(header: header, payload: .object(claims), signer: signer)
+            signature = try await signer.sign(Array(input.utf8))
         } catch {
             throw DPoPError(.cannotBuildProof, "the signer failed")
         }
+        guard signature.count == 64 else { throw DPoPError(.cannotBuildProof, "an ES256 signer must return 64 bytes") }
+        return input + "." + Base64URL.encode(signature)
     }
 }
