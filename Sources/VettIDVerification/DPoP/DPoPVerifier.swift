@@ -112,9 +112,13 @@ public struct DPoPVerifier: Sendable {
         guard let iatValue = claims["iat"] else { throw DPoPError(.missingClaim, "iat is missing") }
         guard let iat = iatValue.doubleValue, iat.isFinite else { throw DPoPError(.invalidClaim, "iat is not a number") }
         guard htm == request.method else { throw DPoPError(.methodMismatch, "htm does not match the request method") }
-        guard let claimedURI = DPoPTargetURI.normalize(htu) else { throw DPoPError(.invalidTargetURI, "htu is not a valid URI") }
+        // Normalisation is a pure function: when the claim is the request URI byte for byte (the usual case), one
+        // normalisation serves both.
         guard let requestURI = DPoPTargetURI.normalize(request.targetURI) else {
             throw DPoPError(.invalidTargetURI, "the request URI is not a valid absolute URI")
+        }
+        guard let claimedURI = htu == request.targetURI ? requestURI : DPoPTargetURI.normalize(htu) else {
+            throw DPoPError(.invalidTargetURI, "htu is not a valid URI")
         }
         guard claimedURI == requestURI else { throw DPoPError(.targetURIMismatch, "htu does not match the request URI") }
 
