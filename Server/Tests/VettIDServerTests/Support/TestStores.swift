@@ -37,10 +37,11 @@ struct TestStore {
         case .postgres:
             let base = try #require(TestEngine.postgresURL)
             let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let admin = try PostgresStore(url: base, logger: logger)
+            // Dozens of suites start at once on two cores: a generous lease timeout for both connections (the fault
+            // tests use the default); a first connection took longer than the default 3 s on a loaded CI run.
+            let admin = try PostgresStore(url: base, leaseTimeout: .seconds(30), logger: logger)
             try await admin.withDatabase { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
             try await admin.shutdown()
-            // Dozens of suites start at once on two cores: a generous lease timeout (the fault tests use the default).
             store = try PostgresStore(url: base + "&search_path=\(schema)", leaseTimeout: .seconds(30), logger: logger)
         }
         try await Migrator(store: store, logger: logger).migrate()
