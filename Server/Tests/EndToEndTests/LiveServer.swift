@@ -58,7 +58,7 @@ struct LiveServer {
 enum PostgresSchema {
     static func create(baseURL: String) async throws -> String {
         let schema = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let admin = try PostgresStore(url: baseURL, logger: Logger(label: "e2e-admin"))
+        let admin = try PostgresStore(url: baseURL, leaseTimeout: .seconds(30), logger: Logger(label: "e2e-admin"))
         try await admin.withDatabase { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
         try await admin.shutdown()
         return baseURL + "&search_path=\(schema)"
