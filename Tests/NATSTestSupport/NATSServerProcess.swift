@@ -53,7 +53,7 @@ public final class NATSServerProcess: @unchecked Sendable {
             process.standardOutput = handle
             process.standardError = handle
             try process.run()
-            if try await Self.waitUntilReady(process, port: port) {
+            if try await Self.waitUntilReady(process, port: port, log: log) {
                 started = (process, port)
                 break
             }
@@ -78,11 +78,16 @@ public final class NATSServerProcess: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
     }
 
-    private static func waitUntilReady(_ process: Process, port: Int) async throws -> Bool {
+    /// Ready when *this* process says it listens on `port` and the port accepts a connection. The log line matters:
+    /// with tests starting servers in parallel, another test's nats-server can take the port between `freePort()`
+    /// and this one's bind, and a bare connect would then reach that server (whose operator refuses our users).
+    private static func waitUntilReady(_ process: Process, port: Int, log: URL) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
+        let listening = "Listening for client connections on 127.0.0.1:\(port)"
         while ContinuousClock.now < deadline {
             if !process.isRunning { return false }
-            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if text.contains(listening), let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connect(host: "127.0.0.1", port: port).get()
             {
                 try? await channel.close()

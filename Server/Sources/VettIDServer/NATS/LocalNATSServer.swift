@@ -84,7 +84,7 @@ public final class LocalNATSServer: Sendable {
             let logFile = directory + "/nats-server.log"
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
             let process = try launch(executable, configurationFile: configurationFile, logFile: logFile)
-            if try await waitUntilAccepting(process, port: chosen) {
+            if try await waitUntilAccepting(process, port: chosen, logFile: logFile, logOffset: 0) {
                 return LocalNATSServer(
                     url: "\(tls ? "tls" : "nats")://127.0.0.1:\(chosen)", port: chosen, caFile: caFile,
                     directory: directory, process: process, configurationFile: configurationFile)
@@ -117,10 +117,11 @@ public final class LocalNATSServer: Sendable {
     /// A new nats-server on the same port with the same configuration and resolver directory (a restart).
     public func restarted() async throws -> LocalNATSServer {
         stop()
+        let logFile = directory + "/nats-server.log"
+        let logOffset = (try? FileManager.default.attributesOfItem(atPath: logFile)[.size] as? Int) ?? 0
         let process = try Self.launch(
-            Self.executable ?? "/usr/sbin/nats-server", configurationFile: configurationFile,
-            logFile: directory + "/nats-server.log")
-        guard try await Self.waitUntilAccepting(process, port: port) else {
+            Self.executable ?? "/usr/sbin/nats-server", configurationFile: configurationFile, logFile: logFile)
+        guard try await Self.waitUntilAccepting(process, port: port, logFile: logFile, logOffset: logOffset) else {
             throw Failure(description: "nats-server did not restart on port \(port)")
         }
         return LocalNATSServer(
@@ -144,11 +145,16 @@ public final class LocalNATSServer: Sendable {
         return process
     }
 
-    private static func waitUntilAccepting(_ process: Process, port: Int) async throws -> Bool {
+    /// Ready when *this* process logged that it listens on `port` (in the log after `logOffset`) and the port
+    /// accepts a connection: another nats-server can take a port between `freePort()` and this one's bind, and a
+    /// bare connect would then reach that server.
+    private static func waitUntilAccepting(_ process: Process, port: Int, logFile: String, logOffset: Int) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
+        let listening = Array("Listening for client connections on 127.0.0.1:\(port)".utf8)
         while ContinuousClock.now < deadline {
             guard process.isRunning else { return false }
-            if let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let logged = (FileManager.default.contents(atPath: logFile).map { Array($0.dropFirst(logOffset)) }) ?? []
+            if Self.contains(logged, listening), let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connect(host: "127.0.0.1", port: port).get()
             {
                 try? await channel.close()
@@ -157,6 +163,11 @@ public final class LocalNATSServer: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 
     private static func freePort() throws -> Int {
