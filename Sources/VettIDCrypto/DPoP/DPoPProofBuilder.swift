@@ -76,14 +76,10 @@ public struct DPoPProofBuilder: Sendable {
         ]
         if let accessToken { claims.append(("ath", .string(Self.accessTokenHash(accessToken)))) }
         if let nonce { claims.append(("nonce", .string(nonce))) }
-        let input = encodedHeader + "." + Base64URL.encode(JSONValue.object(claims).serialized())
-        let signature: [UInt8]
         do {
-            signature = try await signer.sign(Array(input.utf8))
+            return try await ES256.compactJWS(encodedHeader: encodedHeader, payload: .object(claims), signer: signer)
         } catch {
             throw DPoPError(.cannotBuildProof, "the signer failed")
         }
-        guard signature.count == 64 else { throw DPoPError(.cannotBuildProof, "an ES256 signer must return 64 bytes") }
-        return input + "." + Base64URL.encode(signature)
     }
 }

@@ -54,10 +54,10 @@ public struct ServerComponents: Sendable {
         let keys = try ServerKeys.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let natsTrust = try NATSTrust.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let store: any SQLStore
-        let replayStore: any SQLStore
+        // PostgreSQL keeps accepted DPoP proofs in the main database (nil: no store of their own).
+        var replayStore: (any SQLStore)? = nil
         if let url = configuration.databaseURL {
             store = try PostgresStore(url: url, leaseTimeout: configuration.databaseLeaseTimeout, logger: logger)
-            replayStore = store
         } else {
             store = try await SQLiteStore.open(path: configuration.sqlitePath, logger: logger)
             // Accepted DPoP proofs in a database of their own: its writes neither queue behind the main store's

@@ -27,7 +27,4 @@ struct LayeredDPoPReplayCache: DPoPReplayCache {
         // refusing the next copy from memory saves the round trip.
         return await backend.insert(key, expiresAt: expiresAt, now: now)
     }
-
-    /// How many proofs this instance remembers.
-    var rememberedCount: Int { windows.withLockedValue { $0.count } }
 }

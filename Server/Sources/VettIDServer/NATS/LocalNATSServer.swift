@@ -150,11 +150,11 @@ public final class LocalNATSServer: Sendable {
     /// bare connect would then reach that server.
     private static func waitUntilAccepting(_ process: Process, port: Int, logFile: String, logOffset: Int) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
-        let listening = Array("Listening for client connections on 127.0.0.1:\(port)".utf8)
+        let listening = "Listening for client connections on 127.0.0.1:\(port)"
         while ContinuousClock.now < deadline {
             guard process.isRunning else { return false }
-            let logged = (FileManager.default.contents(atPath: logFile).map { Array($0.dropFirst(logOffset)) }) ?? []
-            if Self.contains(logged, listening), let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let logged = FileManager.default.contents(atPath: logFile).map { String(decoding: $0.dropFirst(logOffset), as: UTF8.self) }
+            if logged?.contains(listening) == true, let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connect(host: "127.0.0.1", port: port).get()
             {
                 try? await channel.close()
@@ -163,11 +163,6 @@ public final class LocalNATSServer: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
-    }
-
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 
     private static func freePort() throws -> Int {

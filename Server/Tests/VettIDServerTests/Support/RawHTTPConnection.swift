@@ -65,6 +65,30 @@ final class RawHTTPConnection {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Writes `parts` one after another, 50 ms apart, and stops early (without an error) once an answer is waiting
+    /// or the server stopped reading.
+    func sendUntilAnswered(_ parts: [[UInt8]]) throws {
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        for part in parts {
+            if poll(&waiting, 1, 0) > 0 { return }
+            let sent = part.withUnsafeBytes { socketSend(fd, $0) }
+            if sent < 0 { return }
+            if poll(&waiting, 1, 50) > 0 { return }
+        }
+    }
+
+    /// Reads up to the end of the status line and returns its code.
+    func readStatusLine() throws -> Int {
+        while !pending.contains(UInt8(ascii: "\n")) { try receive() }
+        return try Self.statusCode(String(decoding: pending.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self))
+    }
+
+    private static func statusCode(_ line: String) throws -> Int {
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "no status line: \(line)") }
+        return status
+    }
+
     /// Reads one response with a `Content-Length` body (or none).
     func readAnswer() throws -> Answer {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
@@ -75,10 +99,7 @@ final class RawHTTPConnection {
         }
         let head = String(decoding: pending[..<headEnd!], as: UTF8.self).components(separatedBy: "\r\n")
         pending.removeFirst(headEnd! + 4)
-        let statusParts = head[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-            throw Failure(description: "no status line: \(head[0])")
-        }
+        let status = try Self.statusCode(head[0])
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
