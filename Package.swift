@@ -220,6 +220,7 @@ let package = Package(
                 "VettIDCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/NATSTestSupport",
             swiftSettings: swiftSettings

@@ -25,6 +25,7 @@ public final class NATSServerProcess: @unchecked Sendable {
     public let port: Int
     public let directory: URL
     private let process: Process
+    private let exit: ProcessExitWatcher
     private let extraConfiguration: String
 
     public var url: String { "nats://127.0.0.1:\(port)" }
@@ -41,7 +42,7 @@ public final class NATSServerProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configFile = directory.appendingPathComponent("server.conf")
         let log = directory.appendingPathComponent("server.log")
-        var started: (Process, Int)?
+        var started: (Process, ProcessExitWatcher, Int)?
         for _ in 0..<(fixedPort == nil ? 3 : 1) {
             let port = try fixedPort ?? Self.freePort()
             try "listen: 127.0.0.1:\(port)\n\(configuration)\n".write(to: configFile, atomically: true, encoding: .utf8)
@@ -52,18 +53,20 @@ public final class NATSServerProcess: @unchecked Sendable {
             process.arguments = ["-c", configFile.path]
             process.standardOutput = handle
             process.standardError = handle
+            let exit = ProcessExitWatcher(process)
             try process.run()
             if try await Self.waitUntilReady(process, port: port, log: log) {
-                started = (process, port)
+                started = (process, exit, port)
                 break
             }
-            if process.isRunning { process.terminate() }
+            exit.terminate(process)
         }
-        guard let (process, port) = started else {
+        guard let (process, exit, port) = started else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw SkipError("nats-server did not start: \(text)")
         }
         self.process = process
+        self.exit = exit
         self.port = port
         self.directory = directory
         self.extraConfiguration = configuration
@@ -103,11 +106,9 @@ public final class NATSServerProcess: @unchecked Sendable {
         kill(process.processIdentifier, SIGUSR2)
     }
 
+    /// Stops the server (SIGTERM, SIGKILL after 10 s) and waits until it has exited.
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        exit.terminate(process)
     }
 
     public func cleanUp() {

@@ -38,9 +38,13 @@ public struct TestCertificates: Sendable {
         process.currentDirectoryURL = directory
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let exit = ProcessExitWatcher(process)
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw NATSServerProcess.SkipError("openssl \(arguments[0]) failed") }
+        guard exit.wait(timeout: .seconds(60)) else {
+            exit.terminate(process, grace: .seconds(1))
+            throw NATSServerProcess.SkipError("openssl \(arguments[0]) did not finish within 60 s")
+        }
+        guard exit.exitStatus == 0 else { throw NATSServerProcess.SkipError("openssl \(arguments[0]) failed") }
     }
 
     /// `tls { … }` for a nats-server configuration with the server certificate.

@@ -95,9 +95,10 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--version"]
         process.standardOutput = pipe
+        let exit = ProcessExitWatcher(process)
         guard (try? process.run()) != nil else { return "unknown" }
-        process.waitUntilExit()
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        exit.wait(timeout: .seconds(10))
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

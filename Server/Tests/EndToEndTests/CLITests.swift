@@ -50,6 +50,7 @@ import VettIDServer
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
+        let exit = ProcessExitWatcher(process)
         try process.run()
         // A command that hangs fails the test instead of the whole run.
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
@@ -59,9 +60,11 @@ import VettIDServer
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard exit.wait(timeout: .seconds(30)), let status = exit.exitStatus else {
+            throw CLITestFailure("vettid \(arguments.joined(separator: " ")) did not exit")
+        }
         return Run(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            status: status, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))
     }
 
@@ -355,6 +358,7 @@ import VettIDServer
         private let lock = NSLock()
         private var received = Data()
         private let errors = Pipe()
+        private var exit: ProcessExitWatcher?
 
         /// The complete lines read so far.
         var lines: [String] {
@@ -373,6 +377,7 @@ import VettIDServer
                 let chunk = handle.availableData
                 self?.lock.withLock { self?.received.append(chunk) }
             }
+            exit = ProcessExitWatcher(process)
             try process.run()
         }
 
@@ -380,7 +385,11 @@ import VettIDServer
         func finished() async throws -> Run {
             try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    self.process.waitUntilExit()
+                    guard self.exit?.wait(timeout: .seconds(120)) == true else {
+                        self.exit?.terminate(self.process, grace: .seconds(1))
+                        continuation.resume(throwing: CLITestFailure("the streaming vettid command did not exit within 120 s"))
+                        return
+                    }
                     let stderr = self.errors.fileHandleForReading.readDataToEndOfFile()
                     Thread.sleep(forTimeInterval: 0.2)  // the last chunk of standard output
                     let stdout = self.lock.withLock { String(decoding: self.received, as: UTF8.self) }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDClient
+import VettIDServer
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,7 @@ actor ServerProcess {
     private let environment: [String: String]
     private let health = DefaultTransport.make()
     private var process: Process?
+    private var exit: ProcessExitWatcher?
     /// How many times the server was started.
     private(set) var starts = 0
 
@@ -63,9 +65,11 @@ actor ServerProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
         process.standardError = log
+        let exit = ProcessExitWatcher(process)
         try process.run()
         try? log.close()
         self.process = process
+        self.exit = exit
         starts += 1
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
@@ -88,8 +92,9 @@ actor ServerProcess {
         #else
             _ = Darwin.kill(process.processIdentifier, SIGKILL)
         #endif
-        process.waitUntilExit()
+        exit?.wait(timeout: .seconds(30))
         self.process = nil
+        self.exit = nil
     }
 
     /// ``kill()`` then ``start()`` on the same port, data directory and database.

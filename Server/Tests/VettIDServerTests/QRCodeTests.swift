@@ -23,10 +23,11 @@ import Testing
         process.arguments = ["--raw", "-q", file.path]
         let output = Pipe()
         process.standardOutput = output
+        let exit = ProcessExitWatcher(process)
         try process.run()
-        process.waitUntilExit()
         let decoded = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0)
+        #expect(exit.wait(timeout: .seconds(30)))
+        #expect(exit.exitStatus == 0)
         #expect(decoded.trimmingCharacters(in: .newlines) == payload)
     }
 

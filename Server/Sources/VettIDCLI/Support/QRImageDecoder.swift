@@ -1,4 +1,5 @@
 import Foundation
+import VettIDServer
 
 /// Decodes the QR code in an image file with `zbarimg` (Debian `zbar-tools`, installed by scripts/setup-system).
 enum QRImageDecoder {
@@ -17,11 +18,12 @@ enum QRImageDecoder {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let exit = ProcessExitWatcher(process)
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exit.wait(timeout: .seconds(30))
         let text = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard process.terminationStatus == 0, !text.isEmpty else {
+        guard exit.exitStatus == 0, !text.isEmpty else {
             throw CLIFailure(code: "no_qr_code", message: "no QR code was found in \(path)")
         }
         return text

@@ -26,6 +26,7 @@ public final class LocalNATSServer: Sendable {
     /// The directory holding the configuration, the resolver directory and the log.
     public let directory: String
     private let process: Process
+    private let exit: ProcessExitWatcher
     private let configurationFile: String
 
     /// Where nats-server is installed, if it is.
@@ -83,35 +84,37 @@ public final class LocalNATSServer: Sendable {
             try NATSServerConfigRenderer.write(text, to: configurationFile)
             let logFile = directory + "/nats-server.log"
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-            let process = try launch(executable, configurationFile: configurationFile, logFile: logFile)
+            let (process, exit) = try launch(executable, configurationFile: configurationFile, logFile: logFile)
             if try await waitUntilAccepting(process, port: chosen, logFile: logFile, logOffset: 0) {
                 return LocalNATSServer(
                     url: "\(tls ? "tls" : "nats")://127.0.0.1:\(chosen)", port: chosen, caFile: caFile,
-                    directory: directory, process: process, configurationFile: configurationFile)
+                    directory: directory, process: process, exit: exit, configurationFile: configurationFile)
             }
-            if process.isRunning { process.terminate() }
+            exit.terminate(process)
             lastLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         }
         throw Failure(description: "nats-server did not start: \(lastLog.suffix(2_000))")
     }
 
-    private init(url: String, port: Int, caFile: String?, directory: String, process: Process, configurationFile: String) {
+    private init(
+        url: String, port: Int, caFile: String?, directory: String, process: Process, exit: ProcessExitWatcher,
+        configurationFile: String
+    ) {
         self.url = url
         self.port = port
         self.caFile = caFile
         self.directory = directory
         self.process = process
+        self.exit = exit
         self.configurationFile = configurationFile
     }
 
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
 
-    /// Stops nats-server (SIGTERM) and waits for it to exit.
+    /// Stops nats-server (SIGTERM, SIGKILL after 10 s) and waits for it to exit.
     public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        exit.terminate(process)
     }
 
     /// A new nats-server on the same port with the same configuration and resolver directory (a restart).
@@ -119,13 +122,13 @@ public final class LocalNATSServer: Sendable {
         stop()
         let logFile = directory + "/nats-server.log"
         let logOffset = (try? FileManager.default.attributesOfItem(atPath: logFile)[.size] as? Int) ?? 0
-        let process = try Self.launch(
+        let (process, exit) = try Self.launch(
             Self.executable ?? "/usr/sbin/nats-server", configurationFile: configurationFile, logFile: logFile)
         guard try await Self.waitUntilAccepting(process, port: port, logFile: logFile, logOffset: logOffset) else {
             throw Failure(description: "nats-server did not restart on port \(port)")
         }
         return LocalNATSServer(
-            url: url, port: port, caFile: caFile, directory: directory, process: process,
+            url: url, port: port, caFile: caFile, directory: directory, process: process, exit: exit,
             configurationFile: configurationFile)
     }
 
@@ -133,7 +136,7 @@ public final class LocalNATSServer: Sendable {
     public var log: String { (try? String(contentsOfFile: directory + "/nats-server.log", encoding: .utf8)) ?? "" }
 
     /// Runs `nats-server -c configurationFile`, appending its output to `logFile`.
-    private static func launch(_ executable: String, configurationFile: String, logFile: String) throws -> Process {
+    private static func launch(_ executable: String, configurationFile: String, logFile: String) throws -> (Process, ProcessExitWatcher) {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
         log.seekToEndOfFile()
         let process = Process()
@@ -141,8 +144,9 @@ public final class LocalNATSServer: Sendable {
         process.arguments = ["-c", configurationFile]
         process.standardOutput = log
         process.standardError = log
+        let exit = ProcessExitWatcher(process)
         try process.run()
-        return process
+        return (process, exit)
     }
 
     /// Ready when *this* process logged that it listens on `port` (in the log after `logOffset`) and the port
