@@ -26,6 +26,8 @@ public final class NatsConnection: @unchecked Sendable {
         let credentials: NatsCredentials
         var inflight = 0
         var live = true
+        /// Retirements waiting for `inflight` to reach zero, by waiter id.
+        var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
 
     struct Managed {
@@ -43,6 +45,7 @@ public final class NatsConnection: @unchecked Sendable {
         var nextGeneration: UInt64 = 0
         var managed: [UInt64: Managed] = [:]
         var nextManagedID: UInt64 = 0
+        var nextWaiterID: UInt64 = 0
     }
 
     /// How an installed client treats the one it replaces.
@@ -111,7 +114,7 @@ public final class NatsConnection: @unchecked Sendable {
             state.clients[generation]?.inflight += 1
             return (generation, entry.client)
         }
-        defer { withLock { state.clients[generation]?.inflight -= 1 } }
+        defer { requestEnded(on: generation) }
         do {
             return try await client.request(
                 ByteBuffer(bytes: payload), to: subject, headers: headers, timeout: timeout ?? configuration.requestTimeout)
@@ -236,14 +239,17 @@ public final class NatsConnection: @unchecked Sendable {
 
     /// Closes every client and ends every managed subscription.
     func close() async {
-        let (clients, continuations) = withLock { () -> ([NATSClient], [AsyncStream<NATSMessage>.Continuation]) in
+        let (clients, continuations, waiters) = withLock {
+            () -> ([NATSClient], [AsyncStream<NATSMessage>.Continuation], [CheckedContinuation<Void, Never>]) in
             let clients = state.clients.values.map(\.client)
             let continuations = state.managed.values.map(\.continuation)
+            let waiters = state.clients.values.flatMap(\.idleWaiters.values)
             state.clients.removeAll()
             state.managed.removeAll()
             state.current = nil
-            return (clients, continuations)
+            return (clients, continuations, waiters)
         }
+        for waiter in waiters { waiter.resume() }
         for continuation in continuations { continuation.finish() }
         for client in clients { await client.close() }
     }
@@ -325,9 +331,7 @@ public final class NatsConnection: @unchecked Sendable {
         if drain {
             let clock = ContinuousClock()
             let deadline = clock.now + configuration.drainTimeout
-            while withLock({ state.clients[generation]?.inflight ?? 0 }) > 0, clock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            await waitForRequests(on: generation, until: deadline)
             do {
                 try await client.drain(timeout: max(.milliseconds(100), deadline - clock.now))
             } catch {
@@ -339,12 +343,58 @@ public final class NatsConnection: @unchecked Sendable {
         discard(generation)
     }
 
+    /// A request on `generation` ended; a retirement waiting for its last request resumes.
+    private func requestEnded(on generation: UInt64) {
+        let waiters: [CheckedContinuation<Void, Never>] = withLock {
+            guard state.clients[generation] != nil else { return [] }
+            state.clients[generation]!.inflight -= 1
+            guard state.clients[generation]!.inflight == 0 else { return [] }
+            defer { state.clients[generation]!.idleWaiters.removeAll() }
+            return Array(state.clients[generation]!.idleWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns when no request is running on `generation` any more, or at `deadline`, whichever comes first.
+    private func waitForRequests(on generation: UInt64, until deadline: ContinuousClock.Instant) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.idle(generation) }
+            group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Suspends until `generation` has no request running (at once if it has none, or is gone); cancellation
+    /// ends the wait.
+    private func idle(_ generation: UInt64) async {
+        let id: UInt64 = withLock {
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits: Bool = withLock {
+                    guard !Task.isCancelled, let entry = state.clients[generation], entry.inflight > 0 else { return false }
+                    state.clients[generation]!.idleWaiters[id] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = withLock { state.clients[generation]?.idleWaiters.removeValue(forKey: id) }
+            waiter?.resume()
+        }
+    }
+
     private func discard(_ generation: UInt64) {
-        withLock {
-            state.clients.removeValue(forKey: generation)
+        let removed: ClientEntry? = withLock {
+            let removed = state.clients.removeValue(forKey: generation)
             if state.current == generation { state.current = nil }
             for id in state.managed.keys { state.managed[id]?.subscriptions.removeValue(forKey: generation) }
+            return removed
         }
+        for waiter in removed.map({ Array($0.idleWaiters.values) }) ?? [] { waiter.resume() }
     }
 
     private func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

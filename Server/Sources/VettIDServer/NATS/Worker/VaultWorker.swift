@@ -76,46 +76,33 @@ public final class VaultWorker: Service, Sendable {
     /// - Throws: ``VaultWorkerError`` `already_started` on a second call, `stopped` when ``stop()`` was called
     ///   meanwhile; a `NATSError` when the connection or subscription fails.
     public func start() async throws {
-        try state.withLockedValue { state in
-            guard case .idle = state.phase else {
-                throw VaultWorkerError(.alreadyStarted, "a vault worker starts once")
-            }
-            state.phase = .starting(stopRequested: false, client: nil)
-        }
+        try state.withLockedValue { try $0.lifecycle.startRequested() }
         let running: Running
         do {
             let client = try makeClient()
-            let stopRequested = state.withLockedValue { state -> Bool in
-                guard case .starting(false, _) = state.phase else { return true }
-                state.phase = .starting(stopRequested: false, client: client)
-                return false
+            guard state.withLockedValue({ $0.lifecycle.clientCreated(client) }) else {
+                throw VaultWorkerError(.stopped, "the worker was stopped while starting")
             }
-            if stopRequested { throw VaultWorkerError(.stopped, "the worker was stopped while starting") }
             running = try await connect(client)
         } catch {
-            let stopRequested = state.withLockedValue { state -> Bool in
-                if case .starting(true, _) = state.phase { true } else { false }
+            let (reported, readyWaiters, stopWaiters) = state.withLockedValue { $0.lifecycle.startFailed(error) }
+            if (reported as? VaultWorkerError)?.code != .stopped {
+                logger.error("vault worker could not start", metadata: ["error": "\(error)"])
             }
-            let reported = stopRequested ? VaultWorkerError(.stopped, "the worker was stopped while starting") : error
-            if !stopRequested { logger.error("vault worker could not start", metadata: ["error": "\(error)"]) }
-            finish(readiness: .failed(reported))
+            for waiter in readyWaiters { waiter.resume(throwing: reported) }
+            for waiter in stopWaiters { waiter.resume() }
             throw reported
         }
-        let waiters: [CheckedContinuation<Void, any Error>]? = state.withLockedValue { state in
-            guard case .starting(false, _) = state.phase else { return nil }
-            state.phase = .running(running)
-            state.readiness = .ready
-            defer { state.readyWaiters.removeAll() }
-            return Array(state.readyWaiters.values)
-        }
-        guard let waiters else {
+        switch state.withLockedValue({ $0.lifecycle.started(running) }) {
+        case .ready(let waiters):
+            for waiter in waiters { waiter.resume() }
+            logger.info(
+                "vault worker ready",
+                metadata: ["queue_group": "\(configuration.queueGroup)", "concurrency": "\(configuration.concurrency)"])
+        case .stopRequested:
             await shutDown(running)
             throw VaultWorkerError(.stopped, "the worker was stopped while starting")
         }
-        for waiter in waiters { waiter.resume() }
-        logger.info(
-            "vault worker ready",
-            metadata: ["queue_group": "\(configuration.queueGroup)", "concurrency": "\(configuration.concurrency)"])
     }
 
     /// Suspends until the worker is subscribed and flushed (returns at once if it already is).
@@ -129,20 +116,17 @@ public final class VaultWorker: Service, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let now: Result<Void, any Error>? = state.withLockedValue { state in
-                    switch state.readiness {
-                    case .ready: return .success(())
-                    case .failed(let error): return .failure(error)
-                    case .pending:
-                        if Task.isCancelled { return .failure(CancellationError()) }
-                        state.readyWaiters[id] = continuation
-                        return nil
-                    }
+                let outcome = state.withLockedValue {
+                    $0.lifecycle.waitForReadiness(id: id, waiter: continuation, isCancelled: Task.isCancelled)
                 }
-                if let now { continuation.resume(with: now) }
+                switch outcome {
+                case .ready: continuation.resume()
+                case .failed(let error): continuation.resume(throwing: error)
+                case .waiting: break
+                }
             }
         } onCancel: {
-            let waiter = state.withLockedValue { $0.readyWaiters.removeValue(forKey: id) }
+            let waiter = state.withLockedValue { $0.lifecycle.cancelReadinessWait(id: id) }
             waiter?.resume(throwing: CancellationError())
         }
     }
@@ -151,32 +135,11 @@ public final class VaultWorker: Service, Sendable {
     /// to be answered, flushes and closes. Returns once stopped; calling it again, or concurrently, waits for
     /// the same stop.
     public func stop() async {
-        enum Step {
-            case shutDown(Running)
-            case abandon(NATSClient?)
-            case wait
-            case done
-        }
-        let step: Step = state.withLockedValue { state in
-            switch state.phase {
-            case .idle:
-                state.phase = .stopped
-                return .done
-            case .starting(_, let client):
-                state.phase = .starting(stopRequested: true, client: client)
-                return .abandon(client)
-            case .running(let running):
-                state.phase = .stopping
-                return .shutDown(running)
-            case .stopping:
-                return .wait
-            case .stopped:
-                return .done
-            }
-        }
-        switch step {
-        case .done:
-            finish(readiness: .failed(VaultWorkerError(.stopped, "the worker was stopped")))
+        switch state.withLockedValue({ $0.lifecycle.stopRequested() }) {
+        case .stoppedAlready(let readyWaiters, let stopWaiters):
+            let stopped = VaultWorkerError(.stopped, "the worker was stopped")
+            for waiter in readyWaiters { waiter.resume(throwing: stopped) }
+            for waiter in stopWaiters { waiter.resume() }
         case .shutDown(let running):
             await shutDown(running)
         case .abandon(let client):
@@ -190,12 +153,7 @@ public final class VaultWorker: Service, Sendable {
 
     private func waitUntilStopped() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = state.withLockedValue { state -> Bool in
-                if case .stopped = state.phase { return true }
-                state.stopWaiters.append(continuation)
-                return false
-            }
-            if stopped { continuation.resume() }
+            if !state.withLockedValue({ $0.lifecycle.waitForStop(continuation) }) { continuation.resume() }
         }
     }
 
@@ -209,7 +167,7 @@ public final class VaultWorker: Service, Sendable {
             try await withTaskCancellationHandler {
                 try await withGracefulShutdownHandler {
                     try await start()
-                    guard let serving = state.withLockedValue({ $0.phase.running?.serving }) else { return }
+                    guard let serving = state.withLockedValue({ $0.lifecycle.running?.serving }) else { return }
                     await serving.value
                 } onGracefulShutdown: {
                     Task { await self.stop() }
@@ -220,7 +178,7 @@ public final class VaultWorker: Service, Sendable {
         } catch let error as VaultWorkerError where error.code == .stopped {
             return
         }
-        let unexpected = state.withLockedValue { $0.phase.running != nil }
+        let unexpected = state.withLockedValue { $0.lifecycle.running != nil }
         await stop()
         if unexpected {
             throw VaultWorkerError(.connectionClosed, "the NATS connection closed while the worker was serving")
@@ -230,7 +188,7 @@ public final class VaultWorker: Service, Sendable {
     /// The worker's counters.
     public var statistics: Statistics {
         var statistics = counters.withLockedValue { $0 }
-        if let client = state.withLockedValue({ $0.phase.running?.client }) {
+        if let client = state.withLockedValue({ $0.lifecycle.running?.client }) {
             statistics.reconnects = client.statistics.reconnects
         }
         return statistics
@@ -238,7 +196,7 @@ public final class VaultWorker: Service, Sendable {
 
     /// Whether the worker's NATS connection is up right now.
     public var isConnected: Bool {
-        state.withLockedValue { $0.phase.running?.client }?.isConnected ?? false
+        state.withLockedValue { $0.lifecycle.running?.client }?.isConnected ?? false
     }
 
     // MARK: Connection
@@ -299,41 +257,8 @@ public final class VaultWorker: Service, Sendable {
             "vault worker stopped",
             metadata: ["answered": "\(final.answered)", "errors": "\(final.errors)", "ignored": "\(final.ignored)"])
         let stopped = VaultWorkerError(.stopped, "the worker was stopped")
-        let (stopWaiters, readyWaiters) = state.withLockedValue { state in
-            state.phase = .stopped
-            // From now on waiting for readiness fails (also for a worker stopped while it was starting).
-            state.readiness = .failed(stopped)
-            defer {
-                state.stopWaiters.removeAll()
-                state.readyWaiters.removeAll()
-            }
-            return (state.stopWaiters, Array(state.readyWaiters.values))
-        }
+        let (readyWaiters, stopWaiters) = state.withLockedValue { $0.lifecycle.stopped() }
         for waiter in readyWaiters { waiter.resume(throwing: stopped) }
-        for waiter in stopWaiters { waiter.resume() }
-    }
-
-    /// Settles a pending readiness and wakes its waiters; after a failed start (or a stop before starting) the
-    /// worker is stopped and stop waiters are woken too.
-    private func finish(readiness: Readiness) {
-        let (waiters, stopWaiters) = state.withLockedValue { state in
-            if case .starting = state.phase { state.phase = .stopped }
-            var stopWaiters: [CheckedContinuation<Void, Never>] = []
-            if case .stopped = state.phase {
-                stopWaiters = state.stopWaiters
-                state.stopWaiters.removeAll()
-            }
-            guard case .pending = state.readiness else { return ([CheckedContinuation<Void, any Error>](), stopWaiters) }
-            state.readiness = readiness
-            defer { state.readyWaiters.removeAll() }
-            return (Array(state.readyWaiters.values), stopWaiters)
-        }
-        for waiter in waiters {
-            switch readiness {
-            case .ready, .pending: waiter.resume()
-            case .failed(let error): waiter.resume(throwing: error)
-            }
-        }
         for waiter in stopWaiters { waiter.resume() }
     }
 }
@@ -346,29 +271,14 @@ extension VaultWorker {
         let events: Task<Void, Never>
     }
 
-    private enum Phase {
-        case idle
-        case starting(stopRequested: Bool, client: NATSClient?)
-        case running(Running)
-        case stopping
-        case stopped
-
-        var running: Running? {
-            if case .running(let running) = self { running } else { nil }
-        }
-    }
-
-    private enum Readiness {
-        case pending
-        case ready
-        case failed(any Error)
-    }
+    private typealias Lifecycle = VaultWorkerLifecycle<
+        NATSClient, Running, CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>
+    >
 
     private struct State {
-        var phase = Phase.idle
-        var readiness = Readiness.pending
-        var readyWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var lifecycle = Lifecycle(
+            stoppedError: VaultWorkerError(.stopped, "the worker was stopped"),
+            alreadyStartedError: VaultWorkerError(.alreadyStarted, "a vault worker starts once"))
         var nextWaiterID = 0
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
 }
