@@ -3,8 +3,9 @@
 // The VettID client SDK: what an iOS, macOS or Linux app depends on.
 // It has no server dependencies: the backend and the CLI live in Server/Package.swift.
 //
-// Two products are not for apps: VettIDVerification (the server's DPoP and App Attest verifiers) and
-// VettIDSoftwareAttestation (App Attest-format objects from a software key, for development and CI).
+// Three products are not for apps: VettIDVerification (the server's DPoP and App Attest verifiers),
+// VettIDSoftwareAttestation (App Attest-format objects from a software key, for development and CI) and
+// VettIDTestSupport (helpers for the tests of this package and of Server/).
 // scripts/check-modules fails when an app product reaches either, or reaches NIO outside VettIDNats.
 
 import PackageDescription
@@ -31,6 +32,8 @@ let package = Package(
         .library(name: "VettIDVerification", targets: ["VettIDVerification"]),
         // Development and CI only: a software attestation authority and attester the server can be told to trust.
         .library(name: "VettIDSoftwareAttestation", targets: ["VettIDSoftwareAttestation"]),
+        // Tests only (this package's and Server/'s): nats-server processes, fixtures, log capture, polling.
+        .library(name: "VettIDTestSupport", targets: ["VettIDTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -185,6 +188,7 @@ let package = Package(
                 "VettIDAttestation",
                 "VettIDVerification",
                 "VettIDSoftwareAttestation",
+                "VettIDTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -193,7 +197,12 @@ let package = Package(
         ),
         .testTarget(
             name: "VettIDCryptoTests",
-            dependencies: ["VettIDCrypto", "VettIDVerification", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "VettIDCrypto",
+                "VettIDVerification",
+                "VettIDTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -206,23 +215,36 @@ let package = Package(
             dependencies: [
                 "NATSClient",
                 "VettIDCrypto",
+                "VettIDTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
-        // Test support (not a product): a real nats-server process, a throwaway PKI, operator-mode JWTs.
+        // Test support, for the tests of this package and of Server/: a real nats-server process, a throwaway PKI,
+        // operator-mode JWTs, the `../shared/fixtures` loader, in-memory log capture, `eventually`.
         .target(
-            name: "NATSTestSupport",
+            name: "VettIDTestSupport",
             dependencies: [
                 "NATSClient",
                 "VettIDCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
-            path: "Tests/NATSTestSupport",
+            path: "Tests/VettIDTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDTestSupportTests",
+            dependencies: [
+                "VettIDTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Against a real nats-server started by the tests on free loopback ports (skipped if it is absent).
@@ -230,7 +252,7 @@ let package = Package(
             name: "NATSIntegrationTests",
             dependencies: [
                 "NATSClient",
-                "NATSTestSupport",
+                "VettIDTestSupport",
                 "VettIDCrypto",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -248,9 +270,8 @@ let package = Package(
                 "VettIDMessaging",
                 "NATSClient",
                 "VettIDCrypto",
-                "NATSTestSupport",
+                "VettIDTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -266,6 +287,7 @@ let package = Package(
                 "VettIDSoftwareAttestation",
                 "VettIDMessaging",
                 "NATSClient",
+                "VettIDTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

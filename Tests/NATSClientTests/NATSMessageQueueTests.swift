@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+import VettIDTestSupport
 
 @testable import NATSClient
 
@@ -32,7 +33,7 @@ import Testing
     @Test func waitingConsumerIsWokenOncePerBatch() async throws {
         let queue = NATSMessageQueue(limit: 10) {}
         let consumer = Task { await queue.nextBatch().map { Array($0.map(\.payloadString)) } }
-        while !queue.hasWaiter { try await Task.sleep(for: .milliseconds(2)) }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.hasWaiter }, "the consumer never waited")
         guard case .enqueued(let first) = queue.enqueue(message("a")),
             case .enqueued(let second) = queue.enqueue(message("b"))
         else {
@@ -61,7 +62,7 @@ import Testing
         let (cancellations, signal) = AsyncStream.makeStream(of: Void.self)
         let queue = NATSMessageQueue(limit: 10) { signal.yield() }
         let consumer = Task { await queue.nextBatch() }
-        while !queue.hasWaiter { try await Task.sleep(for: .milliseconds(2)) }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.hasWaiter }, "the consumer never waited")
         consumer.cancel()
         #expect(await consumer.value == nil)
         var iterator = cancellations.makeAsyncIterator()

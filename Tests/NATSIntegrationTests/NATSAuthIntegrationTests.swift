@@ -1,9 +1,9 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSAuthIntegrationTests {

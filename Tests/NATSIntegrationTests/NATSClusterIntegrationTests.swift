@@ -1,8 +1,8 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
+import VettIDTestSupport
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSClusterIntegrationTests {
@@ -43,11 +43,8 @@ struct NATSClusterIntegrationTests {
         }
         try await client.connect()
         // The route forms asynchronously; the server then sends an async INFO with both client URLs.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !client.knownServers.contains("nats://127.0.0.1:\(serverB.port)"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(client.knownServers.contains("nats://127.0.0.1:\(serverB.port)"))
+        let serverBURL = "nats://127.0.0.1:\(serverB.port)"
+        #expect(await eventually(poll: .milliseconds(50)) { client.knownServers.contains(serverBURL) })
 
         let subscription = try client.subscribe(to: "failover")
         try await client.flush()
@@ -66,7 +63,7 @@ struct NATSClusterIntegrationTests {
         // Discovery events fire for async INFO updates only (as in nats.go); if the route formed before we
         // connected, the first INFO already listed server B and it joined the pool silently.
         #expect(discovered.allSatisfy { $0.hasPrefix("nats://") })
-        #expect(reconnectedTo == "nats://127.0.0.1:\(serverB.port)")
+        #expect(reconnectedTo == serverBURL)
 
         // The subscription was re-sent to the second server.
         try await client.flush()

@@ -1,9 +1,9 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 /// Waits for the first event matching `predicate`, or fails after `timeout`.
 func firstEvent(

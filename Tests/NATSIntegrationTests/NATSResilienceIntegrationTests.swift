@@ -1,8 +1,8 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
+import VettIDTestSupport
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSResilienceIntegrationTests {
@@ -35,9 +35,7 @@ struct NATSResilienceIntegrationTests {
 
         server.stop()
         // Wait until the client notices, then publish into the reconnect buffer.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while client.isConnected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!client.isConnected)
+        #expect(await eventually(timeout: .seconds(5)) { !client.isConnected })
         try client.publish("during", to: "stream.b")
 
         let restarted = try await server.restarted()
@@ -96,8 +94,7 @@ struct NATSResilienceIntegrationTests {
         )
         try await client.connect()
         server.stop()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while client.isConnected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await eventually(timeout: .seconds(5)) { !client.isConnected })
         try client.publish([UInt8](repeating: 0, count: 500), to: "x")
         do {
             try client.publish([UInt8](repeating: 0, count: 600), to: "x")

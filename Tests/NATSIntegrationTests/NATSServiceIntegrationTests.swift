@@ -1,9 +1,9 @@
 import Logging
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import ServiceLifecycle
 import Testing
+import VettIDTestSupport
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSServiceIntegrationTests {

@@ -1,8 +1,8 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
+import VettIDTestSupport
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable && TestCertificates.opensslAvailable, "nats-server or openssl missing: TLS tests skipped"))
 struct NATSTLSIntegrationTests {

@@ -1,6 +1,7 @@
 import Foundation
+import VettIDTestSupport
 
-/// The App Attest fixtures in `../shared/fixtures/appattest`, found from this file's path.
+/// One App Attest fixture of `../shared/fixtures/appattest` (read through `TestFixtures`).
 struct AppAttestFixture: Decodable {
     struct Expected: Decodable {
         let nonce_hex: String
@@ -31,19 +32,8 @@ struct AppAttestFixture: Decodable {
 
     static let names = ["node-app-attest-development", "go-app-attest-dev", "appattest-checker-node"]
 
-    static let directory: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-                return url.deletingLastPathComponent().appendingPathComponent("shared/fixtures/appattest")
-            }
-            url = url.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: "/nonexistent")
-    }()
-
     static func load(_ name: String) throws -> AppAttestFixture {
-        try JSONDecoder().decode(AppAttestFixture.self, from: Data(contentsOf: directory.appendingPathComponent(name + ".json")))
+        try TestFixtures.decode(AppAttestFixture.self, from: "appattest/\(name).json")
     }
 
     var attestationObject: [UInt8] { Array(Data(base64Encoded: attestation_object_base64) ?? Data()) }

@@ -5,6 +5,7 @@ import SwiftASN1
 import Testing
 import VettIDAttestation
 import VettIDSoftwareAttestation
+import VettIDTestSupport
 import VettIDVerification
 
 @Suite struct AppAttestVerifierFixtureTests {
@@ -29,7 +30,7 @@ import VettIDVerification
     }
 
     @Test func embeddedRootIsApplesRoot() throws {
-        let pem = try String(contentsOf: AppAttestFixture.directory.appendingPathComponent("Apple_App_Attestation_Root_CA.pem"), encoding: .utf8)
+        let pem = try TestFixtures.string("appattest/Apple_App_Attestation_Root_CA.pem")
         #expect(try Certificate(pemEncoded: pem) == AppleAppAttestationRoot.certificate)
         var serializer = DER.Serializer()
         try serializer.serialize(AppleAppAttestationRoot.certificate)

@@ -1,4 +1,5 @@
 import Foundation
+import VettIDTestSupport
 
 /// One file of `../shared/fixtures/appattest/real`: a real device attestation (with zero or more
 /// assertions by the attested key), or a standalone real assertion with the public key its server stored.
@@ -29,7 +30,7 @@ struct RealAppAttestFixture: Decodable {
     let expected: Expected?
     let assertions: [Assertion]
 
-    static let directory = AppAttestFixture.directory.appendingPathComponent("real")
+    static let directory = TestFixtures.url("appattest/real")
 
     /// Every fixture file's name (without `.json`), sorted; empty when the directory is missing, which
     /// ``allNamesArePresent()`` turns into a failure.
@@ -47,7 +48,7 @@ struct RealAppAttestFixture: Decodable {
     }
 
     static func load(_ name: String) throws -> RealAppAttestFixture {
-        try JSONDecoder().decode(RealAppAttestFixture.self, from: Data(contentsOf: directory.appendingPathComponent(name + ".json")))
+        try TestFixtures.decode(RealAppAttestFixture.self, from: "appattest/real/\(name).json")
     }
 
     var attestationObject: [UInt8] { Array(Data(base64Encoded: attestation_object_base64 ?? "") ?? Data()) }

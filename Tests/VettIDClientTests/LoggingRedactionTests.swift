@@ -4,6 +4,7 @@ import Logging
 import OpenAPIRuntime
 import Testing
 import VettIDAPI
+import VettIDTestSupport
 
 @testable import VettIDClient
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NATSClient
 import Testing
+import VettIDTestSupport
 
 @testable import VettIDNats
 @testable import VettIDClient

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @Suite struct CredsFileTests {
     static func expected() throws -> (jwt: String, seed: String) {
-        let root = try NKeysFixtures.json("nats/TestUser.json")
+        let root = try TestFixtures.jsonObject("nats/TestUser.json")
         return (try #require(root["jwt"] as? String), try #require(root["seed"] as? String))
     }
 
     @Test func parsesTheFixtureCredsFile() throws {
-        let creds = try NATSCredsFile.parse(try NKeysFixtures.text("nats/TestUser.creds"))
+        let creds = try NATSCredsFile.parse(try TestFixtures.string("nats/TestUser.creds"))
         let expected = try Self.expected()
         #expect(creds.jwt == expected.jwt)
         #expect(creds.seed == expected.seed)
@@ -17,7 +18,7 @@ import VettIDCrypto
     }
 
     @Test func parsesWithCRLFLineEndings() throws {
-        let text = try NKeysFixtures.text("nats/TestUser.creds").replacingOccurrences(of: "\n", with: "\r\n")
+        let text = try TestFixtures.string("nats/TestUser.creds").replacingOccurrences(of: "\n", with: "\r\n")
         let creds = try NATSCredsFile.parse(text)
         let expected = try Self.expected()
         #expect(creds.jwt == expected.jwt)
@@ -27,7 +28,7 @@ import VettIDCrypto
     @Test func formatsByteIdenticalToTheFixture() throws {
         let expected = try Self.expected()
         let formatted = NATSCredsFile(jwt: expected.jwt, seed: expected.seed).formatted
-        #expect(formatted == (try NKeysFixtures.text("nats/TestUser.creds")))
+        #expect(formatted == (try TestFixtures.string("nats/TestUser.creds")))
         #expect(try NATSCredsFile.parse(formatted) == NATSCredsFile(jwt: expected.jwt, seed: expected.seed))
     }
 

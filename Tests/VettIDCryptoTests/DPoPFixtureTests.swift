@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 import VettIDVerification
 
 @Suite struct DPoPFixtureTests {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 /// RFC 9180 A.2.1 (base mode, X25519, HKDF-SHA256, ChaCha20-Poly1305) on the recipient side: the suite
 /// the transaction-key envelope uses.

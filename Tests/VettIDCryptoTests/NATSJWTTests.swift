@@ -1,23 +1,24 @@
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @Suite struct NATSJWTTests {
-    static func fixture() throws -> [String: Any] { try NKeysFixtures.json("nats/TestUser.json") }
+    static func fixture() throws -> [String: Any] { try TestFixtures.jsonObject("nats/TestUser.json") }
 
     @Test func sha512_256KnownAnswers() {
         // FIPS 180-4 examples (NIST CSRC SHA512_256.pdf) and the empty string.
         #expect(
-            NKeysFixtures.hex(SHA512_256.hash(Array("abc".utf8)))
+            Hex.encode(SHA512_256.hash(Array("abc".utf8)))
                 == "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"
         )
         #expect(
-            NKeysFixtures.hex(SHA512_256.hash([UInt8]()))
+            Hex.encode(SHA512_256.hash([UInt8]()))
                 == "c672b8d1ef56ed28ab87c3622c5114069bdd3ad7b8f9737498d0c01ecef0967a"
         )
         let twoBlock = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
         #expect(
-            NKeysFixtures.hex(SHA512_256.hash(Array(twoBlock.utf8)))
+            Hex.encode(SHA512_256.hash(Array(twoBlock.utf8)))
                 == "3928e184fb8690f840da3988121d31be65cb9d3ef83ee6146feac861e19b563a"
         )
     }
@@ -26,7 +27,7 @@ import VettIDCrypto
         let jti = try #require(try Self.fixture()["jti"] as? [String: Any])
         let input = try #require(jti["input_json"] as? String)
         let digest = SHA512_256.hash(Array(input.utf8))
-        #expect(NKeysFixtures.hex(digest) == jti["sha512_256_hex"] as? String)
+        #expect(Hex.encode(digest) == jti["sha512_256_hex"] as? String)
         #expect(Base32.encode(digest) == jti["expected"] as? String)
 
         let token = try #require(try Self.fixture()["jwt"] as? String)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @Suite struct NKeysTests {
     struct Pair {
@@ -14,7 +15,7 @@ import VettIDCrypto
     }
 
     static func pairs() throws -> [Pair] {
-        let root = try NKeysFixtures.json("nkeys/vectors.json")
+        let root = try TestFixtures.jsonObject("nkeys/vectors.json")
         let pairs = try #require(root["pairs"] as? [[String: Any]])
         return try pairs.map { pair in
             let decoded = try #require(pair["decoded"] as? [String: Any])
@@ -30,7 +31,7 @@ import VettIDCrypto
     }
 
     @Test func crc16CheckValueFromFixture() throws {
-        let root = try NKeysFixtures.json("nkeys/vectors.json")
+        let root = try TestFixtures.jsonObject("nkeys/vectors.json")
         let crc = try #require(root["crc16_xmodem"] as? [String: Any])
         let input = try #require(crc["input_ascii"] as? String)
         let check = try #require(crc["check"] as? Int)
@@ -43,19 +44,19 @@ import VettIDCrypto
         let pairs = try Self.pairs()
         #expect(pairs.count == 2)
         for pair in pairs {
-            #expect(NKeysFixtures.hex(try #require(Base32.decode(pair.seed))) == pair.seedBytesHex)
-            #expect(NKeysFixtures.hex(try #require(Base32.decode(pair.publicKey))) == pair.publicKeyBytesHex)
+            #expect(Hex.encode(try #require(Base32.decode(pair.seed))) == pair.seedBytesHex)
+            #expect(Hex.encode(try #require(Base32.decode(pair.publicKey))) == pair.publicKeyBytesHex)
             let keyPair = try NKeyPair(seed: pair.seed)
             #expect(keyPair.type == .user)
             #expect(keyPair.publicKey == pair.publicKey)
-            #expect(NKeysFixtures.hex(keyPair.publicKeyBytes) == pair.ed25519PublicKeyHex)
+            #expect(Hex.encode(keyPair.publicKeyBytes) == pair.ed25519PublicKeyHex)
             #expect(try keyPair.encodedSeed() == pair.seed)
             let publicOnly = try NKeyPair(publicKey: pair.publicKey, expectedType: .user)
             #expect(publicOnly.publicKey == pair.publicKey)
-            #expect(NKeysFixtures.hex(publicOnly.publicKeyBytes) == pair.ed25519PublicKeyHex)
+            #expect(Hex.encode(publicOnly.publicKeyBytes) == pair.ed25519PublicKeyHex)
             // The Ed25519 seed in the fixture derives the same key through swift-crypto directly.
             let seedBytes = try #require(Base32.decode(pair.seed))
-            #expect(NKeysFixtures.hex(Array(seedBytes[2..<34])) == pair.ed25519SeedHex)
+            #expect(Hex.encode(Array(seedBytes[2..<34])) == pair.ed25519SeedHex)
         }
     }
 

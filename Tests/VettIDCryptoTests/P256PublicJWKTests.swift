@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @Suite struct P256PublicJWKTests {
     struct Fixture: Decodable {

@@ -1,11 +1,11 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import Testing
 import VettIDClient
 import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 /// `MessageSpaceClient` over a vault-type token against a real nats-server: the vault's own MessageSpace
 /// subjects work, and the app's do not.

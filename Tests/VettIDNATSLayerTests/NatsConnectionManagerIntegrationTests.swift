@@ -1,12 +1,12 @@
 import Foundation
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
 import VettIDClient
 import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS layer integration tests skipped"))
 @MainActor
@@ -18,7 +18,7 @@ struct NatsConnectionManagerIntegrationTests {
         store: NatsCredentialStore = NatsCredentialStore(store: InMemorySecureStore()),
         timing: NatsConnectionStateMachine.Timing = .init(),
         tls: NATSTLSConfiguration = NATSTLSConfiguration(),
-        logs: LogLines = LogLines()
+        logs: LogCapture = LogCapture()
     ) -> NatsConnectionManager {
         NatsConnectionManager(
             configuration: .init(
@@ -39,7 +39,7 @@ struct NatsConnectionManagerIntegrationTests {
         defer { Task { await vault.client.close() } }
         let provider = LocalSigningProvider(setup: setup, namespace: namespace, endpoint: server.url, lifetime: 3600)
         let store = NatsCredentialStore(store: InMemorySecureStore())
-        let logs = LogLines()
+        let logs = LogCapture()
         let manager = makeManager(provider: provider, store: store, timing: .init(refreshWindow: 60), logs: logs)
         let recorder = StateRecorder(manager)
 

@@ -1,13 +1,12 @@
 import Foundation
-import Logging
 import NATSClient
-import NATSTestSupport
 import NIOCore
 import Testing
 import VettIDClient
 import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 /// Issues app (or vault) tokens signed locally by the test operator's application account, with exactly the
 /// permissions the backend grants (`NatsPermissionSet.forClient`).
@@ -158,12 +157,7 @@ final class StateRecorder {
 
     /// Waits (polling the recorded list, bounded by `timeout`) until `predicate` holds.
     func wait(timeout: Duration = .seconds(10), until predicate: ([NatsConnectionState]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if predicate(states) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return predicate(states)
+        await eventually(timeout: timeout) { predicate(states) }
     }
 
     func stop() { task?.cancel() }
@@ -196,34 +190,6 @@ final class MessageBox: @unchecked Sendable {
     func append(_ message: NATSMessage) { lock.withLock { messages.append(message) } }
     var count: Int { lock.withLock { messages.count } }
     var all: [NATSMessage] { lock.withLock { messages } }
-}
-
-/// Collects log lines in memory.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-
-    func logger() -> Logger {
-        var logger = Logger(label: "test.nats") { _ in LineHandler(lines: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    struct LineHandler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let extra = (event.metadata ?? [:]).merging(metadata) { a, _ in a }
-            lines.append("\(event.level) \(event.message) \(extra.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
-        }
-    }
 }
 
 let testGUID = "9f1c2e4a-0000-4000-8000-00000000abcd"

@@ -1,7 +1,8 @@
 """Reads `swift package dump-package` JSON on stdin (see scripts/check-modules); fails when
 - an SDK product other than VettIDNats and NATSClient reaches NATSClient or SwiftNIO on iOS or macOS, or
 - a product an app links reaches a server-only or development-only module (VettIDVerification: the DPoP and
-  App Attest verifiers; VettIDSoftwareAttestation: the software attestation authority and attester)."""
+  App Attest verifiers; VettIDSoftwareAttestation: the software attestation authority and attester;
+  VettIDTestSupport: helpers for the tests of both packages)."""
 import json
 import sys
 
@@ -9,7 +10,7 @@ package = json.load(sys.stdin)
 targets = {t["name"]: t for t in package["targets"]}
 NIO_PACKAGES = {"swift-nio", "swift-nio-ssl", "swift-nio-transport-services", "async-http-client"}
 ALLOWED = {"VettIDNats", "NATSClient"}
-NOT_FOR_APPS = {"VettIDVerification", "VettIDSoftwareAttestation"}
+NOT_FOR_APPS = {"VettIDVerification", "VettIDSoftwareAttestation", "VettIDTestSupport"}
 
 
 def reach(name, platform):
@@ -54,5 +55,5 @@ if failures:
     sys.exit(1)
 print(
     "check-modules: OK (only VettIDNats and NATSClient reach NATSClient or NIO on iOS and macOS; no app product "
-    "reaches VettIDVerification or VettIDSoftwareAttestation)"
+    "reaches VettIDVerification, VettIDSoftwareAttestation or VettIDTestSupport)"
 )
