@@ -18,7 +18,7 @@ public struct NatsConnectionError: Error, Sendable, CustomStringConvertible {
         public static let notConnected = Code(rawValue: "not_connected")
         /// `connect_failed`: nats-server could not be reached or refused the credentials.
         public static let connectFailed = Code(rawValue: "connect_failed")
-        /// `credentials_unavailable`: the ``NatsCredentialProvider`` gave no usable credentials.
+        /// `credentials_unavailable`: the `NatsCredentialProvider` gave no usable credentials.
         public static let credentialsUnavailable = Code(rawValue: "credentials_unavailable")
         /// `publish_failed`: the message was not accepted (invalid subject, too large, buffer full).
         public static let publishFailed = Code(rawValue: "publish_failed")

@@ -19,7 +19,7 @@ public import VettIDMessaging
 /// ```
 ///
 /// It uses the stored credentials unless they are missing, expired or within the refresh window, and fetches
-/// new ones from the ``NatsCredentialProvider`` otherwise (storing them). Before the token expires it swaps to a
+/// new ones from the `NatsCredentialProvider` otherwise (storing them). Before the token expires it swaps to a
 /// fresh one without losing subscriptions or messages (make-before-break, see ``NatsConnection``); ``refresh()``
 /// swaps now. If nats-server cuts the connection because the token expired or was revoked, it fetches new
 /// credentials and reconnects; if the provider refuses, the state becomes ``NatsConnectionState/error(_:)``. Server
@@ -60,7 +60,7 @@ public final class NatsConnectionManager {
     /// Creates a manager; nothing connects until ``connect()``.
     /// - Parameters:
     ///   - configuration: Timing, TLS, reconnect policy, logger, clock.
-    ///   - provider: Issues credentials (``VaultService``, or a test provider).
+    ///   - provider: Issues credentials (`VaultService` of `VettIDClient`, or a test provider).
     ///   - store: Where the current credentials are kept between launches.
     public init(configuration: Configuration = Configuration(), provider: any NatsCredentialProvider, store: NatsCredentialStore) {
         self.configuration = configuration
@@ -107,7 +107,7 @@ public final class NatsConnectionManager {
         await perform { [now = configuration.now()] in $0.refreshRequested(nil, now: now) }
     }
 
-    /// Swaps to `credentials`, already issued (by ``NatsTokenRefreshTask``); ignored unless connected.
+    /// Swaps to `credentials`, already issued (by `NatsTokenRefreshTask`); ignored unless connected.
     public func refresh(using credentials: NatsCredentials) async {
         await perform { [now = configuration.now()] in $0.refreshRequested(credentials, now: now) }
     }

@@ -19,7 +19,7 @@ public import Foundation
 public struct NatsConnectionStateMachine: Sendable {
     /// When to refresh.
     public struct Timing: Sendable, Hashable {
-        /// Refresh when less than this remains (``NatsCredentials/defaultRefreshWindow``, one hour).
+        /// Refresh when less than this remains (`NatsCredentials.defaultRefreshWindow`, one hour).
         public var refreshWindow: TimeInterval
         /// Never schedule a refresh sooner than this (one second).
         public var minimumRefreshDelay: TimeInterval
@@ -126,7 +126,7 @@ public struct NatsConnectionStateMachine: Sendable {
         return wasIdle ? [] : [.cancelRefresh, .closeConnection]
     }
 
-    /// Swap now: to `credentials` when given (already issued, e.g. by ``NatsTokenRefreshTask``), otherwise to
+    /// Swap now: to `credentials` when given (already issued, e.g. by `NatsTokenRefreshTask`), otherwise to
     /// freshly fetched ones.
     public mutating func refreshRequested(_ credentials: NatsCredentials? = nil, now: Date) -> [Action] {
         switch phase {

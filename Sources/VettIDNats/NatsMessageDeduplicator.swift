@@ -8,7 +8,7 @@ import VettIDMessaging
 /// A message's identity is, in order:
 /// 1. its `Nats-Msg-Id` header (``OwnerSpaceClient`` sets it to the request id on every publish; publishers that
 ///    want exactly-once delivery across swaps should set it too);
-/// 2. for a ``VaultResponse`` with a `request_id`: the subject, the response type and the request id (the vault
+/// 2. for a `VaultResponse` with a `request_id`: the subject, the response type and the request id (the vault
 ///    answers each request once);
 /// 3. otherwise none: such a message is always delivered (it may arrive twice if it was published during the
 ///    few milliseconds two connections overlap).

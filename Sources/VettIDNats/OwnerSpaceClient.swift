@@ -18,7 +18,7 @@ public import VettIDMessaging
 ///
 /// Every publish carries a `Nats-Msg-Id` header with the message id, so a copy delivered twice during a token swap
 /// is recognised. Requests use NATS request/reply with the reply subject in the member's
-/// ``VaultNamespace/appInboxPrefix`` (the general `_INBOX` is not granted to app tokens).
+/// `VaultNamespace.appInboxPrefix` (the general `_INBOX` is not granted to app tokens).
 public struct OwnerSpaceClient: Sendable {
     /// The member's namespaces.
     public let namespace: VaultNamespace
@@ -112,7 +112,7 @@ public struct OwnerSpaceClient: Sendable {
     }
 
     /// The handler catalogue the vault publishes on `OwnerSpace.{guid}.eventTypes`, as raw messages (decode them
-    /// with ``VaultResponse/decode(_:)``); survives swaps.
+    /// with `VaultResponse.decode(_:)` of `VettIDMessaging`); survives swaps.
     /// - Throws: ``NatsConnectionError`` `subscribe_failed`.
     public func subscribeToEventTypes() throws(NatsConnectionError) -> NatsManagedSubscription {
         try connection.subscribe(to: namespace.eventTypes)

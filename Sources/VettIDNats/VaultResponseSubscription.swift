@@ -5,7 +5,7 @@ import NIOCore
 public import VettIDMessaging
 
 /// The vault's answers on `OwnerSpace.{guid}.forApp.>` (request/reply traffic in the `forApp.inbox` is left out),
-/// decoded. A message that is not a ``VaultResponse`` is skipped, logged and counted in ``undecodableCount``.
+/// decoded. A message that is not a `VaultResponse` is skipped, logged and counted in ``undecodableCount``.
 public struct VaultResponseSubscription: AsyncSequence, Sendable {
     /// The element type.
     public typealias Element = VaultResponse

@@ -13,7 +13,7 @@ public import Foundation
 /// A root and intermediate CA, minted in process, that issue App Attest-format credential certificates.
 ///
 /// A server trusts ``rootCertificate`` only when its configuration lists it in
-/// ``AppAttestVerifier/Configuration/trustedRoots``; production servers list Apple's root alone.
+/// `AppAttestVerifier.Configuration.trustedRoots`; production servers list Apple's root alone.
 public struct SoftwareAttestationAuthority: Sendable {
     /// The self-signed root to add to a verifier's trusted roots.
     public let rootCertificate: Certificate

@@ -118,6 +118,9 @@ public struct SoftwareAttester: Sendable {
     /// An assertion, as `DCAppAttestService.generateAssertion(_:clientDataHash:)` returns it:
     /// CBOR `{signature: DER ECDSA over SHA-256(authenticatorData ‖ SHA-256(clientData)), authenticatorData}`.
     /// - Parameters:
+    ///   - key: the attested key that signs.
+    ///   - clientData: the bytes whose SHA-256 is the assertion's `clientDataHash` (in VettID the challenge followed
+    ///     by the device key's 32-byte thumbprint).
     ///   - counter: the counter to write; a real device increments it on every assertion.
     ///   - shape: the authenticator-data layout; current iPhones run iOS 27, so that is the default.
     public func generateAssertion(

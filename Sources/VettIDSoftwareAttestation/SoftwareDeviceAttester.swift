@@ -3,15 +3,15 @@ import Crypto
 public import Foundation
 import VettIDAttestation
 
-/// A ``DeviceAttester`` producing App Attest-format attestations and assertions with a software key under a
+/// A `DeviceAttester` producing App Attest-format attestations and assertions with a software key under a
 /// `SoftwareAttestationAuthority`, so the server's full App Attest verifier runs off Apple hardware (Linux,
 /// simulators, CI).
 ///
 /// The server accepts these only when it trusts the authority's root (development and CI deployments). The
-/// attested key and its assertion counter persist in the ``SecureStore``; the counter is incremented and
+/// attested key and its assertion counter persist in the `SecureStore`; the counter is incremented and
 /// stored before each assertion is returned, so it strictly increases as a real device's does.
 public actor SoftwareDeviceAttester: DeviceAttester {
-    /// Always ``DeviceAttestationFormat/software``.
+    /// Always `DeviceAttestationFormat.software`.
     public nonisolated let format = DeviceAttestationFormat.software
     /// The prefix of the store keys (`<prefix>.key`, `<prefix>.counter`).
     public nonisolated let storageKeyPrefix: String

@@ -40,8 +40,12 @@ public final class AuthManager {
         public let deviceKeyStore: (any DeviceKeyStore)?
 
         /// Creates a configuration from an API configuration.
-        /// - Parameter deviceKeyStore: Informational here: `api` must already carry the matching proof provider
-        ///   (use the `baseURL:` initializer to have it wired).
+        /// - Parameters:
+        ///   - api: How to reach the server: base URL, transport, logger, retry policy and proof provider.
+        ///   - store: Where the session persists.
+        ///   - storageKeyPrefix: Prefix of the store keys (`<prefix>.tokens`, `<prefix>.user`).
+        ///   - deviceKeyStore: Informational here: `api` must already carry the matching proof provider
+        ///     (use the `baseURL:` initializer to have it wired).
         public init(
             api: APIClientConfiguration,
             store: any SecureStore,
@@ -153,6 +157,8 @@ public final class AuthManager {
 
     /// Creates an account, then logs in with the same credentials.
     /// - Parameters:
+    ///   - email: The member's email address.
+    ///   - password: The password; the server checks its policy and answers `weak_password` with reasons.
     ///   - firstName: Optional, at most 100 characters.
     ///   - lastName: Optional, at most 100 characters.
     /// - Throws: ``APIError`` (e.g. `invalid_email`, `weak_password` with reasons, `email_taken`).

@@ -6,7 +6,7 @@
 public typealias BackgroundTaskHandler = @Sendable () async -> Bool
 
 /// The seam between periodic SDK work (``VaultRefreshTask``) and whatever runs it: `BGTaskScheduler` on Apple
-/// platforms (``BGTaskVaultRefreshScheduler``), a clock-driven scheduler elsewhere (``InProcessBackgroundScheduler``),
+/// platforms (`BGTaskVaultRefreshScheduler`), a clock-driven scheduler elsewhere (``InProcessBackgroundScheduler``),
 /// a fake in tests.
 ///
 /// The model is BGTaskScheduler's: register a handler per identifier once, then ask for single runs no earlier

@@ -10,7 +10,10 @@ extension VettID {
     public nonisolated static let maximumResponseBodySize = 10 * 1024 * 1024
 
     /// `GET path` as the signed-in member; the JSON answer decoded as `T`.
-    /// - Parameter path: Relative to the base URL (`/api/profile?full=1`).
+    /// - Parameters:
+    ///   - path: Relative to the base URL (`/api/profile?full=1`).
+    ///   - type: The type the JSON answer decodes to.
+    ///   - decoder: The decoder for the answer.
     /// - Throws: ``APIError``: the server's code, `http_error` with the status, `invalid_request` for a path that is not
     ///   relative, `invalid_response` for an answer that is not a `T`, `sign_in_required`-class codes from the session.
     public nonisolated func get<T: Decodable>(
@@ -20,6 +23,12 @@ extension VettID {
     }
 
     /// `POST path` with `body` as JSON, as the signed-in member; the JSON answer decoded as `T`.
+    /// - Parameters:
+    ///   - path: Relative to the base URL.
+    ///   - body: The request body, encoded as JSON.
+    ///   - type: The type the JSON answer decodes to.
+    ///   - encoder: The encoder for `body`.
+    ///   - decoder: The decoder for the answer.
     /// - Throws: ``APIError`` (see ``get(_:as:decoder:)``; `invalid_request` when `body` cannot be encoded).
     public nonisolated func post<Body: Encodable, T: Decodable>(
         _ path: String, body: Body, as type: T.Type = T.self, encoder: JSONEncoder = JSONEncoder(),

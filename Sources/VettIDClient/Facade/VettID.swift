@@ -20,8 +20,8 @@ import Logging
 /// From it come ``auth`` (the member's session, DPoP-bound to the device key), ``vault`` (enrollment, vault
 /// authentication, and status, sync and NATS tokens with the member's session), ``gate`` (App Attest, Gate tokens,
 /// proxied requests and ``authorizationHeaders(path:method:)`` for an app's own HTTP stack), and
-/// ``get(_:as:)`` / ``post(_:body:as:)`` for the app's own backend routes. The live NATS connection is in the
-/// `VettIDNats` product (`vettid.natsManager()`).
+/// ``get(_:as:decoder:)`` / ``post(_:body:as:encoder:decoder:)`` for the app's own backend routes. The live NATS
+/// connection is in the `VettIDNats` product (`vettid.natsManager()`).
 @MainActor
 public final class VettID {
     /// The configuration.

@@ -1,10 +1,12 @@
 public import Logging
 
-/// The SDK's default logger: on Apple platforms an ``OSLogHandler`` (Console.app, `log stream`), elsewhere the
+/// The SDK's default logger: on Apple platforms an `OSLogHandler` (Console.app, `log stream`), elsewhere the
 /// process's swift-log set-up; both under one ``UnifiedLogPolicy`` threshold, `off` included.
 public enum PlatformLogger {
     /// A logger for `subsystem` (usually the app's bundle id) and `category`.
     /// - Parameters:
+    ///   - subsystem: The unified-logging subsystem, usually the app's bundle id (used on Apple platforms).
+    ///   - category: The unified-logging category and the logger's label.
     ///   - policy: Default `info` and above; `UnifiedLogPolicy(threshold: .off)` silences the SDK.
     public static func make(
         subsystem: String, category: String = "dev.vettid", policy: UnifiedLogPolicy = UnifiedLogPolicy()

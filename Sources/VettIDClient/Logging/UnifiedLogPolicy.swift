@@ -1,8 +1,8 @@
 public import Logging
 
 /// How a swift-log record becomes an entry of Apple's unified logging system (Console.app): whether it is
-/// written, at which `OSLogType`, and as which text. ``OSLogHandler`` only hands the result to `os.Logger`;
-/// every decision lives here so it is tested on every platform.
+/// written, at which `OSLogType`, and as which text. `OSLogHandler` (Apple platforms) only hands the result to
+/// `os.Logger`; every decision lives here so it is tested on every platform.
 ///
 /// - Levels: `trace` and `debug` are `.debug`; `info` is `.info`; `notice` and `warning` are `.default`
 ///   (persisted); `error` is `.error`; `critical` is `.fault`.

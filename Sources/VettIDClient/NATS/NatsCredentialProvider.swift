@@ -1,8 +1,8 @@
-/// Issues NATS credentials for a ``NatsConnectionManager``.
+/// Issues NATS credentials for a `NatsConnectionManager` (module `VettIDNats`).
 ///
 /// ``VaultService`` conforms (it asks the backend for an `app` token); tests can supply a provider that signs
 /// user JWTs locally. Throw when no credentials can be had (for example the token was revoked and the vault
-/// session cannot be renewed): the manager then reports ``NatsConnectionState/error(_:)``.
+/// session cannot be renewed): the manager then reports `NatsConnectionState.error(_:)`.
 public protocol NatsCredentialProvider: Sendable {
     /// New credentials, valid from now.
     func issueCredentials() async throws -> NatsCredentials

@@ -4,7 +4,7 @@ public import Logging
 /// Keeps the stored NATS token fresh in the background: every run (``defaultInterval``, six hours) checks the
 /// stored ``NatsCredentials`` and, when they are missing or ``NatsCredentials/shouldRefresh(at:refreshWindow:)``,
 /// asks the ``NatsCredentialProvider`` for new ones, stores them and hands them to `onRefresh` (typically a
-/// connected ``NatsConnectionManager``'s ``NatsConnectionManager/refresh(using:)``, which swaps to them without
+/// connected `NatsConnectionManager`'s `refresh(using:)`, in `VettIDNats`, which swaps to them without
 /// losing messages). It runs on any ``BackgroundScheduler``.
 ///
 /// ```swift

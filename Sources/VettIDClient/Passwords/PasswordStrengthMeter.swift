@@ -55,8 +55,10 @@ public struct PasswordStrengthMeter: Sendable {
     }
 
     /// Rates `password`.
-    /// - Parameter userInputs: Words the member is likely to reuse (email parts, name); matched like dictionary
-    ///   words of the lowest rank.
+    /// - Parameters:
+    ///   - password: The password as typed.
+    ///   - userInputs: Words the member is likely to reuse (email parts, name); matched like dictionary
+    ///     words of the lowest rank.
     public func evaluate(_ password: String, userInputs: [String] = []) -> PasswordStrength {
         guard !password.isEmpty else { return .empty }
         let scalars = Array(password.unicodeScalars)

@@ -2,7 +2,7 @@ public import Foundation
 
 /// Secret storage for tokens, keys and credential packages.
 ///
-/// Implementations: ``KeychainSecureStore`` (Apple platforms), ``EncryptedFileSecureStore`` (any platform;
+/// Implementations: `KeychainSecureStore` (Apple platforms), ``EncryptedFileSecureStore`` (any platform;
 /// the default on Linux) and ``InMemorySecureStore`` (tests and ephemeral sessions). Every method is atomic:
 /// a reader sees either the old or the new value, and ``setValues(_:)`` applies all its changes or none.
 public protocol SecureStore: Sendable {

@@ -17,7 +17,7 @@ public actor CredentialStore {
 
     /// Creates a credential store.
     /// - Parameters:
-    ///   - store: Where the item lives (``KeychainSecureStore``, ``EncryptedFileSecureStore``, …).
+    ///   - store: Where the item lives (`KeychainSecureStore`, ``EncryptedFileSecureStore``, …).
     ///   - storageKey: The item's key.
     ///   - now: The clock for ``VaultCredential/updatedAt``.
     public init(store: any SecureStore, storageKey: String = "vettid.vault.credential", now: @escaping @Sendable () -> Date = { Date() }) {

@@ -1,7 +1,8 @@
 import Crypto
 public import VettIDCrypto
 
-/// A one-time X25519 public key of the server: the device seals a password to it (``VaultPasswordEnvelope``).
+/// A one-time X25519 public key of the server: the device seals a password to it
+/// (``sealPassword(_:purpose:contextID:)``).
 ///
 /// Stored as it travels: `{"key_id", "public_key" (base64url of 32 bytes), "algorithm": "X25519"}`.
 public struct TransactionKey: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -29,10 +30,10 @@ public struct TransactionKey: Sendable, Hashable, Codable, CustomStringConvertib
     public var description: String { "TransactionKey(\(keyID))" }
 
     /// Seals a password (its UTF-8 bytes) to this key: HPKE base mode, `info` =
-    /// ``TransactionKeyContext`` (`purpose`, `contextID`, this key's id), empty AAD.
+    /// `TransactionKeyContext` (`purpose`, `contextID`, this key's id; module `VettIDCrypto`), empty AAD.
     /// - Parameters:
     ///   - password: The password; only the returned envelope leaves the device.
-    ///   - purpose: ``TransactionKeyPurpose/enrollmentPassword`` or ``TransactionKeyPurpose/authenticationPassword``.
+    ///   - purpose: `.enrollmentPassword` or `.authenticationPassword`.
     ///   - contextID: The enrollment session id or the action id.
     /// - Throws: ``APIError`` `encryption_failed` (bad key), `invalid_response` (unknown algorithm).
     public func sealPassword(_ password: String, purpose: TransactionKeyPurpose, contextID: String) throws(APIError) -> EncryptedPayload {

@@ -18,7 +18,7 @@ extension VaultService {
 
     /// Reads the vault's status.
     /// - Parameter reauthenticate: `false` never runs the ``VaultReauthenticator``: a missing session or a 401 throws
-    ///   `reauthentication_required` (the caller re-authenticates, e.g. ``VaultStatusViewModel``).
+    ///   `reauthentication_required` (the caller re-authenticates, e.g. `VaultStatusViewModel` in `VettIDViewModels`).
     public func getVaultStatus(reauthenticate: Bool) async throws(APIError) -> VaultStatus {
         let body = try await authorizedCall("getVaultStatus", reauthenticate: reauthenticate) { client in
             try await client.getVaultStatus(.init(headers: .init(dpop: ""))).ok.body.json

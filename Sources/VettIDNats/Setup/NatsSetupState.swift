@@ -15,6 +15,6 @@ public enum NatsSetupState: Sendable, Equatable {
     /// Setup stopped; ``NatsSetupViewModel/retry()`` starts again (an existing account is fine).
     case error(message: String)
     /// The member's session has ended (signed out, revoked elsewhere, or expired): show the sign-in screen;
-    /// the background token refresh has stopped too (``VettIDClient/NatsRefreshOutcome/signInRequired``).
+    /// the background token refresh has stopped too (`NatsRefreshOutcome.signInRequired` of `VettIDClient`).
     case signInRequired
 }

@@ -10,10 +10,10 @@ public import VettIDClient
 @Observable
 @MainActor
 public final class NatsSetupViewModel {
-    /// What the view model asks of the SDK; ``live(service:manager:)`` uses a ``VaultService`` and a
+    /// What the view model asks of the SDK; ``live(service:manager:)`` uses a `VaultService` and a
     /// ``NatsConnectionManager``, tests pass closures.
     public struct Actions: Sendable {
-        /// Creates the NATS account (throws ``APIError`` `account_exists` when it exists).
+        /// Creates the NATS account (throws `APIError` `account_exists` when it exists).
         public var createAccount: @MainActor @Sendable () async throws -> Void
         /// Issues an app token.
         public var issueToken: @MainActor @Sendable () async throws -> NatsCredentials
@@ -35,7 +35,7 @@ public final class NatsSetupViewModel {
             self.fetchStatus = fetchStatus
         }
 
-        /// Actions performed by a ``VaultService`` and a ``NatsConnectionManager``.
+        /// Actions performed by a `VaultService` and a ``NatsConnectionManager``.
         public static func live(service: VaultService, manager: NatsConnectionManager) -> Actions {
             Actions(
                 createAccount: { _ = try await service.createNatsAccount() },
@@ -72,7 +72,7 @@ public final class NatsSetupViewModel {
     }
 
     /// Shows what a background token refresh reported: ``NatsSetupState/signInRequired`` once the member session
-    /// has ended. Feed it ``VettIDClient/NatsTokenRefreshTask/outcomes``.
+    /// has ended. Feed it the `outcomes` of a `NatsTokenRefreshTask` (`VettIDClient`).
     public func backgroundRefreshed(_ outcome: NatsRefreshOutcome) async {
         await perform(machine.backgroundRefreshed(outcome))
     }

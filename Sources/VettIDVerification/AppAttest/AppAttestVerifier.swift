@@ -7,9 +7,9 @@ import X509
 
 /// Verifies App Attest attestation objects and assertions.
 ///
-/// Attestation runs Apple's nine steps, each refusal with its own ``AppAttestError/Code``:
+/// Attestation runs Apple's nine steps, each refusal with its own `AppAttestError.Code`:
 /// 1. `x5c` chains to a configured root under ``Configuration/chainPolicy``;
-/// 2. `clientDataHash` (an explicit input, see ``AppAttestClientDataHash``) is appended to `authData`;
+/// 2. `clientDataHash` (an explicit input, see `AppAttestClientDataHash`) is appended to `authData`;
 /// 3. `nonce = SHA-256(authData ‖ clientDataHash)`;
 /// 4. the credential certificate's extension 1.2.840.113635.100.8.2 holds that nonce;
 /// 5. SHA-256 of the certificate's uncompressed public key is the key id;

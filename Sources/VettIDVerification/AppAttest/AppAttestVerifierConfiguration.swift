@@ -10,7 +10,7 @@ extension AppAttestVerifier {
         public var appID: String
         /// The environments whose attestations are accepted.
         public var allowedEnvironments: Set<AppAttestEnvironment>
-        /// The trust anchors. Defaults to Apple's root only; add a ``SoftwareAttestationAuthority`` root only
+        /// The trust anchors. Defaults to Apple's root only; add a `SoftwareAttestationAuthority` root only
         /// in deployments that accept software attestation (development, CI).
         public var trustedRoots: [Certificate]
         /// The RFC 5280 policy for the chain. `RFC5280Policy()` checks expiry at the current time; tests

@@ -9,14 +9,14 @@ public import Foundation
 
 /// Verifies DPoP proofs (RFC 9449 §4.3, §7.1, §11).
 ///
-/// The checks run in this order, each refusal with its own ``DPoPError/Code``:
+/// The checks run in this order, each refusal with its own `DPoPError.Code`:
 /// 1. exactly one `DPoP` header, at most ``Configuration/maxProofBytes``, a well-formed compact JWS;
 /// 2. `typ` is `dpop+jwt` (a media type, so compared case-insensitively; `application/dpop+jwt` also matches);
 /// 3. `alg` is in the allowlist and the `jwk` key type and curve match it;
 /// 4. `jwk` has no private members;
 /// 5. the signature verifies with `jwk`;
 /// 6. `jti`, `htm`, `htu`, `iat` are present; `htm` equals the method; `htu` equals the request URI
-///    after ``DPoPTargetURI/normalize(_:)`` of both;
+///    after `DPoPTargetURI.normalize(_:)` of both;
 /// 7. `iat` is within ``Configuration/maxAge`` in the past and ``Configuration/maxFutureSkew`` ahead;
 /// 8. the nonce: validated whenever present, and required when ``Configuration/requireNonce`` is set;
 /// 9. `jti` is not too long and was not accepted before for this URI;
@@ -37,7 +37,7 @@ public struct DPoPVerifier: Sendable {
     ///   - configuration: the settings.
     ///   - replayCache: where accepted `jti`s are recorded.
     ///   - nonceValidator: checks `nonce` claims; without one, any proof carrying a nonce is refused as
-    ///     ``DPoPError/Code/nonceInvalid`` and ``Configuration/requireNonce`` refuses every proof.
+    ///     `DPoPError.Code.nonceInvalid` and ``Configuration/requireNonce`` refuses every proof.
     ///   - now: the clock; injectable for tests.
     public init(
         configuration: Configuration = Configuration(),

@@ -2,22 +2,22 @@ public import VettIDClient
 
 /// The pure logic of the enrollment screen: events in, a new ``EnrollmentState`` and an ``Effect`` out.
 ///
-/// It performs nothing: the view model carries out each effect (``VaultEnrollment`` calls) and reports the outcome
+/// It performs nothing: the view model carries out each effect (`VaultEnrollment` calls) and reports the outcome
 /// with ``sessionStarted(attestationRequired:)``, ``attested()``, ``passwordAccepted()``, ``finalized(userGUID:)`` or
-/// ``failed(_:)``. The password strength is rated with a ``PasswordStrengthMeter`` and a password the meter refuses
+/// ``failed(_:)``. The password strength is rated with a `PasswordStrengthMeter` and a password the meter refuses
 /// is never submitted. Tested without a network.
 public struct EnrollmentStateMachine: Sendable {
     /// What the view model must do next.
     public enum Effect: Sendable, Equatable {
         /// Nothing.
         case none
-        /// Redeem the invitation (``VaultEnrollment/start(_:)``).
+        /// Redeem the invitation (`VaultEnrollment.start(_:)`).
         case start(EnrollmentInvitationLink)
-        /// Attest the device (``VaultEnrollment/attest()``).
+        /// Attest the device (`VaultEnrollment.attest()`).
         case attest
-        /// Send the password (``VaultEnrollment/setPassword(_:)``).
+        /// Send the password (`VaultEnrollment.setPassword(_:)`).
         case setPassword(String)
-        /// Finalize and store (``VaultEnrollment/finalize()``).
+        /// Finalize and store (`VaultEnrollment.finalize()`).
         case finalize
     }
 

@@ -14,7 +14,7 @@ public import VettIDClient
 @Observable
 @MainActor
 public final class EnrollmentViewModel {
-    /// What the view model asks of the SDK; ``live(_:)`` uses a ``VaultService``, tests pass closures.
+    /// What the view model asks of the SDK; ``live(_:)`` uses a `VaultService`, tests pass closures.
     public struct Actions: Sendable {
         /// Redeems the invitation; returns whether the server requires attestation.
         public var start: @MainActor @Sendable (EnrollmentInvitationLink) async throws -> Bool
@@ -38,7 +38,7 @@ public final class EnrollmentViewModel {
             self.finalize = finalize
         }
 
-        /// Actions performed by a ``VaultService``: each `start` opens a new ``VaultEnrollment``.
+        /// Actions performed by a `VaultService`: each `start` opens a new `VaultEnrollment`.
         public static func live(_ service: VaultService) -> Actions {
             let current = EnrollmentBox()
             return Actions(

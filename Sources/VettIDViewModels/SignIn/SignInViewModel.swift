@@ -11,7 +11,7 @@ public import VettIDClient
 @Observable
 @MainActor
 public final class SignInViewModel {
-    /// What the view model can ask of the SDK; `live(_:)` uses an ``AuthManager``, tests pass closures.
+    /// What the view model can ask of the SDK; `live(_:)` uses an `AuthManager`, tests pass closures.
     public struct Actions: Sendable {
         /// Logs in.
         public var login: @MainActor @Sendable (_ email: String, _ password: String) async throws -> Void
@@ -27,7 +27,7 @@ public final class SignInViewModel {
             self.register = register
         }
 
-        /// Actions performed by an ``AuthManager``.
+        /// Actions performed by an `AuthManager`.
         public static func live(_ auth: AuthManager) -> Actions {
             Actions(
                 login: { email, password in try await auth.login(email: email, password: password) },

@@ -2,9 +2,9 @@ public import VettIDClient
 
 /// The pure logic of the vault unlock screen: events in, a new ``VaultAuthState`` and an ``Effect`` out.
 ///
-/// ``submit(password:)`` asks for an action (``VaultAuthenticator/requestAction()``, which checks the LAT); only
+/// ``submit(password:)`` asks for an action (`VaultAuthenticator.requestAction()`, which checks the LAT); only
 /// when that succeeds does ``actionReceived(_:)`` return the effect that sends the password
-/// (``VaultAuthenticator/execute(_:password:)``). A `lat_mismatch` therefore ends the attempt with the password
+/// (`VaultAuthenticator.execute(_:password:)`). A `lat_mismatch` therefore ends the attempt with the password
 /// never sent. Tested without a network.
 public struct VaultAuthStateMachine: Sendable {
     /// What the view model must do next.

@@ -11,7 +11,7 @@ public import VettIDClient
 @Observable
 @MainActor
 public final class VaultAuthViewModel {
-    /// What the view model asks of the SDK; ``live(_:)`` uses a ``VaultService``, tests pass closures.
+    /// What the view model asks of the SDK; ``live(_:)`` uses a `VaultService`, tests pass closures.
     public struct Actions: Sendable {
         /// Asks for an action and checks its LAT (throws `lat_mismatch` on a difference).
         public var requestAction: @MainActor @Sendable () async throws -> VaultAction
@@ -27,7 +27,7 @@ public final class VaultAuthViewModel {
             self.execute = execute
         }
 
-        /// Actions performed by a ``VaultService``'s ``VaultAuthenticator``.
+        /// Actions performed by a `VaultService`'s `VaultAuthenticator`.
         public static func live(_ service: VaultService) -> Actions {
             let authenticator = service.authenticator()
             return Actions(

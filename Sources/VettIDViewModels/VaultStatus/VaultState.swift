@@ -16,6 +16,6 @@ public enum VaultState: Sendable, Equatable {
     /// can help (network trouble, a 5xx, a vault in `error`).
     case error(message: String, retryable: Bool)
     /// The member's session has ended (signed out, revoked elsewhere, or its refresh token expired): show the
-    /// sign-in screen. Background refresh has stopped too (``VettIDClient/VaultRefreshOutcome/signInRequired(_:)``).
+    /// sign-in screen. Background refresh has stopped too (`VaultRefreshOutcome.signInRequired(_:)`).
     case signInRequired
 }

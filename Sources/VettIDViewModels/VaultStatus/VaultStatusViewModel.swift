@@ -11,7 +11,7 @@ public import VettIDClient
 @Observable
 @MainActor
 public final class VaultStatusViewModel {
-    /// What the view model asks of the SDK; ``live(_:)`` uses a ``VaultService``, tests pass closures.
+    /// What the view model asks of the SDK; ``live(_:)`` uses a `VaultService`, tests pass closures.
     public struct Actions: Sendable {
         /// Reads the status; throws `invalid_token` or `reauthentication_required` when the session must be renewed.
         public var fetchStatus: @MainActor @Sendable () async throws -> VaultStatus
@@ -31,8 +31,8 @@ public final class VaultStatusViewModel {
             self.reauthenticate = reauthenticate
         }
 
-        /// Actions performed by a ``VaultService``: status and sync never re-authenticate by themselves (the state
-        /// machine asks once), and re-authentication runs the service's ``VaultReauthenticator``.
+        /// Actions performed by a `VaultService`: status and sync never re-authenticate by themselves (the state
+        /// machine asks once), and re-authentication runs the service's `VaultReauthenticator`.
         public static func live(_ service: VaultService) -> Actions {
             Actions(
                 fetchStatus: { try await service.getVaultStatus(reauthenticate: false) },
@@ -73,7 +73,7 @@ public final class VaultStatusViewModel {
     }
 
     /// Shows what a background refresh reported: ``VaultState/signInRequired`` once the member session has
-    /// ended. Feed it ``VettIDClient/VaultRefreshTask/outcomes``.
+    /// ended. Feed it `VaultRefreshTask.outcomes`.
     public func backgroundRefreshed(_ outcome: VaultRefreshOutcome) async {
         await perform(machine.backgroundRefreshed(outcome))
     }

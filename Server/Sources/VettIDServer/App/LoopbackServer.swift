@@ -23,6 +23,7 @@ public struct LoopbackServer: Sendable {
     /// Starts a server on `127.0.0.1` and an ephemeral port and waits until it listens.
     /// - Parameters:
     ///   - label: The prefix of the temporary directory's name.
+    ///   - logger: Where the server (and the nats-server process, if any) logs.
     ///   - nats: Also start a local nats-server (in `<directory>/nats`, TLS with a generated CA when `.tls`) and
     ///     connect the server to it; `nil` runs without NATS.
     ///   - configure: Changes to the default configuration (host, port and data directory are already set).

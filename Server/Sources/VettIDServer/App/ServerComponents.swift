@@ -71,7 +71,14 @@ public struct ServerComponents: Sendable {
     }
 
     /// Wires services over an already-open store. Runs the migrations.
-    /// - Parameter replayStore: Where accepted DPoP proofs are recorded; `nil` uses `store`.
+    /// - Parameters:
+    ///   - configuration: The loaded configuration.
+    ///   - store: The open SQL store (SQLite or PostgreSQL); migrated here.
+    ///   - replayStore: Where accepted DPoP proofs are recorded; `nil` uses `store`.
+    ///   - keys: The server's long-lived secrets.
+    ///   - natsTrust: The NATS operator and accounts; a fresh ephemeral chain unless given.
+    ///   - logger: Where the services log.
+    ///   - clock: The clock every service reads; tests inject a fixed or stepped one.
     public static func make(
         configuration: ServerConfiguration, store: any SQLStore, replayStore: (any SQLStore)? = nil, keys: ServerKeys,
         natsTrust: NATSTrust = .ephemeral(), logger: Logger, clock: any WallClock = SystemWallClock()

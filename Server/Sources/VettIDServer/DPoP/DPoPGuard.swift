@@ -8,9 +8,9 @@ public import VettIDVerification
 /// way the RFC asks: 400 at token endpoints, 401 with `WWW-Authenticate: DPoP …` at resources, and a fresh
 /// `DPoP-Nonce` whenever a nonce is missing, wrong or stale.
 ///
-/// Nonces are mandatory and stateless (``DPoPNonceIssuer``: an HMAC of the time window under a key derived
-/// from the master key), so every instance accepts every other's. `htu` is checked against the configured
-/// public origin plus the request path, never against a client-supplied Host header.
+/// Nonces are mandatory and stateless (`DPoPNonceIssuer` of VettIDVerification: an HMAC of the time window under
+/// a key derived from the master key), so every instance accepts every other's. `htu` is checked against the
+/// configured public origin plus the request path, never against a client-supplied Host header.
 public struct DPoPGuard: Sendable {
     /// Where the proof is presented.
     public enum Endpoint: Sendable {

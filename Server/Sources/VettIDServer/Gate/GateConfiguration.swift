@@ -15,7 +15,7 @@ public struct GateConfiguration: Sendable, CustomStringConvertible {
     public var allowedEnvironments: Set<AppAttestEnvironment>
     /// Whether ``softwareRoots`` are trust anchors (software attestation, for development and CI). Default false.
     public var trustSoftwareRoot: Bool
-    /// Roots of ``SoftwareAttestationAuthority`` instances, trusted only when ``trustSoftwareRoot`` is true.
+    /// Roots of `SoftwareAttestationAuthority` instances, trusted only when ``trustSoftwareRoot`` is true.
     public var softwareRoots: [Certificate]
     /// Opaque tokens accepted by the development grant; empty disables the grant.
     public var developmentTokens: [String]

@@ -91,7 +91,13 @@ public struct GateService: Sendable {
 
     /// Verifies an App Attest attestation bound to the challenge and the device key, and stores the key.
     /// - Parameters:
+    ///   - keyID: the App Attest key id, standard base64 of 32 bytes.
+    ///   - attestationObject: the attestation object, standard base64.
+    ///   - challenge: an unused `attest` challenge this server issued; consumed here.
+    ///   - deviceKey: the device's DPoP public key; the attestation's `clientDataHash` is
+    ///     `SHA-256(challenge ‖ jkt)` of this key.
     ///   - proofJKT: the thumbprint of the verified DPoP proof's key, which must be `deviceKey`'s.
+    ///   - logger: where refusals are logged.
     public func register(
         keyID: String, attestationObject: String, challenge: String, deviceKey: P256PublicJWK, proofJKT: String,
         logger: Logger

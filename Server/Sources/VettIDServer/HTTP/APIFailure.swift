@@ -5,7 +5,7 @@ import NIOCore
 
 /// An error the API reports to the client as `{"error": code, "error_description": text}` with a status.
 ///
-/// Every failure of every endpoint becomes one of these (see ``ErrorMiddleware``); the code set is open and
+/// Every failure of every endpoint becomes one of these (see ``ErrorRendering``); the code set is open and
 /// documented in docs/protocol.md.
 public struct APIFailure: Error, Sendable, HTTPResponseError {
     /// A stable, documented error code.

@@ -53,6 +53,8 @@ public final class LocalNATSServer: Sendable {
     /// - Parameters:
     ///   - trust: The operator and accounts.
     ///   - applicationAccountJWT: The account JWT to preload.
+    ///   - directory: Where the configuration, the resolver directory (`jwt/`), the TLS material and the log go.
+    ///   - port: The client port; a free one if `nil`.
     ///   - tls: Generate a CA and a certificate for 127.0.0.1 and require TLS.
     public static func start(
         trust: NATSTrust, applicationAccountJWT: String, directory: String, port: Int? = nil, tls: Bool = false

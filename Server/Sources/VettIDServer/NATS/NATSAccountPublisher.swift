@@ -33,6 +33,7 @@ public final class NATSAccountPublisher: Service, Sendable {
     ///   - caFile: A CA bundle for nats-server's certificate, if not a public one.
     ///   - trust: Mints the system user's JWT on every (re)connect.
     ///   - builder: Builds the application account JWT from the store.
+    ///   - logger: Where connections and pushes are logged.
     ///   - reconcileInterval: How often to re-push while connected.
     ///   - metrics: Where pushes and their failures are counted.
     public init(

@@ -7,8 +7,8 @@ import VettIDMessaging
 /// Members' NATS namespaces and tokens (docs/protocol.md §7): allocation, issuance, status and revocation.
 ///
 /// A token is a user JWT signed by the application account for a fresh user NKey, with exactly the
-/// permissions of ``NatsPermissionSet/forClient(_:in:)`` and explicit limits. Its JWT and seed are returned
-/// once and never stored; the store keeps the user key so a revocation can name it. Revoking rebuilds the
+/// permissions of `NatsPermissionSet.forClient(_:in:)` (VettIDMessaging) and explicit limits. Its JWT and seed
+/// are returned once and never stored; the store keeps the user key so a revocation can name it. Revoking rebuilds the
 /// application account JWT from the store (every unexpired revocation, a strictly newer `iat`) and pushes it
 /// to nats-server, which cuts the revoked client off.
 public struct NATSCredentialService: Sendable {

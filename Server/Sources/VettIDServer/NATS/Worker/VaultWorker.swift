@@ -46,6 +46,7 @@ public final class VaultWorker: Service, Sendable {
     ///   - registry: The handlers `execute` requests may name.
     ///   - status: Looks up a member's vault status for `status` requests.
     ///   - clock: The clock of response timestamps.
+    ///   - metrics: Where requests and their outcomes are counted; `nil` counts nothing.
     ///   - logger: Where the worker logs (never payloads or secrets).
     public init(
         configuration: Configuration,
