@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import VettIDServer
+import VettIDTestSupport
 
 @testable import VettIDCLI
 
@@ -50,7 +51,7 @@ import VettIDServer
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
-        let exit = ProcessExitWatcher(process)
+        let exit = VettIDTestSupport.ProcessExitWatcher(process)
         try process.run()
         // A command that hangs fails the test instead of the whole run.
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
@@ -279,14 +280,16 @@ import VettIDServer
                     try await runOffThePool(
                         ["nats", "listen", "--count", "1", "--seconds", "20", "--output", "json"], configDirectory: config))
             }
-            var heard: Run?
-            for _ in 0..<60 where heard == nil {
+            // Sent again every 250 ms until the listener has heard one (it may not have subscribed yet); 90 s, as
+            // long as 60 rounds of a `vettid` run and 250 ms take on a loaded machine.
+            let heard = try await eventually(timeout: .seconds(90), poll: .milliseconds(250)) {
+                if await finished.value != nil { return true }
                 _ = try run(["nats", "send", "--event-types"], configDirectory: config)
-                try await Task.sleep(for: .milliseconds(250))
-                heard = await finished.value
+                return false
             }
             _ = try await listening.value
-            let listened = try #require(heard)
+            try #require(heard, "the listener had not finished within 90 s of sends")
+            let listened = try #require(await finished.value)
             #expect(listened.status == 0, "\(listened.stderr) \(listened.stdout)")
             #expect(listened.json["type"] as? String == "eventTypes")
 
@@ -294,12 +297,14 @@ import VettIDServer
             // cleanly (exit 0, nothing lost, no error).
             let streaming = try startStreaming(["nats", "listen", "--output", "json"], configDirectory: config)
             var linesAtFirstSight: [String] = []
-            for _ in 0..<60 where linesAtFirstSight.isEmpty {
-                _ = try run(["nats", "send", "--event-types"], configDirectory: config)
-                try await Task.sleep(for: .milliseconds(250))
+            let reached = try await eventually(timeout: .seconds(90), poll: .milliseconds(250)) {
                 linesAtFirstSight = streaming.lines
+                if !linesAtFirstSight.isEmpty { return true }
+                _ = try run(["nats", "send", "--event-types"], configDirectory: config)
+                return false
             }
-            let line = try #require(linesAtFirstSight.first, "a message reached the pipe while the listener ran")
+            try #require(reached, "no message reached the pipe within 90 s while the listener ran")
+            let line = try #require(linesAtFirstSight.first)
             #expect(streaming.process.isRunning, "the line arrived before the listener exited")
             // Line by line: a block-buffered pipe would deliver its first bytes only once 4 KiB (a dozen lines) piled up.
             #expect(linesAtFirstSight.count <= 2, "\(linesAtFirstSight.count) lines arrived at once")
@@ -358,7 +363,7 @@ import VettIDServer
         private let lock = NSLock()
         private var received = Data()
         private let errors = Pipe()
-        private var exit: ProcessExitWatcher?
+        private var exit: VettIDTestSupport.ProcessExitWatcher?
 
         /// The complete lines read so far.
         var lines: [String] {
@@ -377,7 +382,7 @@ import VettIDServer
                 let chunk = handle.availableData
                 self?.lock.withLock { self?.received.append(chunk) }
             }
-            exit = ProcessExitWatcher(process)
+            exit = VettIDTestSupport.ProcessExitWatcher(process)
             try process.run()
         }
 

@@ -2,9 +2,11 @@ import Foundation
 import Logging
 import NATSClient
 import OpenAPIRuntime
+import Testing
 import VettIDAPI
 import VettIDClient
 import VettIDServer
+import VettIDTestSupport
 
 /// A real nats-server in operator mode with the live server's trust, and the live server connected to it.
 struct NATSLive {
@@ -43,12 +45,8 @@ struct NATSLive {
     /// retries every second; on the loaded 2-core CI machine, with the whole suite starting servers in parallel,
     /// its first connect once took more than 10 s, so the wait allows 30.
     func waitForPublisher() async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if server.components.natsPublisher?.isConnected == true { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw E2EFailure("the server did not connect to nats-server")
+        let connected = await eventually(timeout: .seconds(30)) { server.components.natsPublisher?.isConnected == true }
+        try #require(connected, "the server's system-account connection to nats-server was not up within 30 s")
     }
 
     /// A member with NATS namespaces.

@@ -6,6 +6,7 @@ import VettIDAPI
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer
+import VettIDTestSupport
 
 /// Issued NATS tokens against a real nats-server in operator mode: nats-server itself enforces each member's
 /// space and every revocation.
@@ -191,15 +192,14 @@ struct NATSLiveTests {
             let restarted = try await live.nats.restarted()
             defer { restarted.stop() }
             #expect(try await reconnected.value != nil)
-            var answered = false
-            for attempt in 0..<50 where !answered {
-                if let response = try? await ask(.statusRequest(id: "after-\(attempt)", timestamp: 1)) {
-                    answered = response.requestID == "after-\(attempt)"
-                } else {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
+            // Up to 120 s (50 requests of up to 5 s each could run into the suite's 3-minute limit anyway).
+            var attempt = 0
+            let answered = await eventually(timeout: .seconds(120), poll: .milliseconds(100)) {
+                attempt += 1
+                let response = try? await ask(.statusRequest(id: "after-\(attempt)", timestamp: 1))
+                return response?.requestID == "after-\(attempt)"
             }
-            #expect(answered, "the workers answer again after the restart")
+            #expect(answered, "the workers did not answer within 120 s of the restart")
             await app.close()
         }
     }

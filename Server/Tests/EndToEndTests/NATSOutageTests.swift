@@ -6,6 +6,7 @@ import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer
+import VettIDTestSupport
 
 /// nats-server stopped for a while under messaging load: the SDK and the backend's workers come back by
 /// themselves, and a revocation recorded while nats-server was down is enforced once it is back.
@@ -48,11 +49,11 @@ extension NATSSDKLiveTests {
                     }
                 }
             }
-            try await Self.waitFor("load before the outage") { load.answered >= 20 }
+            try #require(await eventually { load.answered >= 20 }, "20 requests were not answered before the outage")
 
             // nats-server goes away.
             live.nats.stop()
-            try await Self.waitFor("the manager to see the outage") { manager.state == .connecting }
+            try #require(await eventually { manager.state == .connecting }, "the manager did not see the outage")
             #expect(!lostClient.isConnected)
             let answeredBefore = load.answered
 
@@ -74,7 +75,7 @@ extension NATSSDKLiveTests {
             defer { restarted.stop() }
 
             // The revocation is enforced: the lost phone's credentials are refused from then on.
-            try await Self.waitFor("the revocation to be enforced", within: .seconds(20)) {
+            let enforced = try await eventually(timeout: .seconds(20), poll: .milliseconds(50)) {
                 let probe = try NATSClient(
                     configuration: NATSClient.Configuration(
                         servers: [lost.endpoint], auth: .jwt(lost.jwt, seed: lost.seed), reconnect: .disabled))
@@ -86,14 +87,17 @@ extension NATSSDKLiveTests {
                     return error.code == .authorizationViolation || error.code == .authenticationRevoked
                 }
             }
-            try await Self.waitFor("the lost phone's client to be out") { !lostClient.isConnected }
+            try #require(enforced, "the lost phone's credentials were not refused within 20 s of the restart")
+            try #require(await eventually { !lostClient.isConnected }, "the lost phone's client was not put out")
 
             // The SDK and the workers resume on the same token; the load is answered again.
-            try await Self.waitFor("the manager to reconnect", within: .seconds(20)) { manager.state == .connected }
+            try #require(
+                await eventually(timeout: .seconds(20)) { manager.state == .connected },
+                "the manager did not reconnect within 20 s")
             let answeredAfterRestart = load.answered
-            try await Self.waitFor("load after the outage", within: .seconds(20)) {
-                load.answered >= answeredAfterRestart + 20
-            }
+            try #require(
+                await eventually(timeout: .seconds(20)) { load.answered >= answeredAfterRestart + 20 },
+                "fewer than 20 requests were answered within 20 s after the outage")
             #expect(manager.tokenID == tokenID, "an outage needs no new token")
             #expect(manager.reauthenticationCount == 0)
             #expect(!lostClient.isConnected, "the lost phone stayed out")
@@ -117,19 +121,5 @@ extension NATSSDKLiveTests {
     final class LoadCounter {
         var answered = 0
         var failed = 0
-    }
-
-    /// Polls `condition` every 50 ms until it holds; fails the test after `timeout`.
-    @MainActor
-    static func waitFor(
-        _ what: String, within timeout: Duration = .seconds(10), _ condition: @MainActor () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("timed out waiting for \(what)")
-        throw E2EFailure("timed out waiting for \(what)")
     }
 }

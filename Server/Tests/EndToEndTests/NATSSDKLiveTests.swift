@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NATSClient
 import Testing
 import VettIDAPI
@@ -8,6 +7,7 @@ import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer
+import VettIDTestSupport
 
 /// The SDK's NATS layer as an app uses it, against the real server issuing the tokens and a real nats-server in
 /// operator mode: a device enrolled and authenticated with ``VaultService`` creates its NATS account and a
@@ -241,10 +241,10 @@ struct NATSSDKLiveTests {
             let responses = try vault.subscribeToVaultResponses()
             try await manager.connection.flush()
 
-            let deadline = ContinuousClock.now + .seconds(25)
-            while ContinuousClock.now < deadline, manager.reauthenticationCount == 0 || manager.state != .connected {
-                try await Task.sleep(for: .milliseconds(50))
+            let renewed = await eventually(timeout: .seconds(25), poll: .milliseconds(50)) {
+                manager.reauthenticationCount > 0 && manager.state == .connected
             }
+            #expect(renewed, "the manager did not reauthenticate and reconnect within 25 s: \(manager.state)")
             #expect(Date() >= expiring.expiresAt, "nothing happened before the token expired")
             #expect(manager.state == .connected)
             #expect(manager.reauthenticationCount == 1)
@@ -288,23 +288,23 @@ struct NATSSDKLiveTests {
 
             let restarted = try await live.nats.restarted()
             defer { restarted.stop() }
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, states.values.last != .connected {
-                try await Task.sleep(for: .milliseconds(50))
+            let reconnected = await eventually(timeout: .seconds(20), poll: .milliseconds(50)) {
+                states.values.last == .connected
             }
+            #expect(reconnected, "the manager did not report connected again within 20 s: \(states.values)")
             #expect(states.values == [.connecting, .connected], "\(states.values)")
             #expect(manager.tokenID == tokenID, "a restart needs no new token")
             #expect(manager.reauthenticationCount == 0)
             // The workers reconnect too; the app's requests are answered again and its subscription delivers.
-            var answered = false
-            for attempt in 0..<100 where !answered {
-                answered =
-                    (try? await manager.ownerSpace().executeHandler(
-                        "echo", payload: .string("\(attempt)"), timeout: .seconds(1)))
-                    == .string("\(attempt)")
-                if !answered { try await Task.sleep(for: .milliseconds(100)) }
+            // As long as the 100 attempts of 1 s + 100 ms this replaced could take.
+            var attempt = 0
+            let answered = await eventually(timeout: .seconds(110), poll: .milliseconds(100)) {
+                attempt += 1
+                let answer = try? await manager.ownerSpace().executeHandler(
+                    "echo", payload: .string("\(attempt)"), timeout: .seconds(1))
+                return answer == .string("\(attempt)")
             }
-            #expect(answered, "the worker answers after the restart")
+            #expect(answered, "the worker did not answer within 110 s of the restart")
             let (vaultClient, vaultCredentials) = try await Self.vaultClient(live, device)
             let namespace = try #require(manager.namespace)
             try vaultClient.publish(
@@ -345,10 +345,10 @@ struct NATSSDKLiveTests {
             #expect(revocation.status == "revoked")
 
             // nats-server cuts the connection off; the manager fetches a new token from the VaultService and connects.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, manager.tokenID == revoked.tokenID || manager.state != .connected {
-                try await Task.sleep(for: .milliseconds(50))
+            let replaced = await eventually(timeout: .seconds(20), poll: .milliseconds(50)) {
+                manager.tokenID != revoked.tokenID && manager.state == .connected
             }
+            #expect(replaced, "the manager did not reconnect with a fresh token within 20 s: \(manager.state)")
             #expect(manager.state == .connected)
             let fresh = try #require(manager.tokenID)
             #expect(fresh != revoked.tokenID)
@@ -430,10 +430,10 @@ struct NATSSDKLiveTests {
             await device.vault.sessionStore.remove()
             let member = NATSMember(auth: device.member, userGUID: device.userGUID)
             #expect(try await member.revoke(revokedID).status == .revoked)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, Self.errorMessage(manager.state) == nil {
-                try await Task.sleep(for: .milliseconds(50))
+            let failed = await eventually(timeout: .seconds(20), poll: .milliseconds(50)) {
+                Self.errorMessage(manager.state) != nil
             }
+            #expect(failed, "the manager did not reach an error state within 20 s")
             let message = try #require(Self.errorMessage(manager.state), "\(manager.state)")
             #expect(message.hasPrefix("No NATS credentials: reauthentication_required"), "\(message)")
             #expect(manager.reauthenticationCount == 1)
@@ -461,7 +461,7 @@ struct NATSSDKLiveTests {
             // A device that never enrolled: no credential, no session.
             let stranger = try Self.vaultService(live.server.baseURL, store: InMemorySecureStore(), log: log)
             let lonely = NatsConnectionManager(
-                configuration: .init(logger: log.logger("nats")), provider: stranger,
+                configuration: .init(logger: log.logger(label: "nats")), provider: stranger,
                 store: NatsCredentialStore(store: InMemorySecureStore()))
             await lonely.connect()
             let noCredential = try #require(Self.errorMessage(lonely.state), "\(lonely.state)")
@@ -478,7 +478,7 @@ struct NATSSDKLiveTests {
                 invitation: try await VaultLive.invite(member), password: VaultLive.vaultPassword)
             let credentials = NatsCredentialStore(store: store)
             let manager = NatsConnectionManager(
-                configuration: .init(logger: log.logger("nats")), provider: vault, store: credentials)
+                configuration: .init(logger: log.logger(label: "nats")), provider: vault, store: credentials)
             await manager.connect()
             let noSession = try #require(Self.errorMessage(manager.state), "\(manager.state)")
             #expect(noSession.hasPrefix("No NATS credentials: reauthentication_required"), "\(noSession)")
@@ -513,7 +513,7 @@ struct NATSSDKLiveTests {
             _ = try await vault.authenticate(password: VaultLive.vaultPassword)
             _ = try await vault.createNatsAccount()
             let manager = NatsConnectionManager(
-                configuration: .init(logger: log.logger("nats")), provider: vault,
+                configuration: .init(logger: log.logger(label: "nats")), provider: vault,
                 store: NatsCredentialStore(store: store))
             await manager.connect()
             let message = try #require(Self.errorMessage(manager.state), "\(manager.state)")
@@ -544,7 +544,7 @@ struct NATSSDKLiveTests {
     static func vaultService(_ baseURL: URL, store: InMemorySecureStore, log: LogCapture) throws -> VaultService {
         VaultService(
             configuration: try VaultServiceConfiguration(
-                baseURL: baseURL, deviceType: .cli, deviceID: deviceID, logger: log.logger("vault")),
+                baseURL: baseURL, deviceType: .cli, deviceID: deviceID, logger: log.logger(label: "vault")),
             deviceKeyStore: SoftwareDeviceKeyStore(store: store),
             attester: DevelopmentTokenAttester(token: developmentToken),
             store: store)
@@ -579,7 +579,7 @@ struct NATSSDKLiveTests {
         NatsConnectionManager(
             configuration: .init(
                 timing: timing, tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile), reconnect: reconnect,
-                logger: log.logger("nats")),
+                logger: log.logger(label: "nats")),
             provider: device.vault,
             store: NatsCredentialStore(store: device.store))
     }
@@ -660,46 +660,5 @@ struct NATSSDKLiveTests {
     @MainActor
     final class StateRecorder {
         var values: [NatsConnectionState] = []
-    }
-
-    /// Every log entry of the loggers it makes, at trace level, as text (message and metadata).
-    final class LogCapture: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [String] = []
-
-        var lines: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return entries
-        }
-
-        func logger(_ label: String) -> Logger {
-            var logger = Logger(label: label) { _ in Handler(capture: self) }
-            logger.logLevel = .trace
-            return logger
-        }
-
-        fileprivate func append(_ line: String) {
-            lock.lock()
-            entries.append(line)
-            lock.unlock()
-        }
-
-        struct Handler: LogHandler {
-            let capture: LogCapture
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-
-            func log(event: LogEvent) {
-                let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-                capture.append(
-                    "\(event.level) \(event.message) \(merged) \(event.source) \(event.error.map { "\($0)" } ?? "")")
-            }
-        }
     }
 }

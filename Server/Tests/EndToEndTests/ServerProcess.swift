@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import Testing
 import VettIDClient
-import VettIDServer
+import VettIDTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -71,17 +72,15 @@ actor ServerProcess {
         self.process = process
         self.exit = exit
         starts += 1
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
+        let healthy = try await eventually(timeout: .seconds(30), poll: .milliseconds(25)) {
             guard process.isRunning else {
                 self.process = nil
                 throw E2EFailure("the server exited with status \(process.terminationStatus): \(Self.tail(logURL))")
             }
-            if await isHealthy() { return }
-            try await Task.sleep(for: .milliseconds(25))
+            return await isHealthy()
         }
-        kill()
-        throw E2EFailure("the server did not answer /health within 30 s: \(Self.tail(logURL))")
+        if !healthy { kill() }
+        try #require(healthy, "the server did not answer /health within 30 s: \(Self.tail(logURL))")
     }
 
     /// Stops the server hard: SIGKILL, no shutdown, nothing flushed that was not committed.
@@ -107,8 +106,8 @@ actor ServerProcess {
     func stop() async {
         if let process {
             process.terminate()
-            let deadline = ContinuousClock.now + .seconds(5)
-            while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            // Not asserted: a server still running after 5 s is killed below.
+            _ = await eventually(timeout: .seconds(5)) { !process.isRunning }
             kill()
         }
         try? FileManager.default.removeItem(at: directory)

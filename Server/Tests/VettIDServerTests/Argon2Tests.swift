@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import VettIDTestSupport
 
 @testable import VettIDServer
 
 @Suite struct Argon2Tests {
     /// RFC 9106 §5.3 Argon2id known-answer test, through the full context API (secret + associated data).
     @Test func rfc9106KnownAnswer() throws {
-        let vector = try Fixtures.json("argon2/rfc9106-argon2id.json")
+        let vector = try TestFixtures.jsonObject("argon2/rfc9106-argon2id.json")
         func bytes(_ key: String) throws -> [UInt8] {
             let hex = try #require(vector[key] as? String)
             return stride(from: 0, to: hex.count, by: 2).map { offset in

@@ -2,11 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import InMemoryLogging
-import Logging
 import NIOCore
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -290,10 +289,8 @@ actor UpstreamRecorder {
     }
 
     @Test func noTokenProofOrAPIKeyReachesTheLogs() async throws {
-        let handler = InMemoryLogHandler()
-        var capture = Logger(label: "capture") { _ in handler }
-        capture.logLevel = .trace
-        let logger = capture
+        let log = LogCapture()
+        let logger = log.logger(label: "capture")
         let secrets = SecretBox()
         try await Self.withUpstream { port, _ in
             try await TestApp.withApp(.sqlite, setup: .live, configuration: Self.configuration(port: port), logger: logger) {
@@ -317,9 +314,9 @@ actor UpstreamRecorder {
                 ])
             }
         }
-        let entries = handler.entries
-        #expect(entries.count > 5, "the capture saw the request logs")
-        let text = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(log.entries.count > 5, "the capture saw the request logs")
+        // Every record: message, metadata and error.
+        let text = log.text
         #expect(text.contains("/proxy/echo/v1/chat"))
         for secret in secrets.values {
             #expect(!text.contains(secret))

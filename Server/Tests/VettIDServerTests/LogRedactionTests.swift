@@ -1,9 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import InMemoryLogging
-import Logging
 import Testing
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -11,9 +10,8 @@ import Testing
 @Suite struct LogRedactionTests {
     @Test(arguments: TestEngine.available)
     func noSecretReachesTheLogs(engine: TestEngine) async throws {
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "capture") { _ in handler }
-        logger.logLevel = .trace
+        let log = LogCapture()
+        let logger = log.logger(label: "capture")
         let password = "Secret-Walrus-Canoe-77"
         let secrets = SecretBox()
         try await TestApp.withApp(engine, setup: .live, logger: logger) { client, _ in
@@ -34,9 +32,9 @@ import Testing
                 uri: "/auth/logout", method: .post,
                 headers: [.authorization: "Bearer \(newAccess)", .cookie: "auth-token=\(newAccess)"])
         }
-        let entries = handler.entries
-        #expect(entries.count > 10, "the capture saw the request logs")
-        let text = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(log.entries.count > 10, "the capture saw the request logs")
+        // Every record: message, metadata and error.
+        let text = log.text
         for secret in secrets.values {
             #expect(!text.contains(secret), "a secret appeared in the logs")
             // Also no fragment long enough to matter (e.g. a token's signature part).

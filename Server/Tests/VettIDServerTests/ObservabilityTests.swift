@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -94,14 +95,13 @@ import VettIDCrypto
     }
 
     @Test func everyLogLineOfARequestCarriesItsIDAndRoute() async throws {
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "capture") { _ in handler }
-        logger.logLevel = .debug
+        let log = LogCapture()
+        let logger = log.logger(label: "capture", level: .debug)
         try await TestApp.withApp(.sqlite, setup: .live, logger: logger) { client, _ in
             _ = try await client.registerAndLogin(email: "lines@example.com")
             _ = try await client.post("/auth/login", ["email": "lines@example.com", "password": "wrong-password-000"])
         }
-        let requestLines = handler.entries.filter {
+        let requestLines = log.entries.filter {
             ["request", "member registered", "member logged in", "login failed"].contains($0.message.description)
         }
         #expect(requestLines.count >= 6)

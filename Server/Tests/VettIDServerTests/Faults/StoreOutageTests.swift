@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import SQLKit
 import Testing
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -52,13 +53,14 @@ import Testing
             #expect(login.status == .serviceUnavailable && login.errorCode == "store_unavailable")
             #expect(try await client.execute(uri: "/health/ready", method: .get).status == .serviceUnavailable)
             try postgres.start()
-            // The same process serves again by itself (the pool reconnects).
-            var resumed = false
-            for attempt in 0..<60 where !resumed {
-                resumed = try await Self.register(client, "after\(attempt)@example.com").status == .created
-                if !resumed { try await Task.sleep(for: .milliseconds(500)) }
+            // The same process serves again by itself (the pool reconnects): 90 s, as long as 60 rounds of a
+            // registration and 500 ms take on a loaded machine.
+            var attempt = 0
+            let resumed = try await eventually(timeout: .seconds(90), poll: .milliseconds(500)) {
+                attempt += 1
+                return try await Self.register(client, "after\(attempt)@example.com").status == .created
             }
-            #expect(resumed, "registrations succeed again once PostgreSQL is back")
+            #expect(resumed, "registrations did not succeed again within 90 s of PostgreSQL coming back")
             stop.withLockedValue { $0 = true }
             _ = await load.result
             #expect(try await client.execute(uri: "/health/ready", method: .get).status == .ok)
@@ -115,12 +117,12 @@ import Testing
 
             // Space returns: writes work again, and the database is intact.
             try FileManager.default.removeItem(atPath: filler)
-            var recovered = false
-            for attempt in 0..<20 where !recovered {
-                recovered = try await Self.register(client, "after\(attempt)@example.com").status == .created
-                if !recovered { try await Task.sleep(for: .milliseconds(200)) }
+            var attempt = 0
+            let recovered = try await eventually(timeout: .seconds(20), poll: .milliseconds(200)) {
+                attempt += 1
+                return try await Self.register(client, "after\(attempt)@example.com").status == .created
             }
-            #expect(recovered)
+            #expect(recovered, "registrations did not succeed again within 20 s of the space coming back")
             #expect(try await client.post("/auth/login", ["email": "first@example.com", "password": Self.password]).status == .ok)
             let check = try await store.withDatabase { db in
                 try await db.raw("PRAGMA integrity_check").first()?.decode(column: "integrity_check", as: String.self)

@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -330,7 +331,9 @@ struct NATSWorkerLiveTests {
             let slow = Task {
                 try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(700))]), id: "drain-1"))
             }
-            while worker.statistics.inFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(
+                await eventually(timeout: .seconds(60), poll: .milliseconds(10)) { worker.statistics.inFlight > 0 },
+                "the slow request never reached the worker")
             await worker.stop()
             let answer = try await slow.value
             #expect(answer.requestID == "drain-1" && answer.isSuccess)
@@ -396,13 +399,15 @@ struct NATSWorkerLiveTests {
             try await server.restart()
 
             // Both sides reconnect on their own; the worker's subscription is restored by nats-client.
-            let deadline = ContinuousClock.now + .seconds(15)
             var answered: VaultResponse?
-            while answered == nil, ContinuousClock.now < deadline {
-                answered = try? await ask(client, namespace, .execute, Support.execute("echo", .string("after"), id: "after"), timeout: .seconds(1))
-                if answered == nil { try await Task.sleep(for: .milliseconds(100)) }
+            let answeredInTime = await eventually(timeout: .seconds(15), poll: .milliseconds(100)) {
+                let body = Support.execute("echo", .string("after"), id: "after")
+                answered = try? await ask(client, namespace, .execute, body, timeout: .seconds(1))
+                return answered != nil
             }
-            let response = try #require(answered, "the worker answered after the restart; log: \(server.log.suffix(1500))")
+            try #require(
+                answeredInTime, "the worker did not answer within 15 s of the restart; log: \(server.log.suffix(1500))")
+            let response = try #require(answered)
             #expect(response == .handlerResult(requestID: "after", handlerID: "echo", result: .success(.string("after")), timestamp: Support.timestamp))
             #expect(mints.value >= 2, "a fresh JWT was minted for the reconnect")
             #expect(worker.statistics.reconnects >= 1)

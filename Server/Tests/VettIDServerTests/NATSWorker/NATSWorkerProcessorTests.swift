@@ -1,9 +1,8 @@
 import Foundation
-import InMemoryLogging
-import Logging
 import Testing
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -12,13 +11,14 @@ import VettIDMessaging
 @Suite struct NATSWorkerProcessorTests {
     typealias Support = WorkerTestSupport
 
-    /// Processes one request and returns the outcome and the log.
+    /// Processes one request and returns the outcome and the log (every record, at trace level).
     func run(
         _ processor: VaultRequestProcessor, subject: String, replyTo: String? = nil, body: [UInt8]
-    ) async -> (VaultRequestProcessor.Outcome, InMemoryLogHandler) {
-        let (logger, handler) = Support.capturingLogger()
-        let outcome = await processor.process(subject: subject, replyTo: replyTo, payload: body, logger: logger)
-        return (outcome, handler)
+    ) async -> (VaultRequestProcessor.Outcome, LogCapture) {
+        let log = LogCapture()
+        let outcome = await processor.process(
+            subject: subject, replyTo: replyTo, payload: body, logger: log.logger(label: "worker-test"))
+        return (outcome, log)
     }
 
     /// The single answer of `outcome`, decoded from the published bytes.
@@ -48,7 +48,7 @@ import VettIDMessaging
     func handlerFailure(
         _ handlerID: String, _ payload: JSONValue = .null, id: String = "req-1", processor: VaultRequestProcessor? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> (error: VaultMessageError, outcome: VaultRequestProcessor.Outcome, log: InMemoryLogHandler) {
+    ) async throws -> (error: VaultMessageError, outcome: VaultRequestProcessor.Outcome, log: LogCapture) {
         let namespace = try Support.namespace()
         let (outcome, log) = await run(
             try processor ?? Support.processor(), subject: namespace.forVault(.execute),
@@ -85,7 +85,7 @@ import VettIDMessaging
         #expect(subject == namespace.response(to: "status"))
         #expect(subject == "OwnerSpace.\(namespace.userGUID).forApp.status.response")
         #expect(response.isSuccess)
-        #expect(!Support.text(log).contains { $0.hasPrefix("warning") })
+        #expect(!log.lines.contains { $0.hasPrefix("warning") })
     }
 
     @Test(arguments: [
@@ -116,7 +116,7 @@ import VettIDMessaging
             return
         }
         #expect(result["user_guid"] == .string(namespace.userGUID), "the handler ran for the subject's member")
-        #expect(Support.text(log).contains { $0.hasPrefix("warning") && $0.contains("reply subject") })
+        #expect(log.lines.contains { $0.hasPrefix("warning") && $0.contains("reply subject") })
     }
 
     @Test(arguments: [
@@ -129,7 +129,7 @@ import VettIDMessaging
             try Support.processor(), subject: subject, replyTo: "_INBOX.x.1", body: Support.status())
         #expect(outcome.response == nil)
         #expect(outcome.publications.isEmpty)
-        #expect(Support.text(log).contains { $0.hasPrefix("warning") && $0.contains("not a vault request subject") })
+        #expect(log.lines.contains { $0.hasPrefix("warning") && $0.contains("not a vault request subject") })
     }
 
     // MARK: Refused bodies
@@ -215,8 +215,8 @@ import VettIDMessaging
         #expect(error.code == .handlerFailed)
         let published = String(decoding: outcome.publications[0].payload, as: UTF8.self)
         #expect(!published.contains("hunter2"), "the handler's error text never reaches the app")
-        #expect(!Support.text(log).joined().contains("hunter2"), "nor the logs")
-        #expect(Support.text(log).contains { $0.hasPrefix("error") && $0.contains("handler failed") })
+        #expect(!log.text.contains("hunter2"), "nor the logs")
+        #expect(log.lines.contains { $0.hasPrefix("error") && $0.contains("handler failed") })
     }
 
     @Test func aHandlerRefusalKeepsItsCodeAndMessage() async throws {
@@ -253,7 +253,7 @@ import VettIDMessaging
         let processor = try Support.processor(status: { _ in throw WorkerTestSupport.ExplodingHandler.Secret() })
         let (error, _, log) = try await handlerFailure("vault.info", processor: processor)
         #expect(error.code == .unavailable)
-        #expect(!Support.text(log).joined().contains("hunter2"))
+        #expect(!log.text.contains("hunter2"))
     }
 
     // MARK: Status and event types
@@ -279,7 +279,7 @@ import VettIDMessaging
         let (outcome, log) = await run(processor, subject: namespace.forVault(.status), body: Support.status(id: "s2"))
         expectError(try single(outcome).response, .unavailable, requestID: "s2")
         #expect(!String(decoding: outcome.publications[0].payload, as: UTF8.self).contains("hunter2"))
-        #expect(!Support.text(log).joined().contains("hunter2"))
+        #expect(!log.text.contains("hunter2"))
     }
 
     @Test func eventTypesArePublishedAsTheAnswerAndOnTheMembersEventTypesSubject() async throws {
@@ -311,7 +311,8 @@ import VettIDMessaging
         let namespace = try Support.namespace()
         let secret = "s3cr3t-Pa55phrase-\(UUID().uuidString)"
         let processor = try Support.processor(maxPayloadBytes: 512)
-        let (logger, handler) = Support.capturingLogger()
+        let log = LogCapture()
+        let logger = log.logger(label: "worker-test")
         let bodies: [(String, [UInt8])] = [
             (namespace.forVault(.execute), Support.execute("echo", .string(secret))),
             (namespace.forVault(.execute), Support.execute("explode", .string(secret))),
@@ -324,8 +325,8 @@ import VettIDMessaging
         for (subject, body) in bodies {
             _ = await processor.process(subject: subject, replyTo: "_INBOX.\(UUID().uuidString)", payload: body, logger: logger)
         }
-        #expect(handler.entries.count >= 6)
-        #expect(!Support.text(handler).joined().contains("s3cr3t"))
+        #expect(log.entries.count >= 6)
+        #expect(!log.text.contains("s3cr3t"))
     }
 
     @Test func answeredRequestsAreCountedByTypeAndOutcome() async throws {

@@ -1,6 +1,7 @@
 import Testing
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -39,7 +40,7 @@ import VettIDMessaging
     @Test func echoReturnsThePayloadUpToItsLimit() async throws {
         let echo = EchoVaultHandler(limit: 10)
         let context = VaultHandlerContext(
-            namespace: try WorkerTestSupport.namespace(), requestID: "r", logger: WorkerTestSupport.capturingLogger().0)
+            namespace: try WorkerTestSupport.namespace(), requestID: "r", logger: LogCapture().logger(label: "worker-test"))
         #expect(try await echo.handle(.string("12345678"), context: context) == .string("12345678"))  // 10 bytes with quotes
         let error = await #expect(throws: VaultMessageError.self) {
             try await echo.handle(.string("123456789"), context: context)

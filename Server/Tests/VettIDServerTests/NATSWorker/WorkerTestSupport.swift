@@ -1,12 +1,10 @@
 import Foundation
-import InMemoryLogging
-import Logging
 import VettIDCrypto
 import VettIDMessaging
 
 @testable import VettIDServer
 
-/// Shared pieces of the worker tests: a fixed clock, a capturing logger, test handlers and request bodies.
+/// Shared pieces of the worker tests: a fixed clock, test handlers and request bodies.
 enum WorkerTestSupport {
     /// 2026-11-18T…: every response timestamp is 1_795_000_000_000.
     struct FixedClock: WallClock {
@@ -14,19 +12,6 @@ enum WorkerTestSupport {
     }
 
     static let timestamp: Int64 = 1_795_000_000_000
-
-    /// A logger at trace level whose entries the returned handler keeps.
-    static func capturingLogger() -> (Logger, InMemoryLogHandler) {
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "worker-test") { _ in handler }
-        logger.logLevel = .trace
-        return (logger, handler)
-    }
-
-    /// Everything logged, flattened to one string per entry (message and metadata).
-    static func text(_ handler: InMemoryLogHandler) -> [String] {
-        handler.entries.map { "\($0.level) \($0.message) \($0.metadata)" }
-    }
 
     static func namespace(_ guid: String = UUID().uuidString.lowercased()) throws -> VaultNamespace {
         try VaultNamespace(userGUID: guid)
