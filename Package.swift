@@ -172,6 +172,7 @@ let package = Package(
                 "VettIDCrypto",
                 "NATSClient",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

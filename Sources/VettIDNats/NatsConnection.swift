@@ -2,6 +2,7 @@ import VettIDClient
 import Foundation
 import Logging
 public import NATSClient
+import NIOConcurrencyHelpers
 import NIOCore
 public import VettIDMessaging
 
@@ -20,7 +21,7 @@ public import VettIDMessaging
 ///
 /// Between 2 and 4 a message may arrive on both clients; each managed subscription drops the second copy
 /// (``NatsMessageDeduplicator``).
-public final class NatsConnection: @unchecked Sendable {
+public final class NatsConnection: Sendable {
     struct ClientEntry {
         let client: NATSClient
         let credentials: NatsCredentials
@@ -61,9 +62,8 @@ public final class NatsConnection: @unchecked Sendable {
     let events: AsyncStream<(tokenID: String, event: NATSEvent)>
     private let eventContinuation: AsyncStream<(tokenID: String, event: NATSEvent)>.Continuation
     private let logger: Logger
-    // All mutable state is behind `lock`; no await while it is held.
-    private let lock = NSLock()
-    private var state = State()
+    // All mutable state is in this box; nothing awaits while it is locked.
+    private let box = NIOLockedValueBox(State())
 
     init(configuration: NatsConnectionManager.Configuration) {
         self.configuration = configuration
@@ -79,12 +79,12 @@ public final class NatsConnection: @unchecked Sendable {
 
     /// The namespace of the current credentials, if connected.
     public var namespace: VaultNamespace? {
-        withLock { state.current.flatMap { state.clients[$0]?.credentials.namespace } }
+        withLock { state in state.current.flatMap { state.clients[$0]?.credentials.namespace } }
     }
 
     /// Whether the current client is connected right now.
     public var isConnected: Bool {
-        withLock { state.current.flatMap { state.clients[$0]?.client } }?.isConnected ?? false
+        withLock { state in state.current.flatMap { state.clients[$0]?.client } }?.isConnected ?? false
     }
 
     /// Publishes `payload` to `subject` on the current client.
@@ -107,7 +107,7 @@ public final class NatsConnection: @unchecked Sendable {
         headers: NATSHeaders? = nil,
         timeout: Duration? = nil
     ) async throws(NatsConnectionError) -> NATSMessage {
-        let (generation, client): (UInt64, NATSClient) = try withLock { () throws(NatsConnectionError) -> (UInt64, NATSClient) in
+        let (generation, client): (UInt64, NATSClient) = try withLock { (state: inout State) throws(NatsConnectionError) -> (UInt64, NATSClient) in
             guard let generation = state.current, let entry = state.clients[generation] else {
                 throw NatsConnectionError(.notConnected, "There is no NATS connection.")
             }
@@ -132,7 +132,7 @@ public final class NatsConnection: @unchecked Sendable {
     public func subscribe(to subject: String, queue: String? = nil) throws(NatsConnectionError) -> NatsManagedSubscription {
         let (stream, continuation) = AsyncStream.makeStream(
             of: NATSMessage.self, bufferingPolicy: .bufferingOldest(max(1, configuration.subscriptionPendingLimit)))
-        let id: UInt64 = try withLock { () throws(NatsConnectionError) -> UInt64 in
+        let id: UInt64 = try withLock { (state: inout State) throws(NatsConnectionError) -> UInt64 in
             state.nextManagedID += 1
             let id = state.nextManagedID
             var managed = Managed(
@@ -182,7 +182,7 @@ public final class NatsConnection: @unchecked Sendable {
             await client.close()
             throw NatsConnectionError(.connectFailed, "Cannot connect to \(credentials.endpoint).", underlying: error)
         }
-        let generation: UInt64 = withLock {
+        let generation: UInt64 = withLock { state in
             state.nextGeneration += 1
             let generation = state.nextGeneration
             state.clients[generation] = ClientEntry(client: client, credentials: credentials)
@@ -204,7 +204,7 @@ public final class NatsConnection: @unchecked Sendable {
             await client.close()
             throw NatsConnectionError(.connectFailed, "The new connection did not confirm its subscriptions.", underlying: error)
         }
-        let previous: UInt64? = withLock {
+        let previous: UInt64? = withLock { state in
             let previous = state.current
             state.current = generation
             if let previous { state.clients[previous]?.live = false }
@@ -214,7 +214,7 @@ public final class NatsConnection: @unchecked Sendable {
             "NATS: connection in use",
             metadata: [
                 "nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)",
-                "nats.subscriptions": "\(withLock { state.managed.count })",
+                "nats.subscriptions": "\(withLock { state in state.managed.count })",
             ]
         )
         guard let previous else { return }
@@ -228,7 +228,7 @@ public final class NatsConnection: @unchecked Sendable {
 
     /// Closes the current client; managed subscriptions stay and move to the next installed client.
     func drop() async {
-        let dropped: UInt64? = withLock {
+        let dropped: UInt64? = withLock { state in
             let current = state.current
             state.current = nil
             if let current { state.clients[current]?.live = false }
@@ -240,7 +240,7 @@ public final class NatsConnection: @unchecked Sendable {
     /// Closes every client and ends every managed subscription.
     func close() async {
         let (clients, continuations, waiters) = withLock {
-            () -> ([NATSClient], [AsyncStream<NATSMessage>.Continuation], [CheckedContinuation<Void, Never>]) in
+            (state: inout State) -> ([NATSClient], [AsyncStream<NATSMessage>.Continuation], [CheckedContinuation<Void, Never>]) in
             let clients = state.clients.values.map(\.client)
             let continuations = state.managed.values.map(\.continuation)
             let waiters = state.clients.values.flatMap(\.idleWaiters.values)
@@ -256,21 +256,21 @@ public final class NatsConnection: @unchecked Sendable {
 
     /// The token id of the current client.
     var currentTokenID: String? {
-        withLock { state.current.flatMap { state.clients[$0]?.credentials.tokenID } }
+        withLock { state in state.current.flatMap { state.clients[$0]?.credentials.tokenID } }
     }
 
     /// How many clients are open (the current one, and one being retired during a swap).
-    var openClientCount: Int { withLock { state.clients.count } }
+    var openClientCount: Int { withLock { state in state.clients.count } }
 
     func removeSubscription(_ id: UInt64) {
-        let removed = withLock { state.managed.removeValue(forKey: id) }
+        let removed = withLock { state in state.managed.removeValue(forKey: id) }
         guard let removed else { return }
         for subscription in removed.subscriptions.values { subscription.unsubscribe() }
         removed.continuation.finish()
     }
 
     func droppedMessages(_ id: UInt64) -> Int {
-        withLock { state.managed[id]?.dropped ?? 0 }
+        withLock { state in state.managed[id]?.dropped ?? 0 }
     }
 
     // MARK: Internals
@@ -298,7 +298,7 @@ public final class NatsConnection: @unchecked Sendable {
     }
 
     private func currentClient() throws(NatsConnectionError) -> NATSClient {
-        guard let client = withLock({ state.current.flatMap { state.clients[$0]?.client } }) else {
+        guard let client = withLock({ state in state.current.flatMap { state.clients[$0]?.client } }) else {
             throw NatsConnectionError(.notConnected, "There is no NATS connection.")
         }
         return client
@@ -317,7 +317,7 @@ public final class NatsConnection: @unchecked Sendable {
     private func deliver(_ message: NATSMessage, to id: UInt64) {
         // The identity may decode JSON: work it out before taking the lock.
         let key = NatsMessageDeduplicator.identity(of: message)
-        withLock {
+        withLock { state in
             if let key {
                 guard let duplicate = state.managed[id]?.deduplicator.isDuplicate(key: key), !duplicate else { return }
             }
@@ -327,7 +327,7 @@ public final class NatsConnection: @unchecked Sendable {
     }
 
     private func retire(_ generation: UInt64, drain: Bool) async {
-        guard let client = withLock({ state.clients[generation]?.client }) else { return }
+        guard let client = withLock({ state in state.clients[generation]?.client }) else { return }
         if drain {
             let clock = ContinuousClock()
             let deadline = clock.now + configuration.drainTimeout
@@ -345,7 +345,7 @@ public final class NatsConnection: @unchecked Sendable {
 
     /// A request on `generation` ended; a retirement waiting for its last request resumes.
     private func requestEnded(on generation: UInt64) {
-        let waiters: [CheckedContinuation<Void, Never>] = withLock {
+        let waiters: [CheckedContinuation<Void, Never>] = withLock { state in
             guard state.clients[generation] != nil else { return [] }
             state.clients[generation]!.inflight -= 1
             guard state.clients[generation]!.inflight == 0 else { return [] }
@@ -368,13 +368,13 @@ public final class NatsConnection: @unchecked Sendable {
     /// Suspends until `generation` has no request running (at once if it has none, or is gone); cancellation
     /// ends the wait.
     private func idle(_ generation: UInt64) async {
-        let id: UInt64 = withLock {
+        let id: UInt64 = withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waits: Bool = withLock {
+                let waits: Bool = withLock { state in
                     guard !Task.isCancelled, let entry = state.clients[generation], entry.inflight > 0 else { return false }
                     state.clients[generation]!.idleWaiters[id] = continuation
                     return true
@@ -382,13 +382,13 @@ public final class NatsConnection: @unchecked Sendable {
                 if !waits { continuation.resume() }
             }
         } onCancel: {
-            let waiter = withLock { state.clients[generation]?.idleWaiters.removeValue(forKey: id) }
+            let waiter = withLock { state in state.clients[generation]?.idleWaiters.removeValue(forKey: id) }
             waiter?.resume()
         }
     }
 
     private func discard(_ generation: UInt64) {
-        let removed: ClientEntry? = withLock {
+        let removed: ClientEntry? = withLock { state in
             let removed = state.clients.removeValue(forKey: generation)
             if state.current == generation { state.current = nil }
             for id in state.managed.keys { state.managed[id]?.subscriptions.removeValue(forKey: generation) }
@@ -397,9 +397,14 @@ public final class NatsConnection: @unchecked Sendable {
         for waiter in removed.map({ Array($0.idleWaiters.values) }) ?? [] { waiter.resume() }
     }
 
-    private func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    private func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        let result: Result<T, E> = box.withLockedValue { state in
+            do throws(E) {
+                return .success(try body(&state))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 }

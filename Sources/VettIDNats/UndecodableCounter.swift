@@ -1,20 +1,10 @@
-import VettIDClient
-import Foundation
+import NIOConcurrencyHelpers
 
 /// A thread-safe counter of skipped messages.
-final class UndecodableCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class UndecodableCounter: Sendable {
+    private let count = NIOLockedValueBox(0)
 
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
+    var value: Int { count.withLockedValue { $0 } }
 
-    func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
+    func increment() { count.withLockedValue { $0 += 1 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VettIDCrypto
 public import Logging
 
 /// A ``BackgroundScheduler`` that runs work in this process, timed by an injected clock: for Linux, the CLI's
@@ -7,17 +8,20 @@ public import Logging
 /// Each ``schedule(identifier:interval:)`` starts one timer (replacing the identifier's pending one); when it fires,
 /// the handler runs in a new task. ``expire(identifier:)`` (or ``maximumRunDuration`` elapsing) cancels that task, the
 /// way iOS expires a background task. Nothing survives the process.
-public final class InProcessBackgroundScheduler: BackgroundScheduler, @unchecked Sendable {
+public final class InProcessBackgroundScheduler: BackgroundScheduler, Sendable {
     /// A run longer than this is expired (cancelled); `nil` never expires runs.
     public let maximumRunDuration: Duration?
     private let clock: any Clock<Duration>
     private let logger: Logger
-    // All mutable state is behind `lock`; tasks are created under it and only touch state through it.
-    private let lock = NSLock()
-    private var handlers: [String: BackgroundTaskHandler] = [:]
-    private var pending: [String: (generation: UInt64, timer: Task<Void, Never>)] = [:]
-    private var running: [String: [UInt64: Task<Bool, Never>]] = [:]
-    private var generation: UInt64 = 0
+    private struct State {
+        var handlers: [String: BackgroundTaskHandler] = [:]
+        var pending: [String: (generation: UInt64, timer: Task<Void, Never>)] = [:]
+        var running: [String: [UInt64: Task<Bool, Never>]] = [:]
+        var generation: UInt64 = 0
+    }
+
+    // All mutable state is in this box; tasks are created under its lock and only touch state through it.
+    private let state = LockedValue(State())
 
     /// Creates a scheduler.
     /// - Parameters:
@@ -35,22 +39,22 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, @unchecked
     }
 
     deinit {
-        for entry in pending.values { entry.timer.cancel() }
+        for entry in state.withLock({ $0.pending.values }) { entry.timer.cancel() }
     }
 
     /// Registers (or replaces) the handler of `identifier`.
     public func register(identifier: String, handler: @escaping BackgroundTaskHandler) throws(BackgroundSchedulerError) {
-        withLock { handlers[identifier] = handler }
+        state.withLock { state in state.handlers[identifier] = handler }
     }
 
     /// Starts a timer for one run `interval` from now on the clock, replacing the pending one.
     /// - Throws: ``BackgroundSchedulerError`` `not_registered`.
     public func schedule(identifier: String, interval: Duration) throws(BackgroundSchedulerError) {
-        let registered = withLock { () -> Bool in
-            guard handlers[identifier] != nil else { return false }
-            pending[identifier]?.timer.cancel()
-            generation += 1
-            let current = generation
+        let registered = state.withLock { state -> Bool in
+            guard state.handlers[identifier] != nil else { return false }
+            state.pending[identifier]?.timer.cancel()
+            state.generation += 1
+            let current = state.generation
             let clock = self.clock
             let timer = Task { [weak self] in
                 do {
@@ -60,7 +64,7 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, @unchecked
                 }
                 await self?.fire(identifier, generation: current)
             }
-            pending[identifier] = (current, timer)
+            state.pending[identifier] = (current, timer)
             return true
         }
         guard registered else {
@@ -71,32 +75,32 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, @unchecked
 
     /// Cancels the pending timer of `identifier`; a run in progress continues.
     public func cancel(identifier: String) {
-        withLock { pending.removeValue(forKey: identifier)?.timer.cancel() }
+        state.withLock { state in state.pending.removeValue(forKey: identifier)?.timer.cancel() }
     }
 
     /// Expires the runs of `identifier` in progress: their tasks are cancelled.
     public func expire(identifier: String) {
-        let tasks = withLock { running[identifier].map { Array($0.values) } ?? [] }
+        let tasks = state.withLock { state in state.running[identifier].map { Array($0.values) } ?? [] }
         for task in tasks { task.cancel() }
         if !tasks.isEmpty { logger.debug("Background: expired", metadata: ["background.identifier": "\(identifier)"]) }
     }
 
     /// Whether a run of `identifier` is pending.
     public func isScheduled(identifier: String) -> Bool {
-        withLock { pending[identifier] != nil }
+        state.withLock { state in state.pending[identifier] != nil }
     }
 
     /// Whether a run of `identifier` is in progress.
     public func isRunning(identifier: String) -> Bool {
-        withLock { !(running[identifier]?.isEmpty ?? true) }
+        state.withLock { state in !(state.running[identifier]?.isEmpty ?? true) }
     }
 
     private func fire(_ identifier: String, generation expected: UInt64) async {
-        let started = withLock { () -> (run: Task<Bool, Never>, expiry: Task<Void, Never>?)? in
-            guard pending[identifier]?.generation == expected, let handler = handlers[identifier] else { return nil }
-            pending.removeValue(forKey: identifier)
+        let started = state.withLock { state -> (run: Task<Bool, Never>, expiry: Task<Void, Never>?)? in
+            guard state.pending[identifier]?.generation == expected, let handler = state.handlers[identifier] else { return nil }
+            state.pending.removeValue(forKey: identifier)
             let run = Task { await handler() }
-            running[identifier, default: [:]][expected] = run
+            state.running[identifier, default: [:]][expected] = run
             var expiry: Task<Void, Never>?
             if let limit = maximumRunDuration {
                 let clock = self.clock
@@ -115,13 +119,7 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, @unchecked
         logger.debug("Background: running", metadata: ["background.identifier": "\(identifier)"])
         let success = await started.run.value
         started.expiry?.cancel()
-        withLock { _ = running[identifier]?.removeValue(forKey: expected) }
+        state.withLock { state in _ = state.running[identifier]?.removeValue(forKey: expected) }
         logger.debug("Background: finished", metadata: ["background.identifier": "\(identifier)", "background.success": "\(success)"])
-    }
-
-    private func withLock<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }

@@ -13,15 +13,14 @@ import Foundation
 /// Keyed by the `x` and `y` strings exactly as sent. The verifier checks `kty`, `crv` and the absence of private
 /// members before it asks, so a hit stands for the same parse result as a fresh `P256PublicJWK(json:)`. Bounded:
 /// past `capacity` keys it starts over.
-final class DPoPKeyCache: @unchecked Sendable {
+final class DPoPKeyCache: Sendable {
     struct Entry: Sendable {
         let jwk: P256PublicJWK
         let thumbprint: String
     }
 
     let capacity: Int
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    private let entries = LockedValue<[String: Entry]>([:])
 
     init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
@@ -30,10 +29,10 @@ final class DPoPKeyCache: @unchecked Sendable {
     /// The key for these coordinates, parsed and remembered on first use.
     func entry(x: String, y: String) throws(JOSEError) -> Entry {
         let key = x + "." + y
-        if let hit = lock.withLock({ entries[key] }) { return hit }
+        if let hit = entries.withLock({ $0[key] }) { return hit }
         let jwk = try P256PublicJWK(x: x, y: y)
         let entry = Entry(jwk: jwk, thumbprint: jwk.thumbprint)
-        lock.withLock {
+        entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry
         }
