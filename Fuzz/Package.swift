@@ -37,20 +37,26 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         // The driver entry point, a reference CBOR reader and a synchronous bridge for async verifiers.
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"]),
-        fuzzer("NATSDecoderFuzzer", [
-            .product(name: "NATSClient", package: "main"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        fuzzer(
+            "NATSDecoderFuzzer",
+            [
+                .product(name: "NATSClient", package: "main"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         fuzzer("AuthenticatorDataFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
         fuzzer("AppAttestAssertionFuzzer", appAttest),
         fuzzer("AppAttestAttestationFuzzer", appAttest),
-        fuzzer("DPoPProofFuzzer", [
-            .product(name: "VettIDCrypto", package: "main"),
-            .product(name: "VettIDVerification", package: "main"),
-        ]),
-        fuzzer("VaultMessageFuzzer", [
-            .product(name: "VettIDMessaging", package: "main"),
-            .product(name: "VettIDCrypto", package: "main"),
-        ]),
+        fuzzer(
+            "DPoPProofFuzzer",
+            [
+                .product(name: "VettIDCrypto", package: "main"),
+                .product(name: "VettIDVerification", package: "main"),
+            ]),
+        fuzzer(
+            "VaultMessageFuzzer",
+            [
+                .product(name: "VettIDMessaging", package: "main"),
+                .product(name: "VettIDCrypto", package: "main"),
+            ]),
     ]
 )

@@ -16,7 +16,8 @@ public struct AppAttestEnvironment: Sendable, Hashable, CustomStringConvertible 
     /// Development builds: aaguid `appattestdevelop`.
     public static let development = AppAttestEnvironment(name: "development", aaguid: Array("appattestdevelop".utf8))
     /// App Store and TestFlight builds: aaguid `appattest` followed by seven zero bytes.
-    public static let production = AppAttestEnvironment(name: "production", aaguid: Array("appattest".utf8) + [UInt8](repeating: 0, count: 7))
+    public static let production = AppAttestEnvironment(
+        name: "production", aaguid: Array("appattest".utf8) + [UInt8](repeating: 0, count: 7))
 
     public var description: String { name }
 }

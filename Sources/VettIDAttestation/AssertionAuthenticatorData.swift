@@ -51,7 +51,9 @@ public struct AssertionAuthenticatorData: Sendable, Hashable {
         do throws(CBORReader.Failure) {
             map = try CBORReader.decodeSingle(extensions)
         } catch {
-            throw AppAttestError(.malformedAuthenticatorData, "the bytes after the assertion header are not one CBOR map: \(error.reason)")
+            throw AppAttestError(
+                .malformedAuthenticatorData,
+                "the bytes after the assertion header are not one CBOR map: \(error.reason)")
         }
         guard case .map = map else {
             throw AppAttestError(.malformedAuthenticatorData, "the assertion extensions are not a CBOR map")

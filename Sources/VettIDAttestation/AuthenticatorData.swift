@@ -21,7 +21,9 @@ public struct AuthenticatorData: Sendable, Hashable {
 
     /// Parses authenticator data; attested credential data is read when at least 55 bytes are present.
     public init(bytes: [UInt8]) throws(AppAttestError) {
-        guard bytes.count >= 37 else { throw AppAttestError(.malformedAuthenticatorData, "authenticator data is shorter than 37 bytes") }
+        guard bytes.count >= 37 else {
+            throw AppAttestError(.malformedAuthenticatorData, "authenticator data is shorter than 37 bytes")
+        }
         rpIDHash = Array(bytes[0..<32])
         flags = bytes[32]
         counter = bytes[33..<37].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -31,10 +33,14 @@ public struct AuthenticatorData: Sendable, Hashable {
             trailingData = []
             return
         }
-        guard bytes.count >= 55 else { throw AppAttestError(.malformedAuthenticatorData, "attested credential data is truncated") }
+        guard bytes.count >= 55 else {
+            throw AppAttestError(.malformedAuthenticatorData, "attested credential data is truncated")
+        }
         aaguid = Array(bytes[37..<53])
         let length = Int(bytes[53]) << 8 | Int(bytes[54])
-        guard bytes.count >= 55 + length else { throw AppAttestError(.malformedAuthenticatorData, "the credential id is truncated") }
+        guard bytes.count >= 55 + length else {
+            throw AppAttestError(.malformedAuthenticatorData, "the credential id is truncated")
+        }
         credentialID = Array(bytes[55..<(55 + length)])
         trailingData = Array(bytes[(55 + length)...])
     }

@@ -76,9 +76,11 @@ public enum VaultMessage: Sendable, Hashable {
         guard let timestamp = json["timestamp"]?.int64Value else {
             throw VaultMessageError(.missingField, "timestamp must be an integer (Unix milliseconds)")
         }
-        let allowed: Set<String> = type == .execute ? ["id", "type", "handler_id", "payload", "timestamp"] : ["id", "type", "timestamp"]
+        let allowed: Set<String> =
+            type == .execute ? ["id", "type", "handler_id", "payload", "timestamp"] : ["id", "type", "timestamp"]
         if let unknown = json.objectMembers?.first(where: { !allowed.contains($0.0) }) {
-            throw VaultMessageError(.missingField, "member '\(unknown.0.prefix(64))' is not part of a \(typeName) request")
+            throw VaultMessageError(
+                .missingField, "member '\(unknown.0.prefix(64))' is not part of a \(typeName) request")
         }
         switch type {
         case .execute:

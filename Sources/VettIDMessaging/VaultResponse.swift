@@ -51,7 +51,8 @@ public struct VaultWorkerStatus: Sendable, Hashable {
 /// ```
 public enum VaultResponse: Sendable, Hashable {
     /// A handler's result, or why it failed.
-    case handlerResult(requestID: String, handlerID: String, result: Result<JSONValue, VaultMessageError>, timestamp: Int64)
+    case handlerResult(
+        requestID: String, handlerID: String, result: Result<JSONValue, VaultMessageError>, timestamp: Int64)
     /// The vault's status.
     case statusResponse(requestID: String, status: VaultWorkerStatus, timestamp: Int64)
     /// The handler catalogue.
@@ -114,10 +115,14 @@ public enum VaultResponse: Sendable, Hashable {
             members.append(("status", .object(fields)))
             timestamp = time
         case .eventTypes(_, let types, let time):
-            members.append((
-                "event_types",
-                .array(types.map { .object([("handler_id", .string($0.handlerID)), ("description", .string($0.description))]) })
-            ))
+            members.append(
+                (
+                    "event_types",
+                    .array(
+                        types.map {
+                            .object([("handler_id", .string($0.handlerID)), ("description", .string($0.description))])
+                        })
+                ))
             timestamp = time
         case .error(_, let error, let time):
             members.append(("error", Self.encode(error)))
@@ -155,12 +160,15 @@ public enum VaultResponse: Sendable, Hashable {
             let success = json["success"] == .bool(true)
             let result: Result<JSONValue, VaultMessageError> =
                 success ? .success(json["result"] ?? .null) : .failure(try error())
-            return .handlerResult(requestID: try required(requestID), handlerID: handlerID, result: result, timestamp: timestamp)
+            return .handlerResult(
+                requestID: try required(requestID), handlerID: handlerID, result: result, timestamp: timestamp)
         case VaultMessageType.status.rawValue:
             guard let status = json["status"], let vaultStatus = status["vault_status"]?.stringValue,
                 let userGUID = status["user_guid"]?.stringValue, let workerID = status["worker_id"]?.stringValue,
                 case .array(let handlers)? = status["handlers"]
-            else { throw VaultMessageError(.missingField, "status must carry vault_status, user_guid, worker_id, handlers") }
+            else {
+                throw VaultMessageError(.missingField, "status must carry vault_status, user_guid, worker_id, handlers")
+            }
             return .statusResponse(
                 requestID: try required(requestID),
                 status: VaultWorkerStatus(

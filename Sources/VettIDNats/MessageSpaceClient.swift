@@ -1,5 +1,5 @@
-import VettIDClient
 import NATSClient
+import VettIDClient
 public import VettIDMessaging
 
 /// The vault's side of `MessageSpace.{guid}`, for a `vault` token: what others send the member (`forOwner.>`),
@@ -31,7 +31,9 @@ public struct MessageSpaceClient: Sendable {
     }
 
     /// Publishes to `MessageSpace.{guid}.forOwner.{topic}` (`topic`: one or more plain tokens, no wildcards).
-    public func publish(forOwner topic: String, _ payload: [UInt8], messageID: String? = nil) throws(NatsConnectionError) {
+    public func publish(forOwner topic: String, _ payload: [UInt8], messageID: String? = nil)
+        throws(NatsConnectionError)
+    {
         try Self.validate(topic)
         try connection.publish(payload, to: namespace.forOwner(topic), headers: Self.headers(messageID))
     }
@@ -48,9 +50,13 @@ public struct MessageSpaceClient: Sendable {
 
     static func validate(_ topic: String) throws(NatsConnectionError) {
         let tokens = topic.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = !tokens.isEmpty && tokens.allSatisfy { token in
-            !token.isEmpty && token != "*" && token != ">" && token.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+        let valid =
+            !tokens.isEmpty
+            && tokens.allSatisfy { token in
+                !token.isEmpty && token != "*" && token != ">" && token.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+            }
+        guard valid else {
+            throw NatsConnectionError(.invalidSubject, "'\(topic.prefix(64))' is not a plain subject topic.")
         }
-        guard valid else { throw NatsConnectionError(.invalidSubject, "'\(topic.prefix(64))' is not a plain subject topic.") }
     }
 }

@@ -1,9 +1,9 @@
-import VettIDClient
 import Foundation
 import Logging
 public import NATSClient
 import NIOConcurrencyHelpers
 import NIOCore
+import VettIDClient
 public import VettIDMessaging
 
 /// The live NATS connection of a ``NatsConnectionManager``: publish, request and subscribe from any task, through
@@ -89,12 +89,15 @@ public final class NatsConnection: Sendable {
 
     /// Publishes `payload` to `subject` on the current client.
     /// - Throws: ``NatsConnectionError`` `not_connected`, `publish_failed`.
-    public func publish(_ payload: [UInt8], to subject: String, replyTo: String? = nil, headers: NATSHeaders? = nil) throws(NatsConnectionError) {
+    public func publish(_ payload: [UInt8], to subject: String, replyTo: String? = nil, headers: NATSHeaders? = nil)
+        throws(NatsConnectionError)
+    {
         let client = try currentClient()
         do {
             try client.publish(payload, to: subject, replyTo: replyTo, headers: headers)
         } catch {
-            throw NatsConnectionError(.publishFailed, "The message to \(subject) was not accepted (\(error.code)).", underlying: error)
+            throw NatsConnectionError(
+                .publishFailed, "The message to \(subject) was not accepted (\(error.code)).", underlying: error)
         }
     }
 
@@ -107,7 +110,8 @@ public final class NatsConnection: Sendable {
         headers: NATSHeaders? = nil,
         timeout: Duration? = nil
     ) async throws(NatsConnectionError) -> NATSMessage {
-        let (generation, client): (UInt64, NATSClient) = try withLock { (state: inout State) throws(NatsConnectionError) -> (UInt64, NATSClient) in
+        let (generation, client): (UInt64, NATSClient) = try withLock {
+            (state: inout State) throws(NatsConnectionError) -> (UInt64, NATSClient) in
             guard let generation = state.current, let entry = state.clients[generation] else {
                 throw NatsConnectionError(.notConnected, "There is no NATS connection.")
             }
@@ -117,7 +121,8 @@ public final class NatsConnection: Sendable {
         defer { requestEnded(on: generation) }
         do {
             return try await client.request(
-                ByteBuffer(bytes: payload), to: subject, headers: headers, timeout: timeout ?? configuration.requestTimeout)
+                ByteBuffer(bytes: payload), to: subject, headers: headers,
+                timeout: timeout ?? configuration.requestTimeout)
         } catch NATSError.Code.timeout {
             throw NatsConnectionError(.timeout, "No answer on \(subject) in time.")
         } catch NATSError.Code.noResponders {
@@ -129,7 +134,9 @@ public final class NatsConnection: Sendable {
 
     /// Subscribes to `subject` on every live connection, now and after swaps and re-authentication.
     /// - Throws: ``NatsConnectionError`` `subscribe_failed` for an invalid subject or queue.
-    public func subscribe(to subject: String, queue: String? = nil) throws(NatsConnectionError) -> NatsManagedSubscription {
+    public func subscribe(to subject: String, queue: String? = nil) throws(NatsConnectionError)
+        -> NatsManagedSubscription
+    {
         let (stream, continuation) = AsyncStream.makeStream(
             of: NATSMessage.self, bufferingPolicy: .bufferingOldest(max(1, configuration.subscriptionPendingLimit)))
         let id: UInt64 = try withLock { (state: inout State) throws(NatsConnectionError) -> UInt64 in
@@ -143,11 +150,16 @@ public final class NatsConnection: Sendable {
                     managed.subscriptions[generation] = try entry.client.subscribe(to: subject, queue: queue)
                 } catch {
                     for subscription in managed.subscriptions.values { subscription.unsubscribe() }
-                    throw NatsConnectionError(.subscribeFailed, "Cannot subscribe to \(subject) (\((error as? NATSError)?.code.rawValue ?? "error")).", underlying: error)
+                    throw NatsConnectionError(
+                        .subscribeFailed,
+                        "Cannot subscribe to \(subject) (\((error as? NATSError)?.code.rawValue ?? "error")).",
+                        underlying: error)
                 }
             }
             state.managed[id] = managed
-            for (generation, subscription) in managed.subscriptions { startPump(subscription, managedID: id, generation: generation) }
+            for (generation, subscription) in managed.subscriptions {
+                startPump(subscription, managedID: id, generation: generation)
+            }
             return id
         }
         continuation.onTermination = { [weak self] _ in self?.removeSubscription(id) }
@@ -192,7 +204,9 @@ public final class NatsConnection: Sendable {
                     state.managed[id]?.subscriptions[generation] = subscription
                     startPump(subscription, managedID: id, generation: generation)
                 } catch {
-                    logger.error("NATS: a subscription could not be re-created", metadata: ["nats.subject": "\(managed.subject)"])
+                    logger.error(
+                        "NATS: a subscription could not be re-created", metadata: ["nats.subject": "\(managed.subject)"]
+                    )
                 }
             }
             return generation
@@ -202,7 +216,8 @@ public final class NatsConnection: Sendable {
         } catch {
             discard(generation)
             await client.close()
-            throw NatsConnectionError(.connectFailed, "The new connection did not confirm its subscriptions.", underlying: error)
+            throw NatsConnectionError(
+                .connectFailed, "The new connection did not confirm its subscriptions.", underlying: error)
         }
         let previous: UInt64? = withLock { state in
             let previous = state.current
@@ -240,7 +255,9 @@ public final class NatsConnection: Sendable {
     /// Closes every client and ends every managed subscription.
     func close() async {
         let (clients, continuations, waiters) = withLock {
-            (state: inout State) -> ([NATSClient], [AsyncStream<NATSMessage>.Continuation], [CheckedContinuation<Void, Never>]) in
+            (state: inout State) -> (
+                [NATSClient], [AsyncStream<NATSMessage>.Continuation], [CheckedContinuation<Void, Never>]
+            ) in
             let clients = state.clients.values.map(\.client)
             let continuations = state.managed.values.map(\.continuation)
             let waiters = state.clients.values.flatMap(\.idleWaiters.values)
@@ -293,7 +310,9 @@ public final class NatsConnection: Sendable {
         do {
             return try NATSClient(configuration: clientConfiguration)
         } catch {
-            throw NatsConnectionError(.connectFailed, "The NATS endpoint '\(credentials.endpoint)' is not usable (\(error.code)).", underlying: error)
+            throw NatsConnectionError(
+                .connectFailed, "The NATS endpoint '\(credentials.endpoint)' is not usable (\(error.code)).",
+                underlying: error)
         }
     }
 
@@ -375,7 +394,9 @@ public final class NatsConnection: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waits: Bool = withLock { state in
-                    guard !Task.isCancelled, let entry = state.clients[generation], entry.inflight > 0 else { return false }
+                    guard !Task.isCancelled, let entry = state.clients[generation], entry.inflight > 0 else {
+                        return false
+                    }
                     state.clients[generation]!.idleWaiters[id] = continuation
                     return true
                 }

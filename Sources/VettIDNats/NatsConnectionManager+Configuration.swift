@@ -1,7 +1,7 @@
-import VettIDClient
 public import Foundation
 public import Logging
 public import NATSClient
+import VettIDClient
 
 extension NatsConnectionManager {
     /// How a ``NatsConnectionManager`` connects and refreshes; immutable once the manager is created.

@@ -1,8 +1,8 @@
-public import VettIDClient
 public import Foundation
 import Logging
 import NATSClient
 public import Observation
+public import VettIDClient
 public import VettIDMessaging
 
 /// Keeps the member's app connected to nats-server with a valid token, for the UI and for messaging.
@@ -62,7 +62,9 @@ public final class NatsConnectionManager {
     ///   - configuration: Timing, TLS, reconnect policy, logger, clock.
     ///   - provider: Issues credentials (`VaultService` of `VettIDClient`, or a test provider).
     ///   - store: Where the current credentials are kept between launches.
-    public init(configuration: Configuration = Configuration(), provider: any NatsCredentialProvider, store: NatsCredentialStore) {
+    public init(
+        configuration: Configuration = Configuration(), provider: any NatsCredentialProvider, store: NatsCredentialStore
+    ) {
         self.configuration = configuration
         self.connection = NatsConnection(configuration: configuration)
         self.provider = provider
@@ -119,7 +121,8 @@ public final class NatsConnectionManager {
 
     /// Every state change from now on (newest 64 kept per observer), for code that is not SwiftUI.
     public func stateUpdates() -> AsyncStream<NatsConnectionState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: NatsConnectionState.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: NatsConnectionState.self, bufferingPolicy: .bufferingNewest(64))
         nextObserverID += 1
         let id = nextObserverID
         stateObservers[id] = continuation
@@ -159,7 +162,9 @@ public final class NatsConnectionManager {
         let now = configuration.now()
         switch event {
         case .disconnected(let error):
-            logger.info("NATS: disconnected", metadata: ["nats.token_id": "\(tokenID)", "nats.reason": "\(error?.code.rawValue ?? "none")"])
+            logger.info(
+                "NATS: disconnected",
+                metadata: ["nats.token_id": "\(tokenID)", "nats.reason": "\(error?.code.rawValue ?? "none")"])
             await perform { $0.clientDisconnected(tokenID: tokenID, NatsDisconnectReason(error), now: now) }
         case .reconnected:
             logger.info("NATS: reconnected", metadata: ["nats.token_id": "\(tokenID)"])
@@ -167,7 +172,9 @@ public final class NatsConnectionManager {
         case .closed(let error):
             await perform { $0.clientClosed(tokenID: tokenID, NatsDisconnectReason(error), now: now) }
         case .error(let error):
-            logger.debug("NATS: asynchronous error", metadata: ["nats.token_id": "\(tokenID)", "nats.error": "\(error.code.rawValue)"])
+            logger.debug(
+                "NATS: asynchronous error",
+                metadata: ["nats.token_id": "\(tokenID)", "nats.error": "\(error.code.rawValue)"])
         case .connected, .lameDuckMode, .discoveredServers:
             break
         }
@@ -187,7 +194,9 @@ public final class NatsConnectionManager {
                     let credentials = try await provider.issueCredentials()
                     logger.info(
                         "NATS: credentials issued",
-                        metadata: ["nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)"])
+                        metadata: [
+                            "nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)",
+                        ])
                     next = machine.credentialsIssued(credentials, now: configuration.now())
                 } catch {
                     logger.warning("NATS: no credentials", metadata: ["error": "\(Self.summary(of: error))"])
@@ -197,15 +206,19 @@ public final class NatsConnectionManager {
                 do {
                     try await store.save(credentials)
                 } catch {
-                    logger.warning("NATS: the credentials could not be stored", metadata: ["error.code": "\(error.code)"])
+                    logger.warning(
+                        "NATS: the credentials could not be stored", metadata: ["error.code": "\(error.code)"])
                 }
             case .connect(let credentials):
                 do {
                     try await connection.install(credentials, retiring: .close)
                     next = machine.connectSucceeded(now: configuration.now())
                 } catch {
-                    logger.warning("NATS: connect failed", metadata: ["nats.token_id": "\(credentials.tokenID)", "error": "\(error.message)"])
-                    next = machine.connectFailed(NatsDisconnectReason(error.underlying as? NATSError), now: configuration.now())
+                    logger.warning(
+                        "NATS: connect failed",
+                        metadata: ["nats.token_id": "\(credentials.tokenID)", "error": "\(error.message)"])
+                    next = machine.connectFailed(
+                        NatsDisconnectReason(error.underlying as? NATSError), now: configuration.now())
                 }
             case .swap(let credentials):
                 do {
@@ -213,8 +226,10 @@ public final class NatsConnectionManager {
                     logger.info("NATS: swapped to a fresh token", metadata: ["nats.token_id": "\(credentials.tokenID)"])
                     next = machine.swapSucceeded(now: configuration.now())
                 } catch {
-                    logger.warning("NATS: swap failed; the current connection stays", metadata: ["error": "\(error.message)"])
-                    next = machine.swapFailed(NatsDisconnectReason(error.underlying as? NATSError), now: configuration.now())
+                    logger.warning(
+                        "NATS: swap failed; the current connection stays", metadata: ["error": "\(error.message)"])
+                    next = machine.swapFailed(
+                        NatsDisconnectReason(error.underlying as? NATSError), now: configuration.now())
                 }
             case .dropConnection:
                 await connection.drop()
@@ -256,7 +271,9 @@ public final class NatsConnectionManager {
         if tokenID != credentials?.tokenID { tokenID = credentials?.tokenID }
         if expiresAt != credentials?.expiresAt { expiresAt = credentials?.expiresAt }
         if swapCount != machine.swapCount { swapCount = machine.swapCount }
-        if reauthenticationCount != machine.reauthenticationCount { reauthenticationCount = machine.reauthenticationCount }
+        if reauthenticationCount != machine.reauthenticationCount {
+            reauthenticationCount = machine.reauthenticationCount
+        }
         guard state != machine.state else { return }
         state = machine.state
         logger.info("NATS: state \(Self.name(of: machine.state))")

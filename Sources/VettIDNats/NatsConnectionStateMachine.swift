@@ -1,5 +1,5 @@
-public import VettIDClient
 public import Foundation
+public import VettIDClient
 
 /// The pure logic of a ``NatsConnectionManager``: events in, ``Action``s out; no sockets, no clock.
 ///
@@ -74,7 +74,9 @@ public struct NatsConnectionStateMachine: Sendable {
         case connecting(NatsCredentials, fresh: Bool)
         case connected(NatsCredentials)
         case reconnecting(NatsCredentials)
-        case swapping(current: NatsCredentials, next: NatsCredentials, currentLost: NatsDisconnectReason?, nextLost: NatsDisconnectReason?)
+        case swapping(
+            current: NatsCredentials, next: NatsCredentials, currentLost: NatsDisconnectReason?,
+            nextLost: NatsDisconnectReason?)
         case failed
     }
 
@@ -97,7 +99,8 @@ public struct NatsConnectionStateMachine: Sendable {
     /// The credentials of the connection in use, if any.
     public var currentCredentials: NatsCredentials? {
         switch phase {
-        case .connected(let credentials), .reconnecting(let credentials), .swapping(let credentials, _, _, _): credentials
+        case .connected(let credentials), .reconnecting(let credentials), .swapping(let credentials, _, _, _):
+            credentials
         case .fetching(.swap(let credentials)): credentials
         default: nil
         }
@@ -141,7 +144,10 @@ public struct NatsConnectionStateMachine: Sendable {
         case .reconnecting(let current):
             if current.isExpired(at: now) { return reauthenticate() }
             refreshPending = true
-            return [.scheduleRefresh(after: Self.duration(max(current.remainingLifetime(at: now), timing.minimumRefreshDelay)))]
+            return [
+                .scheduleRefresh(
+                    after: Self.duration(max(current.remainingLifetime(at: now), timing.minimumRefreshDelay)))
+            ]
         default:
             return []
         }
@@ -216,7 +222,9 @@ public struct NatsConnectionStateMachine: Sendable {
 
     /// ``Action/swap(to:)`` switched publishes and subscriptions to the new connection.
     public mutating func swapSucceeded(now: Date) -> [Action] {
-        guard case .swapping(_, let next, _, let nextLost) = phase else { return phase == .idle ? [.closeConnection] : [] }
+        guard case .swapping(_, let next, _, let nextLost) = phase else {
+            return phase == .idle ? [.closeConnection] : []
+        }
         swapCount += 1
         phase = .connected(next)
         if let nextLost { return lost(next, reason: nextLost, closed: false) }

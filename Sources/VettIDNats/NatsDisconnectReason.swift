@@ -1,5 +1,5 @@
-import VettIDClient
 public import NATSClient
+import VettIDClient
 
 /// Why a NATS connection was lost, as far as the ``NatsConnectionStateMachine`` cares.
 public enum NatsDisconnectReason: Sendable, Hashable {
@@ -12,7 +12,8 @@ public enum NatsDisconnectReason: Sendable, Hashable {
     /// Classifies the error a `NATSClient` reported with `disconnected` or `closed`.
     public init(_ error: NATSError?) {
         switch error?.code {
-        case NATSError.Code.authenticationExpired?, NATSError.Code.authenticationRevoked?, NATSError.Code.authorizationViolation?:
+        case NATSError.Code.authenticationExpired?, NATSError.Code.authenticationRevoked?,
+            NATSError.Code.authorizationViolation?:
             self = .credentialsRefused(error?.code.rawValue ?? "")
         default:
             self = .other(error?.code.rawValue)

@@ -1,5 +1,5 @@
-import VettIDClient
 public import NATSClient
+import VettIDClient
 
 /// A subscription that outlives connections: a ``NatsConnectionManager`` re-creates it on every new connection
 /// (token swaps and re-authentication), and `NATSClient` restores it after a server restart. Copies that arrive on

@@ -1,6 +1,6 @@
-import VettIDClient
 public import NATSClient
 import NIOCore
+import VettIDClient
 import VettIDMessaging
 
 /// Drops the second copy of a message that arrived on two connections while a token swap overlapped them.
@@ -54,8 +54,10 @@ public struct NatsMessageDeduplicator: Sendable {
     /// The identity used for deduplication, or `nil` when the message has none.
     public static func identity(of message: NATSMessage) -> String? {
         if let id = message.headers?[messageIDHeader], !id.isEmpty { return "id:\(id)" }
-        guard message.payload.readableBytes > 0, message.payload.getInteger(at: message.payload.readerIndex, as: UInt8.self) == UInt8(ascii: "{"),
-            let response = try? VaultResponse.decode(message.payload.readableBytesView), let requestID = response.requestID
+        guard message.payload.readableBytes > 0,
+            message.payload.getInteger(at: message.payload.readerIndex, as: UInt8.self) == UInt8(ascii: "{"),
+            let response = try? VaultResponse.decode(message.payload.readableBytesView),
+            let requestID = response.requestID
         else { return nil }
         return "response:\(message.subject):\(response.typeName):\(requestID)"
     }

@@ -1,8 +1,8 @@
-import VettIDClient
 public import Foundation
 import Logging
 import NATSClient
 import NIOCore
+import VettIDClient
 public import VettIDCrypto
 public import VettIDMessaging
 
@@ -26,7 +26,8 @@ public struct OwnerSpaceClient: Sendable {
     let now: @Sendable () -> Date
 
     /// Creates a client over `connection` (``NatsConnectionManager/ownerSpace()`` does this).
-    public init(connection: NatsConnection, namespace: VaultNamespace, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(connection: NatsConnection, namespace: VaultNamespace, now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.connection = connection
         self.namespace = namespace
         self.now = now
@@ -36,20 +37,25 @@ public struct OwnerSpaceClient: Sendable {
     /// on `forApp.{type}.response`; see ``subscribeToVaultResponses()``).
     /// - Throws: ``NatsConnectionError`` `not_connected`, `publish_failed`.
     public func sendToVault(_ message: VaultMessage) throws(NatsConnectionError) {
-        try connection.publish(message.encoded(), to: namespace.forVault(message.type), headers: Self.headers(for: message))
+        try connection.publish(
+            message.encoded(), to: namespace.forVault(message.type), headers: Self.headers(for: message))
     }
 
     /// Sends `message` and waits for the vault's answer to it.
     /// - Throws: ``NatsConnectionError`` `timeout`, `no_responders` (no vault listening), `not_connected`,
     ///   `invalid_response` (not a vault response, or one for another request).
-    public func request(_ message: VaultMessage, timeout: Duration? = nil) async throws(NatsConnectionError) -> VaultResponse {
+    public func request(_ message: VaultMessage, timeout: Duration? = nil) async throws(NatsConnectionError)
+        -> VaultResponse
+    {
         let reply = try await connection.request(
-            message.encoded(), to: namespace.forVault(message.type), headers: Self.headers(for: message), timeout: timeout)
+            message.encoded(), to: namespace.forVault(message.type), headers: Self.headers(for: message),
+            timeout: timeout)
         let response: VaultResponse
         do {
             response = try VaultResponse.decode(reply.payload.readableBytesView)
         } catch {
-            throw NatsConnectionError(.invalidResponse, "The vault's answer could not be read (\(error.code)).", underlying: error)
+            throw NatsConnectionError(
+                .invalidResponse, "The vault's answer could not be read (\(error.code)).", underlying: error)
         }
         if let requestID = response.requestID, requestID != message.id {
             throw NatsConnectionError(.invalidResponse, "The vault answered another request.")
@@ -60,15 +66,20 @@ public struct OwnerSpaceClient: Sendable {
     /// Runs handler `handlerID` with `payload` in the vault and returns its result.
     /// - Throws: ``NatsConnectionError`` `vault_error` (with ``NatsConnectionError/vaultError``: `unknown_handler`,
     ///   `handler_failed`, …) and the errors of ``request(_:timeout:)``.
-    public func executeHandler(_ handlerID: String, payload: JSONValue = .null, timeout: Duration? = nil) async throws(NatsConnectionError) -> JSONValue {
-        let response = try await request(.executeHandler(id: Self.makeID(), handlerID: handlerID, payload: payload, timestamp: timestamp()), timeout: timeout)
+    public func executeHandler(_ handlerID: String, payload: JSONValue = .null, timeout: Duration? = nil)
+        async throws(NatsConnectionError) -> JSONValue
+    {
+        let response = try await request(
+            .executeHandler(id: Self.makeID(), handlerID: handlerID, payload: payload, timestamp: timestamp()),
+            timeout: timeout)
         switch response {
         case .handlerResult(_, _, .success(let value), _):
             return value
         case .handlerResult(_, _, .failure(let error), _), .error(_, let error, _):
             throw NatsConnectionError(.vaultError, "The vault refused: \(error.message)", vaultError: error)
         default:
-            throw NatsConnectionError(.invalidResponse, "The vault answered an execute request with '\(response.typeName)'.")
+            throw NatsConnectionError(
+                .invalidResponse, "The vault answered an execute request with '\(response.typeName)'.")
         }
     }
 
@@ -82,21 +93,24 @@ public struct OwnerSpaceClient: Sendable {
         case .error(_, let error, _):
             throw NatsConnectionError(.vaultError, "The vault refused: \(error.message)", vaultError: error)
         default:
-            throw NatsConnectionError(.invalidResponse, "The vault answered a status request with '\(response.typeName)'.")
+            throw NatsConnectionError(
+                .invalidResponse, "The vault answered a status request with '\(response.typeName)'.")
         }
     }
 
     /// The handlers the vault offers (asked with an `eventTypes` request).
     /// - Throws: ``NatsConnectionError`` `vault_error` and the errors of ``request(_:timeout:)``.
     public func getEventTypes(timeout: Duration? = nil) async throws(NatsConnectionError) -> [VaultEventType] {
-        let response = try await request(.eventTypesRequest(id: Self.makeID(), timestamp: timestamp()), timeout: timeout)
+        let response = try await request(
+            .eventTypesRequest(id: Self.makeID(), timestamp: timestamp()), timeout: timeout)
         switch response {
         case .eventTypes(_, let types, _):
             return types
         case .error(_, let error, _):
             throw NatsConnectionError(.vaultError, "The vault refused: \(error.message)", vaultError: error)
         default:
-            throw NatsConnectionError(.invalidResponse, "The vault answered an eventTypes request with '\(response.typeName)'.")
+            throw NatsConnectionError(
+                .invalidResponse, "The vault answered an eventTypes request with '\(response.typeName)'.")
         }
     }
 

@@ -1,7 +1,7 @@
-import VettIDClient
 import Logging
 import NATSClient
 import NIOCore
+import VettIDClient
 public import VettIDMessaging
 
 /// The vault's answers on `OwnerSpace.{guid}.forApp.>` (request/reply traffic in the `forApp.inbox` is left out),

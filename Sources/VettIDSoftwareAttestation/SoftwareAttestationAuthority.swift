@@ -1,13 +1,14 @@
+import Crypto
 import VettIDAttestation
 import VettIDVerification
+public import X509
+
 // A test certificate authority that stands in for Apple's App Attest CA off Apple hardware.
 
-import Crypto
-public import X509
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// A root and intermediate CA, minted in process, that issue App Attest-format credential certificates.
@@ -74,7 +75,9 @@ public struct SoftwareAttestationAuthority: Sendable {
 
     /// Issues a credential certificate for `publicKey` carrying `nonce` in extension 1.2.840.113635.100.8.2.
     /// A `nil` nonce leaves the extension out (for negative tests).
-    func credentialCertificate(for publicKey: P256.Signing.PublicKey, nonce: [UInt8]?, notBefore: Date, notAfter: Date) throws -> Certificate {
+    func credentialCertificate(for publicKey: P256.Signing.PublicKey, nonce: [UInt8]?, notBefore: Date, notAfter: Date)
+        throws -> Certificate
+    {
         let keyID = Array(SHA256.hash(data: publicKey.x963Representation))
         let subject = try DistinguishedName { CommonName(keyID.map { String($0, radix: 16) }.joined()) }
         var extensionList: [Certificate.Extension] = []

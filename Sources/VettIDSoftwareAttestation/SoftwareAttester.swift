@@ -1,14 +1,15 @@
-public import VettIDAttestation
-import VettIDVerification
-// Produces App Attest-format attestations and assertions without Apple hardware.
-
 public import Crypto
 import SwiftASN1
+public import VettIDAttestation
+import VettIDVerification
 import X509
+
+// Produces App Attest-format attestations and assertions without Apple hardware.
+
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// A P-256 key attested by a ``SoftwareAttester``.
@@ -42,7 +43,9 @@ public struct SoftwareAttester: Sendable {
     public let environment: AppAttestEnvironment
 
     /// Creates an attester.
-    public init(authority: SoftwareAttestationAuthority, appID: String, environment: AppAttestEnvironment = .development) {
+    public init(
+        authority: SoftwareAttestationAuthority, appID: String, environment: AppAttestEnvironment = .development
+    ) {
         self.authority = authority
         self.appID = appID
         self.environment = environment
@@ -50,12 +53,16 @@ public struct SoftwareAttester: Sendable {
 
     /// The attestation object for `key`, as `DCAppAttestService.attestKey(_:clientDataHash:)` returns it:
     /// CBOR `{fmt: "apple-appattest", attStmt: {x5c: [credential, intermediate], receipt}, authData}`.
-    public func attestKey(_ key: SoftwareAttestationKey, clientDataHash: [UInt8], now: Date = Date()) throws -> [UInt8] {
-        try attestationObject(for: key, authData: attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: now)
+    public func attestKey(_ key: SoftwareAttestationKey, clientDataHash: [UInt8], now: Date = Date()) throws -> [UInt8]
+    {
+        try attestationObject(
+            for: key, authData: attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: now)
     }
 
     /// `rpIdHash ‖ flags 0x40 ‖ counter ‖ aaguid ‖ u16be(32) ‖ credentialId ‖ COSE_Key(EC2, ES256, P-256)`.
-    func attestationAuthenticatorData(for key: SoftwareAttestationKey, counter: UInt32 = 0, credentialID: [UInt8]? = nil) -> [UInt8] {
+    func attestationAuthenticatorData(
+        for key: SoftwareAttestationKey, counter: UInt32 = 0, credentialID: [UInt8]? = nil
+    ) -> [UInt8] {
         let raw = Array(key.privateKey.publicKey.rawRepresentation)
         let coseKey = CBORValue.map([
             CBORMapEntry(key: .unsigned(1), value: .unsigned(2)),  // kty: EC2
@@ -92,7 +99,9 @@ public struct SoftwareAttester: Sendable {
             notBefore: now.addingTimeInterval(-60),
             notAfter: now.addingTimeInterval(300 * 86400)
         )
-        let x5c: [CBORValue] = [.bytes(try derBytes(credential)), .bytes(try derBytes(authority.intermediateCertificate))]
+        let x5c: [CBORValue] = [
+            .bytes(try derBytes(credential)), .bytes(try derBytes(authority.intermediateCertificate)),
+        ]
         return CBORValue.map([
             CBORMapEntry(key: .text("fmt"), value: .text(format)),
             CBORMapEntry(

@@ -1,7 +1,7 @@
-public import VettIDClient
 import Crypto
 public import Foundation
 import VettIDAttestation
+public import VettIDClient
 
 /// A `DeviceAttester` producing App Attest-format attestations and assertions with a software key under a
 /// `SoftwareAttestationAuthority`, so the server's full App Attest verifier runs off Apple hardware (Linux,
@@ -46,30 +46,42 @@ public actor SoftwareDeviceAttester: DeviceAttester {
     }
 
     /// Creates a new software key and attests it for `SHA-256(challenge ‖ jkt)`.
-    public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAttestation {
-        guard !challenge.isEmpty, let clientDataHash = AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: deviceKeyThumbprint)
+    public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAttestation
+    {
+        guard !challenge.isEmpty,
+            let clientDataHash = AppAttestClientDataHash.binding(
+                challenge: challenge, keyThumbprint: deviceKeyThumbprint)
         else {
-            throw DeviceAttestationError(code: .invalidChallenge, message: "The challenge is empty or the key thumbprint is not 32 bytes.")
+            throw DeviceAttestationError(
+                code: .invalidChallenge, message: "The challenge is empty or the key thumbprint is not 32 bytes.")
         }
         let key = SoftwareAttestationKey()
         let object: [UInt8]
         do {
             object = try attester.attestKey(key, clientDataHash: clientDataHash.bytes, now: now())
         } catch {
-            throw DeviceAttestationError(code: .systemFailure, message: "The software attester failed.", underlying: error)
+            throw DeviceAttestationError(
+                code: .systemFailure, message: "The software attester failed.", underlying: error)
         }
         do {
-            try await store.setValues([keyStorageKey: key.privateKey.rawRepresentation, counterStorageKey: Self.encode(0)])
+            try await store.setValues([
+                keyStorageKey: key.privateKey.rawRepresentation, counterStorageKey: Self.encode(0),
+            ])
         } catch {
-            throw DeviceAttestationError(code: .storage, message: "The attested key could not be stored.", underlying: error)
+            throw DeviceAttestationError(
+                code: .storage, message: "The attested key could not be stored.", underlying: error)
         }
         return DeviceKeyAttestation(format: format, keyID: key.keyIDBase64, attestationObject: Data(object))
     }
 
     /// Signs an assertion whose client data is `challenge ‖ jkt` (so its hash is the binding) with the next counter.
-    public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAssertion {
+    public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAssertion
+    {
         guard !challenge.isEmpty, deviceKeyThumbprint.count == 32 else {
-            throw DeviceAttestationError(code: .invalidChallenge, message: "The challenge is empty or the key thumbprint is not 32 bytes.")
+            throw DeviceAttestationError(
+                code: .invalidChallenge, message: "The challenge is empty or the key thumbprint is not 32 bytes.")
         }
         guard let key = try await storedKey() else {
             throw DeviceAttestationError(code: .keyNotAttested, message: "No software key has been attested yet.")
@@ -85,13 +97,16 @@ public actor SoftwareDeviceAttester: DeviceAttester {
         } catch let error as DeviceAttestationError {
             throw error
         } catch {
-            throw DeviceAttestationError(code: .storage, message: "The assertion counter could not be stored.", underlying: error)
+            throw DeviceAttestationError(
+                code: .storage, message: "The assertion counter could not be stored.", underlying: error)
         }
         do {
-            let assertion = try attester.generateAssertion(key, clientData: challenge + deviceKeyThumbprint, counter: counter)
+            let assertion = try attester.generateAssertion(
+                key, clientData: challenge + deviceKeyThumbprint, counter: counter)
             return DeviceKeyAssertion(format: format, keyID: key.keyIDBase64, assertion: Data(assertion))
         } catch {
-            throw DeviceAttestationError(code: .systemFailure, message: "The software attester failed.", underlying: error)
+            throw DeviceAttestationError(
+                code: .systemFailure, message: "The software attester failed.", underlying: error)
         }
     }
 
@@ -100,7 +115,8 @@ public actor SoftwareDeviceAttester: DeviceAttester {
         do {
             try await store.setValues([keyStorageKey: nil, counterStorageKey: nil])
         } catch {
-            throw DeviceAttestationError(code: .storage, message: "The attested key could not be removed.", underlying: error)
+            throw DeviceAttestationError(
+                code: .storage, message: "The attested key could not be removed.", underlying: error)
         }
     }
 
@@ -109,7 +125,8 @@ public actor SoftwareDeviceAttester: DeviceAttester {
         do {
             data = try await store.data(forKey: keyStorageKey)
         } catch {
-            throw DeviceAttestationError(code: .storage, message: "The attested key could not be read.", underlying: error)
+            throw DeviceAttestationError(
+                code: .storage, message: "The attested key could not be read.", underlying: error)
         }
         guard let data else { return nil }
         guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: data) else {

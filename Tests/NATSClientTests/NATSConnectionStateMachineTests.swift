@@ -44,7 +44,8 @@ import Testing
         #expect(machine.receivedInfo(info(urls: ["10.0.0.2:4222"])) == [])
         #expect(!machine.isConnected)
         #expect(machine.receivedPing() == [.sendPong])
-        #expect(machine.receivedPong() == [.connected(info(urls: ["10.0.0.2:4222"]), server: serverA, isReconnect: false)])
+        #expect(
+            machine.receivedPong() == [.connected(info(urls: ["10.0.0.2:4222"]), server: serverA, isReconnect: false)])
         #expect(machine.isConnected)
         #expect(machine.receivedPong() == [.completePong])
     }
@@ -218,10 +219,15 @@ import Testing
         connect(&machine)
         var actions = machine.receivedInfo(info(urls: ["127.0.0.1:4222", "10.0.0.5:4333"]))
         let discovered = NATSServerAddress("nats://10.0.0.5:4333", isDiscovered: true)!
-        #expect(actions == [.updateInfo(info(urls: ["127.0.0.1:4222", "10.0.0.5:4333"]), discovered: [discovered], enteredLameDuck: false)])
+        #expect(
+            actions == [
+                .updateInfo(
+                    info(urls: ["127.0.0.1:4222", "10.0.0.5:4333"]), discovered: [discovered], enteredLameDuck: false)
+            ])
         #expect(machine.pool.addresses.map(\.description) == ["nats://127.0.0.1:4222", "nats://10.0.0.5:4333"])
         actions = machine.receivedInfo(info(urls: ["127.0.0.1:4222"], ldm: true))
-        #expect(actions == [.updateInfo(info(urls: ["127.0.0.1:4222"], ldm: true), discovered: [], enteredLameDuck: true)])
+        #expect(
+            actions == [.updateInfo(info(urls: ["127.0.0.1:4222"], ldm: true), discovered: [], enteredLameDuck: true)])
         #expect(machine.pool.addresses.count == 1)
     }
 

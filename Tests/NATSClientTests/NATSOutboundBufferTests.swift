@@ -8,9 +8,11 @@ import Testing
         for size in [0, 1, 9, 10, 99, 100, 999, 1000, 65_535, 100_000] {
             for replyTo in [nil, "_INBOX.abc.1"] as [String?] {
                 var fast = ByteBuffer()
-                fast.writeNATSPublish(subject: "orders.eu", replyTo: replyTo, payload: ByteBuffer(repeating: 0x61, count: size))
+                fast.writeNATSPublish(
+                    subject: "orders.eu", replyTo: replyTo, payload: ByteBuffer(repeating: 0x61, count: size))
                 var reference = ByteBuffer()
-                reference.writeNATSPublish(subject: "orders.eu", replyTo: replyTo, bytes: [UInt8](repeating: 0x61, count: size))
+                reference.writeNATSPublish(
+                    subject: "orders.eu", replyTo: replyTo, bytes: [UInt8](repeating: 0x61, count: size))
                 #expect(fast == reference, "size \(size), reply \(replyTo ?? "none")")
             }
         }
@@ -62,7 +64,8 @@ import Testing
         var secondEvents: [NATSEvent] = []
         for await event in second { secondEvents.append(event) }
         #expect(firstEvents == [.lameDuckMode, .connected(server: "a"), .reconnected(server: "b")])
-        #expect(secondEvents == [.connected(server: "a"), .reconnected(server: "b")], "the small buffer kept the newest")
+        #expect(
+            secondEvents == [.connected(server: "a"), .reconnected(server: "b")], "the small buffer kept the newest")
         var late: [NATSEvent] = []
         for await event in broadcaster.makeStream(bufferSize: 4) { late.append(event) }
         #expect(late.isEmpty, "a stream made after the end ends at once")

@@ -25,8 +25,14 @@ import Testing
             ("PING\r\n", [.ping]),
             ("PONG\r\n", [.pong]),
             ("+OK\r\n", [.ok]),
-            ("-ERR 'Permissions Violation for Publish to \"x\"'\r\n", [.error("Permissions Violation for Publish to \"x\"")]),
-            ("MSG foo.bar 9 5\r\nhello\r\n", [.message(sid: 9, NATSMessage(subject: "foo.bar", payload: buffer("hello")))]),
+            (
+                "-ERR 'Permissions Violation for Publish to \"x\"'\r\n",
+                [.error("Permissions Violation for Publish to \"x\"")]
+            ),
+            (
+                "MSG foo.bar 9 5\r\nhello\r\n",
+                [.message(sid: 9, NATSMessage(subject: "foo.bar", payload: buffer("hello")))]
+            ),
             (
                 "MSG a 1 _INBOX.x.y 12\r\nwith\r\ncrlf..\r\n",
                 [.message(sid: 1, NATSMessage(subject: "a", replyTo: "_INBOX.x.y", payload: buffer("with\r\ncrlf..")))]
@@ -38,7 +44,11 @@ import Testing
             ),
             (
                 "HMSG _INBOX.r.1 4 16 16\r\nNATS/1.0 503\r\n\r\n\r\n",
-                [.message(sid: 4, NATSMessage(subject: "_INBOX.r.1", headers: NATSHeaders(status: 503), payload: buffer("")))]
+                [
+                    .message(
+                        sid: 4,
+                        NATSMessage(subject: "_INBOX.r.1", headers: NATSHeaders(status: 503), payload: buffer("")))
+                ]
             ),
             (
                 "INFO {\"server_id\":\"S1\",\"proto\":1,\"headers\":true,\"max_payload\":1024,\"connect_urls\":[\"10.0.0.1:4222\"]}\r\n",
@@ -72,7 +82,9 @@ import Testing
     }
 
     @Test func incompleteFramesConsumeNothing() throws {
-        for partial in ["PIN", "MSG foo 1 5\r\nhel", "MSG foo 1 5\r\nhello", "MSG foo 1 5\r\nhello\r", "INFO {\"server_id\":"] {
+        for partial in [
+            "PIN", "MSG foo 1 5\r\nhel", "MSG foo 1 5\r\nhello", "MSG foo 1 5\r\nhello\r", "INFO {\"server_id\":",
+        ] {
             var input = buffer(partial)
             #expect(try NATSProtocolDecoder.parse(&input) == nil)
             #expect(input.readableBytes == partial.utf8.count)

@@ -12,7 +12,9 @@ import Testing
     }
 
     @Test func publishFrames() {
-        #expect(encode(.publish(subject: "foo", replyTo: nil, headers: nil, payload: ByteBuffer(string: "hello"))) == "PUB foo 5\r\nhello\r\n")
+        #expect(
+            encode(.publish(subject: "foo", replyTo: nil, headers: nil, payload: ByteBuffer(string: "hello")))
+                == "PUB foo 5\r\nhello\r\n")
         #expect(
             encode(.publish(subject: "foo", replyTo: "_INBOX.a", headers: nil, payload: ByteBuffer()))
                 == "PUB foo _INBOX.a 0\r\n\r\n"
@@ -31,7 +33,11 @@ import Testing
         // The server turns HPUB into HMSG with the same block: check our decoder reads it back.
         var echoed = ByteBuffer(string: "HMSG h.x 7 r \(block.utf8.count) \(block.utf8.count + 4)\r\n\(block)body\r\n")
         let operation = try NATSProtocolDecoder.parse(&echoed)
-        #expect(operation == .message(sid: 7, NATSMessage(subject: "h.x", replyTo: "r", headers: headers, payload: ByteBuffer(string: "body"))))
+        #expect(
+            operation
+                == .message(
+                    sid: 7,
+                    NATSMessage(subject: "h.x", replyTo: "r", headers: headers, payload: ByteBuffer(string: "body"))))
     }
 
     @Test func subscriptionFrames() {
@@ -79,7 +85,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("foo", true, true), ("foo.bar.baz", true, true), ("foo.*", true, true), ("foo.>", true, true), (">", true, true),
+        ("foo", true, true), ("foo.bar.baz", true, true), ("foo.*", true, true), ("foo.>", true, true),
+        (">", true, true),
         ("", false, false), ("foo bar", false, false), ("foo\tbar", false, false), ("foo..bar", true, false),
         (".foo", true, false), ("foo.", true, false), ("foo.>.bar", true, false), ("foo.b*", true, false),
     ])

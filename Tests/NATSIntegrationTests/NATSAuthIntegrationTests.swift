@@ -45,12 +45,14 @@ struct NATSAuthIntegrationTests {
     }
 
     @Test func userPassword() async throws {
-        let server = try await NATSServerProcess(configuration: "authorization { user: alice, password: \"pa55 word\" }")
+        let server = try await NATSServerProcess(
+            configuration: "authorization { user: alice, password: \"pa55 word\" }")
         defer { server.cleanUp() }
         let client = try await connect(server, auth: .userPassword(user: "alice", password: "pa55 word"))
         try await roundTrip(client)
         await client.close()
-        try await expectConnectFailure(server, auth: .userPassword(user: "alice", password: "nope"), code: .authorizationViolation)
+        try await expectConnectFailure(
+            server, auth: .userPassword(user: "alice", password: "nope"), code: .authorizationViolation)
     }
 
     @Test func nkey() async throws {
@@ -86,7 +88,8 @@ struct NATSAuthIntegrationTests {
 
         // The same credentials as a creds file.
         let credsPath = server.directory.appendingPathComponent("user.creds").path
-        try NATSCredsFile(jwt: user.jwt, seed: user.seed).formatted.write(toFile: credsPath, atomically: true, encoding: .utf8)
+        try NATSCredsFile(jwt: user.jwt, seed: user.seed).formatted.write(
+            toFile: credsPath, atomically: true, encoding: .utf8)
         let fromFile = try await connect(server, auth: .credentialsFile(path: credsPath))
         try await roundTrip(fromFile)
         await fromFile.close()
@@ -102,7 +105,8 @@ struct NATSAuthIntegrationTests {
         try await expectConnectFailure(server, auth: .jwt(user.jwt, seed: other.seed), code: .authorizationViolation)
         // A user signed by an account the server does not know fails.
         let stranger = try OperatorSetup().user()
-        try await expectConnectFailure(server, auth: .jwt(stranger.jwt, seed: stranger.seed), code: .authorizationViolation)
+        try await expectConnectFailure(
+            server, auth: .jwt(stranger.jwt, seed: stranger.seed), code: .authorizationViolation)
     }
 
     @Test func permissionsViolationIsReportedAndNotFatal() async throws {
@@ -120,7 +124,9 @@ struct NATSAuthIntegrationTests {
         let client = try await connect(server, auth: .jwt(user.jwt, seed: user.seed))
         try await roundTrip(client, subject: "allowed.one")
         let violation = Task {
-            try await firstEvent(client) { if case .error(let e) = $0 { e.code == .permissionsViolation } else { false } }
+            try await firstEvent(client) {
+                if case .error(let e) = $0 { e.code == .permissionsViolation } else { false }
+            }
         }
         try client.publish("nope", to: "denied.subject")
         try await client.flush()
@@ -137,7 +143,8 @@ struct NATSAuthIntegrationTests {
         defer { server.cleanUp() }
         let user = try setup.user(expires: Int64(Date().timeIntervalSince1970) + 2)
         let client = try NATSClient(
-            configuration: NATSClient.Configuration(servers: [server.url], auth: .jwt(user.jwt, seed: user.seed), reconnect: .disabled)
+            configuration: NATSClient.Configuration(
+                servers: [server.url], auth: .jwt(user.jwt, seed: user.seed), reconnect: .disabled)
         )
         let expired = Task {
             try await firstEvent(client, timeout: .seconds(6)) { if case .disconnected = $0 { true } else { false } }

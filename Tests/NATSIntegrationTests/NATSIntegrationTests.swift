@@ -26,7 +26,9 @@ func firstEvent(
     }
 }
 
-func collect(_ subscription: NATSSubscription, count: Int, timeout: Duration = .seconds(5)) async throws -> [NATSMessage] {
+func collect(_ subscription: NATSSubscription, count: Int, timeout: Duration = .seconds(5)) async throws
+    -> [NATSMessage]
+{
     try await withThrowingTaskGroup(of: [NATSMessage]?.self) { group in
         group.addTask {
             var messages: [NATSMessage] = []
@@ -48,7 +50,9 @@ func collect(_ subscription: NATSSubscription, count: Int, timeout: Duration = .
 
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSIntegrationTests {
-    func client(_ server: NATSServerProcess, configure: (inout NATSClient.Configuration) -> Void = { _ in }) throws -> NATSClient {
+    func client(_ server: NATSServerProcess, configure: (inout NATSClient.Configuration) -> Void = { _ in }) throws
+        -> NATSClient
+    {
         var configuration = NATSClient.Configuration(servers: [server.url], name: "integration")
         configure(&configuration)
         return try NATSClient(configuration: configuration)
@@ -86,7 +90,9 @@ struct NATSIntegrationTests {
         try await responder.flush()
         let answers = try await withThrowingTaskGroup(of: String.self) { group in
             for value in 1...20 {
-                group.addTask { try await client.request("\(value)", to: "math.double", timeout: .seconds(5)).payloadString }
+                group.addTask {
+                    try await client.request("\(value)", to: "math.double", timeout: .seconds(5)).payloadString
+                }
             }
             var answers: [String] = []
             for try await answer in group { answers.append(answer) }
@@ -246,7 +252,9 @@ struct NATSIntegrationTests {
         try await client.connect()
         let subscription = try client.subscribe(to: "firehose", pendingLimit: 10)
         try await client.flush()
-        let reported = Task { try await firstEvent(client) { if case .error(let e) = $0 { e.code == .slowConsumer } else { false } } }
+        let reported = Task {
+            try await firstEvent(client) { if case .error(let e) = $0 { e.code == .slowConsumer } else { false } }
+        }
         for index in 0..<1000 { try client.publish("\(index)", to: "firehose") }
         try await client.flush()
         let event = try await reported.value

@@ -12,7 +12,8 @@ struct NATSResilienceIntegrationTests {
         let client = try NATSClient(
             configuration: NATSClient.Configuration(
                 servers: [server.url],
-                reconnect: NATSReconnectPolicy(maxAttemptsPerServer: nil, wait: .milliseconds(100), jitter: .milliseconds(20))
+                reconnect: NATSReconnectPolicy(
+                    maxAttemptsPerServer: nil, wait: .milliseconds(100), jitter: .milliseconds(20))
             )
         )
         let events = Task {
@@ -73,7 +74,8 @@ struct NATSResilienceIntegrationTests {
     @Test func lameDuckModeIsReported() async throws {
         let server = try await NATSServerProcess(configuration: "lame_duck_grace_period: 1s\nlame_duck_duration: 30s")
         defer { server.cleanUp() }
-        let client = try NATSClient(configuration: NATSClient.Configuration(servers: [server.url], reconnect: .disabled))
+        let client = try NATSClient(
+            configuration: NATSClient.Configuration(servers: [server.url], reconnect: .disabled))
         try await client.connect()
         let lameDuck = Task { try await firstEvent(client, timeout: .seconds(8)) { $0 == .lameDuckMode } }
         try await Task.sleep(for: .milliseconds(100))

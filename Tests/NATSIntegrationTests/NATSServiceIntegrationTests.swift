@@ -74,7 +74,8 @@ struct NATSServiceIntegrationTests {
         try await observer.flush()
 
         let group = ServiceGroup(
-            configuration: .init(services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            configuration: .init(
+                services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         )
         let running = Task { try await group.run() }
         let events = client.makeEventStream()

@@ -4,7 +4,10 @@ import NIOCore
 import Testing
 import VettIDTestSupport
 
-@Suite(.enabled(if: NATSServerProcess.isAvailable && TestCertificates.opensslAvailable, "nats-server or openssl missing: TLS tests skipped"))
+@Suite(
+    .enabled(
+        if: NATSServerProcess.isAvailable && TestCertificates.opensslAvailable,
+        "nats-server or openssl missing: TLS tests skipped"))
 struct NATSTLSIntegrationTests {
     @Test func tlsWithCustomRoots() async throws {
         let certificates = try TestCertificates()
@@ -31,7 +34,8 @@ struct NATSTLSIntegrationTests {
         await client.close()
 
         // Without the CA the server certificate is not trusted.
-        let untrusting = try NATSClient(configuration: NATSClient.Configuration(servers: [server.url], reconnect: .disabled))
+        let untrusting = try NATSClient(
+            configuration: NATSClient.Configuration(servers: [server.url], reconnect: .disabled))
         await #expect(throws: NATSError.self) { try await untrusting.connect() }
     }
 

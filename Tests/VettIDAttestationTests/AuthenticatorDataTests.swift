@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VettIDAttestation
 
 @Suite struct AuthenticatorDataTests {
@@ -32,7 +33,9 @@ import Testing
         #expect(data.counter == 4)
         #expect(data.extensions == ios27Extensions)
         // The map without the ED flag (as Apple's own iOS 27 attestation sample sends it) is accepted too.
-        #expect(try AssertionAuthenticatorData(bytes: rpIDHash + [0x40, 0, 0, 0, 4] + ios27Extensions).extensions == ios27Extensions)
+        #expect(
+            try AssertionAuthenticatorData(bytes: rpIDHash + [0x40, 0, 0, 0, 4] + ios27Extensions).extensions
+                == ios27Extensions)
     }
 
     @Test func assertionRefusesWhatIsNotHeaderAndOneMap() {
@@ -44,10 +47,16 @@ import Testing
         }
         #expect(refused(Array(rpIDHash.prefix(31)) + [0x40, 0, 0, 0, 1]) == .malformedAuthenticatorData)  // 36 bytes
         #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1]) == .malformedAuthenticatorData)  // ED without a map
-        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + Array(ios27Extensions.dropLast())) == .malformedAuthenticatorData)  // truncated map
-        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + ios27Extensions + [0x00]) == .malformedAuthenticatorData)  // bytes after the map
-        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + CBORValue.array([.unsigned(1)]).encoded()) == .malformedAuthenticatorData)  // not a map
-        #expect(refused(rpIDHash + [0x40, 0, 0, 0, 1] + [0x00, 0x20] + keyID) == .malformedAuthenticatorData)  // attested-data shape
+        // truncated map
+        #expect(
+            refused(rpIDHash + [0xC0, 0, 0, 0, 1] + Array(ios27Extensions.dropLast())) == .malformedAuthenticatorData)
+        // bytes after the map
+        #expect(refused(rpIDHash + [0xC0, 0, 0, 0, 1] + ios27Extensions + [0x00]) == .malformedAuthenticatorData)
+        #expect(
+            refused(rpIDHash + [0xC0, 0, 0, 0, 1] + CBORValue.array([.unsigned(1)]).encoded())
+                == .malformedAuthenticatorData)  // not a map
+        // attested-data shape
+        #expect(refused(rpIDHash + [0x40, 0, 0, 0, 1] + [0x00, 0x20] + keyID) == .malformedAuthenticatorData)
     }
 
     @Test func toleratesTrailingExtensionDataWithoutTheEDFlag() throws {
@@ -72,15 +81,22 @@ import Testing
 
     @Test func cborRoundTripsAndRefusesBadInput() throws {
         let value = CBORValue.map([
-            CBORMapEntry(key: .text("a"), value: .array([.unsigned(0), .unsigned(24), .unsigned(65_536), .negative(6), .bool(true), .null])),
+            CBORMapEntry(
+                key: .text("a"),
+                value: .array([.unsigned(0), .unsigned(24), .unsigned(65_536), .negative(6), .bool(true), .null])),
             CBORMapEntry(key: .text("b"), value: .bytes([UInt8](repeating: 7, count: 300))),
         ])
         #expect(try CBORReader.decodeSingle(value.encoded()) == value)
-        #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle([0x5A, 0xFF, 0xFF, 0xFF, 0xFF]) }  // length beyond input
+        // length beyond input
+        #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle([0x5A, 0xFF, 0xFF, 0xFF, 0xFF]) }
         #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle([0x9F]) }  // indefinite array
-        #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle([0xA2, 0x61, 0x61, 0x01, 0x61, 0x61, 0x02]) }  // duplicate key
+        #expect(throws: CBORReader.Failure.self) {
+            try CBORReader.decodeSingle([0xA2, 0x61, 0x61, 0x01, 0x61, 0x61, 0x02])
+        }  // duplicate key
         #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle([0x01, 0x02]) }  // trailing bytes
         #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle([0x62, 0xC3, 0x28]) }  // invalid UTF-8
-        #expect(throws: CBORReader.Failure.self) { try CBORReader.decodeSingle(Array(repeating: 0x81, count: 40) + [0x01]) }  // too deep
+        #expect(throws: CBORReader.Failure.self) {
+            try CBORReader.decodeSingle(Array(repeating: 0x81, count: 40) + [0x01])
+        }  // too deep
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import VettIDAttestation
 @testable import VettIDSoftwareAttestation
 @testable import VettIDVerification
@@ -18,7 +19,8 @@ import Testing
         let authority = try SoftwareAttestationAuthority.generate()
         attester = SoftwareAttester(authority: authority, appID: Self.appID)
         verifier = AppAttestVerifier(
-            configuration: .init(appID: Self.appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
+            configuration: .init(
+                appID: Self.appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
         )
     }
 
@@ -32,40 +34,58 @@ import Testing
     }
 
     @Test func aWellFormedForgeryBaselineIsAccepted() async throws {
-        let object = try attester.attestationObject(for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: Date())
+        let object = try attester.attestationObject(
+            for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash,
+            now: Date())
         #expect(await refusal(object) == nil)
     }
 
     @Test func refusesANonZeroCounter() async throws {
         let authData = attester.attestationAuthenticatorData(for: key, counter: 1)
-        #expect(await refusal(try attester.attestationObject(for: key, authData: authData, clientDataHash: clientDataHash, now: Date())) == .nonZeroCounter)
+        #expect(
+            await refusal(
+                try attester.attestationObject(
+                    for: key, authData: authData, clientDataHash: clientDataHash, now: Date())) == .nonZeroCounter)
     }
 
     @Test func refusesAnotherCredentialID() async throws {
         let authData = attester.attestationAuthenticatorData(for: key, credentialID: [UInt8](repeating: 7, count: 32))
-        #expect(await refusal(try attester.attestationObject(for: key, authData: authData, clientDataHash: clientDataHash, now: Date())) == .credentialIDMismatch)
+        #expect(
+            await refusal(
+                try attester.attestationObject(
+                    for: key, authData: authData, clientDataHash: clientDataHash, now: Date())) == .credentialIDMismatch
+        )
     }
 
     @Test func refusesAnotherFormat() async throws {
-        let object = try attester.attestationObject(for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: Date(), format: "packed")
+        let object = try attester.attestationObject(
+            for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash,
+            now: Date(), format: "packed")
         #expect(await refusal(object) == .unsupportedFormat)
     }
 
     @Test func refusesACertificateWithoutTheNonceExtension() async throws {
         let object = try attester.attestationObject(
-            for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: Date(), includeNonceExtension: false
+            for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash,
+            now: Date(), includeNonceExtension: false
         )
         #expect(await refusal(object) == .missingNonceExtension)
     }
 
     @Test func refusesTruncatedAuthenticatorData() async throws {
         let authData = Array(attester.attestationAuthenticatorData(for: key).prefix(40))
-        #expect(await refusal(try attester.attestationObject(for: key, authData: authData, clientDataHash: clientDataHash, now: Date())) == .malformedAuthenticatorData)
+        #expect(
+            await refusal(
+                try attester.attestationObject(
+                    for: key, authData: authData, clientDataHash: clientDataHash, now: Date()))
+                == .malformedAuthenticatorData)
     }
 
     @Test func refusesAnExpiredCredentialCertificate() async throws {
         let longAgo = Date().addingTimeInterval(-400 * 86400)
-        let object = try attester.attestationObject(for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash, now: longAgo)
+        let object = try attester.attestationObject(
+            for: key, authData: attester.attestationAuthenticatorData(for: key), clientDataHash: clientDataHash,
+            now: longAgo)
         #expect(await refusal(object) == .untrustedCertificateChain)
     }
 

@@ -1,9 +1,9 @@
-@_spi(FixedExpiryValidationTime) import X509
 import Crypto
 import Foundation
 import Testing
 import VettIDAttestation
 import VettIDVerification
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Every real attestation and assertion in `../shared/fixtures/appattest/real` (43 devices from iOS 14 to
 /// iOS 27, development and production, plus a standalone iOS 27 assertion) through the verifier.
@@ -28,9 +28,13 @@ import VettIDVerification
     }
 
     /// The key that signed an assertion: the stored PEM key, or the fixture's attested key.
-    func signingKey(_ fixture: RealAppAttestFixture, _ assertion: RealAppAttestFixture.Assertion) async throws -> P256.Signing.PublicKey {
+    func signingKey(_ fixture: RealAppAttestFixture, _ assertion: RealAppAttestFixture.Assertion) async throws
+        -> P256.Signing.PublicKey
+    {
         if let pem = assertion.public_key_pem { return try P256.Signing.PublicKey(pemRepresentation: pem) }
-        return try await verifier(fixture).verifyAttestation(fixture.attestationObject, keyID: fixture.keyID, clientDataHash: clientDataHash(fixture)).publicKey
+        return try await verifier(fixture).verifyAttestation(
+            fixture.attestationObject, keyID: fixture.keyID, clientDataHash: clientDataHash(fixture)
+        ).publicKey
     }
 
     struct FixtureError: Error { let reason: String }
@@ -51,7 +55,8 @@ import VettIDVerification
         let hash = try clientDataHash(fixture)
         #expect(hash.bytes == hex(expected.client_data_hash_hex))
         let environment: AppAttestEnvironment = fixture.environment == "production" ? .production : .development
-        let key = try await verifier(fixture).verifyAttestation(fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash)
+        let key = try await verifier(fixture).verifyAttestation(
+            fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash)
         #expect(key.environment == environment)
         #expect(Array(key.publicKey.x963Representation) == hex(expected.public_key_x962_uncompressed_hex))
         #expect(Array(SHA256.hash(data: key.receipt)) == hex(expected.receipt_sha256_hex))
@@ -61,11 +66,36 @@ import VettIDVerification
         // The same object is refused in the environment it was not made for, with another challenge,
         // for another app, and once its leaf has expired.
         let other: AppAttestEnvironment = environment == .production ? .development : .production
-        let wrongEnvironment = AppAttestVerifier(configuration: .init(appID: fixture.app_id, allowedEnvironments: [other], trustedRoots: [AppleAppAttestationRoot.certificate], chainPolicy: RFC5280Policy(fixedExpiryValidationTime: fixture.validationTime)))
-        await #expect(throws: AppAttestError.Code.environmentNotAllowed) { try await code { try await wrongEnvironment.verifyAttestation(fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash) } }
-        await #expect(throws: AppAttestError.Code.nonceMismatch) { try await code { try await verifier(fixture).verifyAttestation(fixture.attestationObject, keyID: fixture.keyID, clientDataHash: .hashing(Array("another challenge".utf8))) } }
-        await #expect(throws: AppAttestError.Code.appIDMismatch) { try await code { try await verifier(fixture, appID: "ABCDE12345.com.example.other").verifyAttestation(fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash) } }
-        await #expect(throws: AppAttestError.Code.untrustedCertificateChain) { try await code { try await verifier(fixture, at: Date()).verifyAttestation(fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash) } }
+        let wrongEnvironment = AppAttestVerifier(
+            configuration: .init(
+                appID: fixture.app_id, allowedEnvironments: [other],
+                trustedRoots: [AppleAppAttestationRoot.certificate],
+                chainPolicy: RFC5280Policy(fixedExpiryValidationTime: fixture.validationTime)))
+        await #expect(throws: AppAttestError.Code.environmentNotAllowed) {
+            try await code {
+                try await wrongEnvironment.verifyAttestation(
+                    fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash)
+            }
+        }
+        await #expect(throws: AppAttestError.Code.nonceMismatch) {
+            try await code {
+                try await verifier(fixture).verifyAttestation(
+                    fixture.attestationObject, keyID: fixture.keyID,
+                    clientDataHash: .hashing(Array("another challenge".utf8)))
+            }
+        }
+        await #expect(throws: AppAttestError.Code.appIDMismatch) {
+            try await code {
+                try await verifier(fixture, appID: "ABCDE12345.com.example.other").verifyAttestation(
+                    fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash)
+            }
+        }
+        await #expect(throws: AppAttestError.Code.untrustedCertificateChain) {
+            try await code {
+                try await verifier(fixture, at: Date()).verifyAttestation(
+                    fixture.attestationObject, keyID: fixture.keyID, clientDataHash: hash)
+            }
+        }
     }
 
     @Test(arguments: RealAppAttestFixture.assertionCases)
@@ -75,15 +105,36 @@ import VettIDVerification
         let assertion = fixture.assertions[try #require(Int(parts[1]))]
         let key = try await signingKey(fixture, assertion)
         let object = assertion.object
-        let counter = try verifier(fixture).verifyAssertion(object, clientData: assertion.clientData, publicKey: key, storedCounter: assertion.previous_counter)
+        let counter = try verifier(fixture).verifyAssertion(
+            object, clientData: assertion.clientData, publicKey: key, storedCounter: assertion.previous_counter)
         #expect(counter == assertion.expected_counter)
 
         // Replayed, made for another app, over other client data, or checked with another key: refused.
-        await #expect(throws: AppAttestError.Code.counterNotIncreased) { try await code { try verifier(fixture).verifyAssertion(object, clientData: assertion.clientData, publicKey: key, storedCounter: counter) } }
-        await #expect(throws: AppAttestError.Code.appIDMismatch) { try await code { try verifier(fixture, appID: "ABCDE12345.com.example.other").verifyAssertion(object, clientData: assertion.clientData, publicKey: key, storedCounter: 0) } }
-        await #expect(throws: AppAttestError.Code.invalidAssertionSignature) { try await code { try verifier(fixture).verifyAssertion(object, clientData: assertion.clientData + [0x20], publicKey: key, storedCounter: 0) } }
+        await #expect(throws: AppAttestError.Code.counterNotIncreased) {
+            try await code {
+                try verifier(fixture).verifyAssertion(
+                    object, clientData: assertion.clientData, publicKey: key, storedCounter: counter)
+            }
+        }
+        await #expect(throws: AppAttestError.Code.appIDMismatch) {
+            try await code {
+                try verifier(fixture, appID: "ABCDE12345.com.example.other").verifyAssertion(
+                    object, clientData: assertion.clientData, publicKey: key, storedCounter: 0)
+            }
+        }
+        await #expect(throws: AppAttestError.Code.invalidAssertionSignature) {
+            try await code {
+                try verifier(fixture).verifyAssertion(
+                    object, clientData: assertion.clientData + [0x20], publicKey: key, storedCounter: 0)
+            }
+        }
         let stranger = P256.Signing.PrivateKey().publicKey
-        await #expect(throws: AppAttestError.Code.invalidAssertionSignature) { try await code { try verifier(fixture).verifyAssertion(object, clientData: assertion.clientData, publicKey: stranger, storedCounter: 0) } }
+        await #expect(throws: AppAttestError.Code.invalidAssertionSignature) {
+            try await code {
+                try verifier(fixture).verifyAssertion(
+                    object, clientData: assertion.clientData, publicKey: stranger, storedCounter: 0)
+            }
+        }
     }
 
     @Test(arguments: ["ricardo-ios27-2026-10", "zerinix-ios27-assertion"])

@@ -2,9 +2,9 @@ import Crypto
 import Foundation
 import Testing
 import VettIDAttestation
-import X509
 import VettIDSoftwareAttestation
 import VettIDVerification
+import X509
 
 @Suite struct SoftwareAttesterTests {
     static let appID = "ABCDE12345.com.example.vettid"
@@ -18,19 +18,27 @@ import VettIDVerification
         attester = SoftwareAttester(authority: authority, appID: Self.appID)
     }
 
-    func verifier(appID: String = SoftwareAttesterTests.appID, environments: Set<AppAttestEnvironment> = [.development], trustSoftwareRoot: Bool = true) -> AppAttestVerifier {
+    func verifier(
+        appID: String = SoftwareAttesterTests.appID, environments: Set<AppAttestEnvironment> = [.development],
+        trustSoftwareRoot: Bool = true
+    ) -> AppAttestVerifier {
         AppAttestVerifier(
             configuration: .init(
                 appID: appID,
                 allowedEnvironments: environments,
-                trustedRoots: trustSoftwareRoot ? [AppleAppAttestationRoot.certificate, authority.rootCertificate] : [AppleAppAttestationRoot.certificate]
+                trustedRoots: trustSoftwareRoot
+                    ? [AppleAppAttestationRoot.certificate, authority.rootCertificate]
+                    : [AppleAppAttestationRoot.certificate]
             )
         )
     }
 
-    func refusal(_ verifier: AppAttestVerifier, object: [UInt8], keyID: [UInt8]? = nil, challenge: [UInt8]? = nil) async -> AppAttestError.Code? {
+    func refusal(_ verifier: AppAttestVerifier, object: [UInt8], keyID: [UInt8]? = nil, challenge: [UInt8]? = nil) async
+        -> AppAttestError.Code?
+    {
         do throws(AppAttestError) {
-            _ = try await verifier.verifyAttestation(object, keyID: keyID ?? key.keyID, clientDataHash: .hashing(challenge ?? self.challenge))
+            _ = try await verifier.verifyAttestation(
+                object, keyID: keyID ?? key.keyID, clientDataHash: .hashing(challenge ?? self.challenge))
             return nil
         } catch {
             return error.code
@@ -39,7 +47,8 @@ import VettIDVerification
 
     @Test func softwareAttestationVerifiesWhenItsRootIsTrusted() async throws {
         let object = try attester.attestKey(key, clientDataHash: Array(SHA256.hash(data: challenge)))
-        let attested = try await verifier().verifyAttestation(object, keyID: key.keyID, clientDataHash: .hashing(challenge))
+        let attested = try await verifier().verifyAttestation(
+            object, keyID: key.keyID, clientDataHash: .hashing(challenge))
         #expect(attested.publicKey.rawRepresentation == key.privateKey.publicKey.rawRepresentation)
         #expect(attested.environment == .development)
         #expect(Data(key.keyID).base64EncodedString() == key.keyIDBase64)
@@ -89,23 +98,31 @@ import VettIDVerification
         let clientData = Array(#"{"challenge":"abc","action":"token"}"#.utf8)
         let verifier = verifier()
         let first = try attester.generateAssertion(key, clientData: clientData, counter: 1, shape: shape)
-        #expect(try verifier.verifyAssertion(first, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 0) == 1)
+        #expect(
+            try verifier.verifyAssertion(
+                first, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 0) == 1)
         // Replayed: the stored counter is now 1.
         #expect(throws: AppAttestError(.counterNotIncreased, "the counter did not increase")) {
-            try verifier.verifyAssertion(first, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 1)
+            try verifier.verifyAssertion(
+                first, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 1)
         }
         // Lower than the stored counter.
         let lower = try attester.generateAssertion(key, clientData: clientData, counter: 3, shape: shape)
         #expect(throws: AppAttestError(.counterNotIncreased, "the counter did not increase")) {
-            try verifier.verifyAssertion(lower, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 5)
+            try verifier.verifyAssertion(
+                lower, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 5)
         }
-        #expect(try verifier.verifyAssertion(lower, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 2) == 3)
+        #expect(
+            try verifier.verifyAssertion(
+                lower, clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 2) == 3)
         // Another key.
         #expect(throws: AppAttestError(.invalidAssertionSignature, "the assertion signature does not verify")) {
-            try verifier.verifyAssertion(first, clientData: clientData, publicKey: P256.Signing.PrivateKey().publicKey, storedCounter: 0)
+            try verifier.verifyAssertion(
+                first, clientData: clientData, publicKey: P256.Signing.PrivateKey().publicKey, storedCounter: 0)
         }
         #expect(throws: AppAttestError.self) {
-            try verifier.verifyAssertion([0x01], clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 0)
+            try verifier.verifyAssertion(
+                [0x01], clientData: clientData, publicKey: key.privateKey.publicKey, storedCounter: 0)
         }
     }
 }

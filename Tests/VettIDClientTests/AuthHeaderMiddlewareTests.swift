@@ -15,7 +15,8 @@ struct AuthHeaderMiddlewareTests {
         }
     }
 
-    func client(_ transport: FakeTransport, session: TokenSession, proofs: (any DPoPProofProvider)?) throws -> APIClient {
+    func client(_ transport: FakeTransport, session: TokenSession, proofs: (any DPoPProofProvider)?) throws -> APIClient
+    {
         let configuration = try APIClientConfiguration(
             baseURL: URL(string: "http://127.0.0.1:9/api")!,
             transport: transport,
@@ -48,7 +49,8 @@ struct AuthHeaderMiddlewareTests {
     func tokenEndpoints() async throws {
         let transport = FakeTransport { request in
             switch request.path {
-            case "/auth/login", "/auth/refresh": return jsonResponse(.ok, tokenResponseJSON(access: "a2", refresh: "r2"))
+            case "/auth/login", "/auth/refresh":
+                return jsonResponse(.ok, tokenResponseJSON(access: "a2", refresh: "r2"))
             case "/auth/register": return jsonResponse(.created, #"{"user":\#(userJSON())}"#)
             default: return jsonResponse(.ok, #"{"status":"ok","version":"1"}"#)
             }

@@ -140,7 +140,8 @@ struct AuthManagerTests {
     func offlineRestore() async throws {
         let server = FakeAuthServer()
         let store = InMemorySecureStore()
-        try await makeManager(server: server, store: store).register(email: "member@example.com", password: Self.password)
+        try await makeManager(server: server, store: store).register(
+            email: "member@example.com", password: Self.password)
         let offline = AuthManager(
             configuration: try .init(
                 baseURL: testBaseURL,
@@ -163,13 +164,15 @@ struct AuthManagerTests {
                 _ = try APIClientConfiguration(baseURL: bad, transport: FakeTransport { _ in throw FakeNetworkError() })
             }
         }
-        _ = try APIClientConfiguration(baseURL: "https://api.example.com/v1", transport: FakeTransport { _ in throw FakeNetworkError() })
+        _ = try APIClientConfiguration(
+            baseURL: "https://api.example.com/v1", transport: FakeTransport { _ in throw FakeNetworkError() })
     }
 
     @Test("cookie parsing")
     func cookieParsing() {
         #expect(CookieParser.value(named: "auth-token", inSetCookie: "auth-token=abc; HttpOnly; Secure") == "abc")
-        #expect(CookieParser.value(named: "auth-token", inSetCookie: "other=1; Path=/, auth-token=xyz; HttpOnly") == "xyz")
+        #expect(
+            CookieParser.value(named: "auth-token", inSetCookie: "other=1; Path=/, auth-token=xyz; HttpOnly") == "xyz")
         #expect(CookieParser.value(named: "auth-token", inSetCookie: "auth-token=; Max-Age=0") == nil)
         #expect(CookieParser.value(named: "auth-token", inSetCookie: "session=abc") == nil)
     }

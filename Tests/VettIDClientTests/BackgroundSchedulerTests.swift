@@ -23,7 +23,8 @@ final class ManualClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var current = Instant(offset: .zero)
     private var sleepers: [Sleeper] = []
-    private var watchers: [(predicate: @Sendable ([Duration]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var watchers:
+        [(predicate: @Sendable ([Duration]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     private var nextID: UInt64 = 0
 
     var now: Instant { lock.withLock { current } }
@@ -244,7 +245,8 @@ struct BackgroundSchedulerTests {
 struct VaultRefreshTaskTests {
     func result(keys: Int = 20) -> VaultSyncResult {
         VaultSyncResult(
-            status: .keysReplenished, lastSyncAt: Date(timeIntervalSince1970: 1_893_456_000), transactionKeysRemaining: keys,
+            status: .keysReplenished, lastSyncAt: Date(timeIntervalSince1970: 1_893_456_000),
+            transactionKeysRemaining: keys,
             newTransactionKeys: [], credentialVersion: 1, storedTransactionKeys: keys
         )
     }

@@ -40,7 +40,9 @@ struct CredentialStoreTests {
         let store = FlakySecureStore()
         let credentials = CredentialStore(store: store)
         #expect(try await credentials.load() == nil)
-        let credential = VaultCredential(package: Self.package(), attestationFormat: .software, updatedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        let credential = VaultCredential(
+            package: Self.package(), attestationFormat: .software, updatedAt: Date(timeIntervalSince1970: 1_800_000_000)
+        )
         try await credentials.save(credential)
         #expect(await store.writes == 1)
         #expect(try await credentials.load() == credential)

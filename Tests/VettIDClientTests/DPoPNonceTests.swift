@@ -31,7 +31,9 @@ struct DPoPNonceTests {
         if let authorization { request.headerFields[.authorization] = authorization }
         let chain = DPoPProofMiddleware(proofProvider: provider)
         let nonces = DPoPNonceMiddleware(proofProvider: provider)
-        let (response, _) = try await chain.intercept(request, body: HTTPBody("{}"), baseURL: baseURL, operationID: "op") { r, b, u in
+        let (response, _) = try await chain.intercept(
+            request, body: HTTPBody("{}"), baseURL: baseURL, operationID: "op"
+        ) { r, b, u in
             try await nonces.intercept(r, body: b, baseURL: u, operationID: "op") { r, b, u in
                 try await transport.send(r, body: b, baseURL: u, operationID: "op")
             }
@@ -43,12 +45,15 @@ struct DPoPNonceTests {
     func nonceMemoryPerOrigin() async throws {
         let provider = DeviceDPoPProofProvider(keyStore: keyStore)
         let transport = FakeTransport { request in
-            request.path == "/first" ? jsonResponse(.ok, "{}", headers: [dpopNonceField: "nonce-A"]) : jsonResponse(.ok, "{}")
+            request.path == "/first"
+                ? jsonResponse(.ok, "{}", headers: [dpopNonceField: "nonce-A"]) : jsonResponse(.ok, "{}")
         }
         _ = try await send("/first", provider: provider, transport: transport)
         _ = try await send("/second", provider: provider, transport: transport)
-        _ = try await send("/other", baseURL: URL(string: "https://rs.example.com")!, provider: provider, transport: transport)
-        _ = try await send("/port", baseURL: URL(string: "https://as.example.com:8443")!, provider: provider, transport: transport)
+        _ = try await send(
+            "/other", baseURL: URL(string: "https://rs.example.com")!, provider: provider, transport: transport)
+        _ = try await send(
+            "/port", baseURL: URL(string: "https://as.example.com:8443")!, provider: provider, transport: transport)
 
         let requests = await transport.log.requests
         #expect(try proofClaims(requests[0].headers[dpopField])["nonce"] == nil)
@@ -74,7 +79,9 @@ struct DPoPNonceTests {
         let requests = await transport.log.requests
         #expect(requests.count == 2)
         #expect(try proofClaims(requests[1].headers[dpopField])["ath"] == nil)
-        #expect(try proofClaims(requests[0].headers[dpopField])["jti"] != proofClaims(requests[1].headers[dpopField])["jti"])
+        #expect(
+            try proofClaims(requests[0].headers[dpopField])["jti"] != proofClaims(requests[1].headers[dpopField])["jti"]
+        )
     }
 
     @Test("401 WWW-Authenticate DPoP error=use_dpop_nonce at a resource is retried once, with ath again")
@@ -86,13 +93,16 @@ struct DPoPNonceTests {
                 return (
                     HTTPResponse(
                         status: .unauthorized,
-                        headerFields: [.wwwAuthenticate: #"DPoP error="use_dpop_nonce", algs="ES256""#, dpopNonceField: "rs-nonce"]
+                        headerFields: [
+                            .wwwAuthenticate: #"DPoP error="use_dpop_nonce", algs="ES256""#, dpopNonceField: "rs-nonce",
+                        ]
                     ), nil
                 )
             }
             return jsonResponse(.ok, "{}")
         }
-        let response = try await send("/proxy/x?q=1", method: .get, authorization: "DPoP tok", provider: provider, transport: transport)
+        let response = try await send(
+            "/proxy/x?q=1", method: .get, authorization: "DPoP tok", provider: provider, transport: transport)
         #expect(response.status == .ok)
         let requests = await transport.log.requests
         #expect(requests.count == 2)
@@ -142,8 +152,12 @@ struct DPoPNonceTests {
 
     @Test("WWW-Authenticate DPoP error parameter parsing")
     func wwwAuthenticateParsing() {
-        #expect(DPoPNonceChallenge.dpopError(inWWWAuthenticate: #"DPoP error="use_dpop_nonce", algs="ES256""#) == "use_dpop_nonce")
-        #expect(DPoPNonceChallenge.dpopError(inWWWAuthenticate: #"dpop algs="ES256", error="invalid_token""#) == "invalid_token")
+        #expect(
+            DPoPNonceChallenge.dpopError(inWWWAuthenticate: #"DPoP error="use_dpop_nonce", algs="ES256""#)
+                == "use_dpop_nonce")
+        #expect(
+            DPoPNonceChallenge.dpopError(inWWWAuthenticate: #"dpop algs="ES256", error="invalid_token""#)
+                == "invalid_token")
         #expect(DPoPNonceChallenge.dpopError(inWWWAuthenticate: "DPoP error=use_dpop_nonce") == "use_dpop_nonce")
         #expect(DPoPNonceChallenge.dpopError(inWWWAuthenticate: #"Bearer error="use_dpop_nonce""#) == nil)
         #expect(DPoPNonceChallenge.dpopError(inWWWAuthenticate: "DPoPX error=x") == nil)

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import VettIDAttestation
 import VettIDCrypto
-
-@testable import VettIDClient
 import VettIDSoftwareAttestation
 import VettIDVerification
+
+@testable import VettIDClient
 
 /// A scripted stand-in for `DCAppAttestService`: errors are `NSError`s in the DeviceCheck domain, as on a device.
 actor FakeAppAttestService: AppAttestService {
@@ -63,7 +63,8 @@ struct DeviceAttesterTests {
         #expect(AppAttestErrorClassifier.code(for: NSError(domain: "other", code: 3)) == .systemFailure)
     }
 
-    @Test("attestKey: invalidKey resets the key and retries once with a new key; clientDataHash binds challenge and jkt")
+    @Test(
+        "attestKey: invalidKey resets the key and retries once with a new key; clientDataHash binds challenge and jkt")
     func attestRetriesOnInvalidKey() async throws {
         let service = FakeAppAttestService(attestFailures: [3])
         let store = InMemorySecureStore()
@@ -129,13 +130,15 @@ struct DeviceAttesterTests {
         }
         #expect(try await attester.attestedKeyID() == nil)
         _ = try await attester.attestKey(challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
-        let assertion = try await attester.generateAssertion(challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
+        let assertion = try await attester.generateAssertion(
+            challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
         #expect(assertion.keyID == "key-2")
     }
 
     @Test("unsupported devices and malformed thumbprints are refused before calling App Attest")
     func refusals() async throws {
-        let unsupported = AppAttestAttester(service: FakeAppAttestService(isSupported: false), store: InMemorySecureStore())
+        let unsupported = AppAttestAttester(
+            service: FakeAppAttestService(isSupported: false), store: InMemorySecureStore())
         do throws(DeviceAttestationError) {
             _ = try await unsupported.attestKey(challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
             Issue.record("expected unsupported")
@@ -158,9 +161,11 @@ struct DeviceAttesterTests {
         let authority = try SoftwareAttestationAuthority.generate()
         let appID = "ABCDE12345.dev.vettid.tests"
         let store = InMemorySecureStore()
-        let attester = SoftwareDeviceAttester(attester: SoftwareAttester(authority: authority, appID: appID), store: store)
+        let attester = SoftwareDeviceAttester(
+            attester: SoftwareAttester(authority: authority, appID: appID), store: store)
         let verifier = AppAttestVerifier(
-            configuration: .init(appID: appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
+            configuration: .init(
+                appID: appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
         )
         let attestChallenge = Array(repeating: UInt8(1), count: 32)
         let attestation = try await attester.attestKey(challenge: attestChallenge, deviceKeyThumbprint: Self.thumbprint)
@@ -169,7 +174,8 @@ struct DeviceAttesterTests {
         let attested = try await verifier.verifyAttestation(
             Array(try #require(attestation.attestationObject)),
             keyID: Array(keyID),
-            clientDataHash: try #require(AppAttestClientDataHash.binding(challenge: attestChallenge, keyThumbprint: Self.thumbprint))
+            clientDataHash: try #require(
+                AppAttestClientDataHash.binding(challenge: attestChallenge, keyThumbprint: Self.thumbprint))
         )
         #expect(attestation.format == .software)
 
@@ -178,14 +184,16 @@ struct DeviceAttesterTests {
             _ = try await verifier.verifyAttestation(
                 Array(attestation.attestationObject!),
                 keyID: Array(keyID),
-                clientDataHash: AppAttestClientDataHash.binding(challenge: attestChallenge, keyThumbprint: Array(repeating: 8, count: 32))!
+                clientDataHash: AppAttestClientDataHash.binding(
+                    challenge: attestChallenge, keyThumbprint: Array(repeating: 8, count: 32))!
             )
         }
 
         var counter: UInt32 = 0
         for round in 1...3 {
             let challenge = Array(repeating: UInt8(round + 1), count: 32)
-            let assertion = try await attester.generateAssertion(challenge: challenge, deviceKeyThumbprint: Self.thumbprint)
+            let assertion = try await attester.generateAssertion(
+                challenge: challenge, deviceKeyThumbprint: Self.thumbprint)
             #expect(assertion.keyID == attestation.keyID)
             counter = try verifier.verifyAssertion(
                 Array(try #require(assertion.assertion)),
@@ -196,16 +204,21 @@ struct DeviceAttesterTests {
             #expect(counter == UInt32(round))
         }
         // The counter persists: a new attester instance over the same store continues from 3.
-        let reopened = SoftwareDeviceAttester(attester: SoftwareAttester(authority: authority, appID: appID), store: store)
+        let reopened = SoftwareDeviceAttester(
+            attester: SoftwareAttester(authority: authority, appID: appID), store: store)
         let next = try await reopened.generateAssertion(challenge: [42], deviceKeyThumbprint: Self.thumbprint)
-        #expect(try verifier.verifyAssertion(Array(next.assertion!), clientData: [42] + Self.thumbprint, publicKey: attested.publicKey, storedCounter: 3) == 4)
+        #expect(
+            try verifier.verifyAssertion(
+                Array(next.assertion!), clientData: [42] + Self.thumbprint, publicKey: attested.publicKey,
+                storedCounter: 3) == 4)
     }
 
     @Test("an untrusted software root is refused by a verifier that trusts only Apple's root")
     func softwareRootNotTrustedByDefault() async throws {
         let authority = try SoftwareAttestationAuthority.generate()
         let appID = "ABCDE12345.dev.vettid.tests"
-        let attester = SoftwareDeviceAttester(attester: SoftwareAttester(authority: authority, appID: appID), store: InMemorySecureStore())
+        let attester = SoftwareDeviceAttester(
+            attester: SoftwareAttester(authority: authority, appID: appID), store: InMemorySecureStore())
         let attestation = try await attester.attestKey(challenge: [1, 2, 3], deviceKeyThumbprint: Self.thumbprint)
         let verifier = AppAttestVerifier(configuration: .init(appID: appID, allowedEnvironments: [.development]))
         do throws(AppAttestError) {

@@ -3,9 +3,9 @@ import HTTPTypes
 import OpenAPIRuntime
 import Testing
 import VettIDCrypto
+import VettIDVerification
 
 @testable import VettIDClient
-import VettIDVerification
 
 @Suite("Device DPoP proofs")
 struct DeviceDPoPProofTests {
@@ -53,7 +53,9 @@ struct DeviceDPoPProofTests {
                 guard nonce == "as-nonce" else {
                     return errorResponse(.badRequest, code: "use_dpop_nonce", headers: [dpopNonceField: "as-nonce"])
                 }
-                return jsonResponse(.ok, tokenResponseJSON(access: "bound-1", refresh: "r1", tokenType: "DPoP"), headers: [dpopNonceField: "as-nonce-2"])
+                return jsonResponse(
+                    .ok, tokenResponseJSON(access: "bound-1", refresh: "r1", tokenType: "DPoP"),
+                    headers: [dpopNonceField: "as-nonce-2"])
             case "/auth/me":
                 return jsonResponse(.ok, userJSON())
             default:
@@ -61,7 +63,9 @@ struct DeviceDPoPProofTests {
             }
         }
         let manager = AuthManager(
-            configuration: try .init(baseURL: testBaseURL, store: InMemorySecureStore(), binding: .deviceKey(keyStore), transport: transport, retryPolicy: .disabled)
+            configuration: try .init(
+                baseURL: testBaseURL, store: InMemorySecureStore(), binding: .deviceKey(keyStore), transport: transport,
+                retryPolicy: .disabled)
         )
         try await manager.login(email: "member@example.com", password: "a sufficiently long passphrase")
         await manager.checkAuthStatus()
@@ -82,7 +86,9 @@ struct DeviceDPoPProofTests {
         #expect(try CompactJWS(parsing: try #require(me.headers[dpopField])).header["jwk"] == key.publicJWK.json)
     }
 
-    @Test("by default the session is bound to the platform's device key, kept in the session's store; bearer only when chosen")
+    @Test(
+        "by default the session is bound to the platform's device key, kept in the session's store; bearer only when chosen"
+    )
     @MainActor
     func theDefaultBindingIsThePlatformDeviceKey() async throws {
         func transport() -> FakeTransport {
@@ -126,7 +132,8 @@ struct DeviceDPoPProofTests {
 
     @Test("a 401 whose only error signal is WWW-Authenticate DPoP maps to that code")
     func errorMappingReadsWWWAuthenticate() {
-        let response = HTTPResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"DPoP error="invalid_token""#])
+        let response = HTTPResponse(
+            status: .unauthorized, headerFields: [.wwwAuthenticate: #"DPoP error="invalid_token""#])
         #expect(ErrorMappingMiddleware.error(response: response, body: Data()).code == .invalidToken)
         let withBody = ErrorMappingMiddleware.error(response: response, body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
         #expect(withBody.code == .useDPoPNonce)

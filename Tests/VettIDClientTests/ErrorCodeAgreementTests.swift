@@ -26,7 +26,8 @@ struct ErrorCodeAgreementTests {
     ]
 
     static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// The codes of the error table at the top of openapi.yaml (`| code | status | meaning |`).
@@ -39,7 +40,8 @@ struct ErrorCodeAgreementTests {
     /// The `Code(rawValue:)` constants of `APIError.Code` (in the files that declare or extend `APIError`).
     static func clientCodes() throws -> Set<String> {
         let sources = root.appendingPathComponent("Sources/VettIDClient")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         let constant = try Regex(#"Code\(rawValue: "([a-z_]+)"\)"#)
         var codes: Set<String> = []
@@ -57,8 +59,12 @@ struct ErrorCodeAgreementTests {
         #expect(wire.count >= 50, "the table was read")
         #expect(client.count >= 50, "the constants were read")
         #expect(wire.subtracting(client).sorted() == [], "server codes without an SDK constant")
-        #expect(client.subtracting(wire).subtracting(Self.clientOnly.keys).sorted() == [], "SDK codes the server never sends")
-        #expect(Set(Self.clientOnly.keys).intersection(wire).sorted() == [], "a client-only code is on the wire after all")
-        #expect(Set(Self.clientOnly.keys).subtracting(client).sorted() == [], "a listed client-only code no longer exists")
+        #expect(
+            client.subtracting(wire).subtracting(Self.clientOnly.keys).sorted() == [],
+            "SDK codes the server never sends")
+        #expect(
+            Set(Self.clientOnly.keys).intersection(wire).sorted() == [], "a client-only code is on the wire after all")
+        #expect(
+            Set(Self.clientOnly.keys).subtracting(client).sorted() == [], "a listed client-only code no longer exists")
     }
 }

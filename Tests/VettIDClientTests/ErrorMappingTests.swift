@@ -83,7 +83,9 @@ struct ErrorMappingTests {
             transport: FakeTransport { _ in errorResponse(.unauthorized, code: "invalid_token") },
             retryPolicy: .disabled
         )
-        let raw = Client(serverURL: configuration.baseURL, transport: configuration.transport, middlewares: [ErrorMappingMiddleware()])
+        let raw = Client(
+            serverURL: configuration.baseURL, transport: configuration.transport,
+            middlewares: [ErrorMappingMiddleware()])
         do {
             _ = try await raw.getCurrentUser()
             Issue.record("expected an error")

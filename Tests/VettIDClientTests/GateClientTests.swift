@@ -4,9 +4,9 @@ import Logging
 import Testing
 import VettIDAttestation
 import VettIDCrypto
+import VettIDSoftwareAttestation
 
 @testable import VettIDClient
-import VettIDSoftwareAttestation
 
 /// A settable clock.
 final class TestClock: @unchecked Sendable {
@@ -57,7 +57,8 @@ struct GateClientTests {
             if let developmentToken {
                 DevelopmentTokenAttester(token: developmentToken)
             } else {
-                SoftwareDeviceAttester(attester: SoftwareAttester(authority: server.authority, appID: server.appID), store: store)
+                SoftwareDeviceAttester(
+                    attester: SoftwareAttester(authority: server.authority, appID: server.appID), store: store)
             }
         let client = GateClient(
             configuration: configuration,
@@ -86,8 +87,13 @@ struct GateClientTests {
         let requests = await fixture.transport.log.requests
         let paths = requests.map { String($0.path.prefix { $0 != "?" }) }
         // The very first proof has no nonce: the Gate asks for one once, then the remembered nonce is used.
-        #expect(paths == ["/attest/challenge", "/attest/challenge", "/attest/register", "/attest/challenge", "/token", "/proxy/echo/v1/items"])
-        #expect(requests.last?.path == "/proxy/echo/v1/items?limit=2")  // the query is forwarded, the fragment never sent
+        #expect(
+            paths == [
+                "/attest/challenge", "/attest/challenge", "/attest/register", "/attest/challenge", "/token",
+                "/proxy/echo/v1/items",
+            ])
+        // the query is forwarded, the fragment never sent
+        #expect(requests.last?.path == "/proxy/echo/v1/items?limit=2")
         let challenges = await fixture.server.challengeLog
         #expect(challenges.count == 2)
         #expect(Set(challenges).count == 2)
@@ -223,8 +229,14 @@ struct GateClientTests {
     @Test("configuration validation")
     func configurationValidation() throws {
         let url = URL(string: "https://gate.example.com")!
-        #expect(throws: ConfigurationError.self) { try GateClientConfiguration(baseURL: URL(string: "gate.example.com")!, teamID: "ABCDE12345", bundleID: "a.b") }
-        #expect(throws: ConfigurationError.self) { try GateClientConfiguration(baseURL: URL(string: "ftp://gate.example.com")!, teamID: "ABCDE12345", bundleID: "a.b") }
+        #expect(throws: ConfigurationError.self) {
+            try GateClientConfiguration(
+                baseURL: URL(string: "gate.example.com")!, teamID: "ABCDE12345", bundleID: "a.b")
+        }
+        #expect(throws: ConfigurationError.self) {
+            try GateClientConfiguration(
+                baseURL: URL(string: "ftp://gate.example.com")!, teamID: "ABCDE12345", bundleID: "a.b")
+        }
         for teamID in ["ABCDE1234", "ABCDE123456", "abcde12345", "ABCDE-1234"] {
             do throws(ConfigurationError) {
                 _ = try GateClientConfiguration(baseURL: url, teamID: teamID, bundleID: "a.b")
@@ -233,11 +245,15 @@ struct GateClientTests {
                 #expect(error.code == .invalidTeamID)
             }
         }
-        #expect(throws: ConfigurationError.self) { try GateClientConfiguration(baseURL: url, teamID: "ABCDE12345", bundleID: "") }
         #expect(throws: ConfigurationError.self) {
-            try GateClientConfiguration(baseURL: "https://gate.example.com", teamID: "ABCDE12345", bundleID: "a.b", logLevel: "loud")
+            try GateClientConfiguration(baseURL: url, teamID: "ABCDE12345", bundleID: "")
         }
-        let valid = try GateClientConfiguration(baseURL: "https://gate.example.com", teamID: "ABCDE12345", bundleID: "a.b", logLevel: "DEBUG")
+        #expect(throws: ConfigurationError.self) {
+            try GateClientConfiguration(
+                baseURL: "https://gate.example.com", teamID: "ABCDE12345", bundleID: "a.b", logLevel: "loud")
+        }
+        let valid = try GateClientConfiguration(
+            baseURL: "https://gate.example.com", teamID: "ABCDE12345", bundleID: "a.b", logLevel: "DEBUG")
         #expect(valid.logger.logLevel == .debug)
         #expect(valid.appID == "ABCDE12345.a.b")
         #expect(throws: GateError.self) { try GateClient.proxyPath("https://evil.example.com/x") }
@@ -260,7 +276,8 @@ struct GateTokenCacheTests {
     func singleFlight() async throws {
         let counter = Counter()
         let clock = TestClock()
-        let cache = GateTokenCache(refreshMargin: 60, now: { clock.now }) { () async throws(GateError) -> GateAccessToken in
+        let cache = GateTokenCache(refreshMargin: 60, now: { clock.now }) {
+            () async throws(GateError) -> GateAccessToken in
             let count = await counter.increment()
             try? await Task.sleep(for: .milliseconds(50))
             if count == 2 { throw GateError(code: .network, message: "down") }
@@ -273,7 +290,8 @@ struct GateTokenCacheTests {
         #expect(Set(values) == ["t1"])
         #expect(await counter.value == 1)
         #expect(try await cache.validToken().value == "t1")
-        clock.advance(by: 241)  // now within 60 s of expiry: the next call mints; that mint fails, the one after succeeds
+        // now within 60 s of expiry: the next call mints; that mint fails, the one after succeeds
+        clock.advance(by: 241)
         await #expect(throws: GateError.self) { _ = try await cache.validToken() }
         #expect(try await cache.validToken().value == "t3")
         #expect(await cache.mintCount == 3)

@@ -56,7 +56,8 @@ struct LoggingRedactionTests {
         #expect(text.contains("/auth/login"))
         #expect(text.contains("/auth/me"))
         #expect(text.contains(LoggingMiddleware.redactionMarker))
-        for secret in [Self.password, Self.accessToken, Self.refreshToken, Self.dpopProof, "secret-access-token-value"] {
+        for secret in [Self.password, Self.accessToken, Self.refreshToken, Self.dpopProof, "secret-access-token-value"]
+        {
             #expect(!text.contains(secret), "log output leaked a secret")
         }
         // The authenticated request did carry the credentials: redaction, not absence, kept them out.

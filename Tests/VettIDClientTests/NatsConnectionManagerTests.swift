@@ -4,13 +4,15 @@ import NATSClient
 import Testing
 import VettIDTestSupport
 
-@testable import VettIDNats
 @testable import VettIDClient
+@testable import VettIDNats
 
 @Suite("NATS connection manager (no server)", .timeLimit(.minutes(1)))
 @MainActor
 struct NatsConnectionManagerTests {
-    func manager(_ provider: ScriptedNatsProvider, store: NatsCredentialStore, logs: LogCapture) -> NatsConnectionManager {
+    func manager(_ provider: ScriptedNatsProvider, store: NatsCredentialStore, logs: LogCapture)
+        -> NatsConnectionManager
+    {
         NatsConnectionManager(
             configuration: .init(reconnect: .disabled, connectTimeout: .seconds(1), logger: logs.logger(level: .trace)),
             provider: provider,
@@ -20,7 +22,9 @@ struct NatsConnectionManagerTests {
 
     @Test("a provider that refuses: error state, nothing to use")
     func providerRefuses() async throws {
-        let provider = ScriptedNatsProvider([.failure(APIError(code: .natsNotConfigured, status: 503, description: "no nats"))])
+        let provider = ScriptedNatsProvider([
+            .failure(APIError(code: .natsNotConfigured, status: 503, description: "no nats"))
+        ])
         let manager = manager(provider, store: NatsCredentialStore(store: InMemorySecureStore()), logs: LogCapture())
         #expect(throws: NatsConnectionError.self) { try manager.ownerSpace() }
         await manager.connect()

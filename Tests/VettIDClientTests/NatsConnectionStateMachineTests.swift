@@ -2,14 +2,16 @@ import Foundation
 import NATSClient
 import Testing
 
-@testable import VettIDNats
 @testable import VettIDClient
+@testable import VettIDNats
 
 @Suite("NATS connection state machine")
 struct NatsConnectionStateMachineTests {
     let t0 = Date(timeIntervalSince1970: 1_900_000_000)
     var fresh: NatsCredentials { sampleNatsCredentials(tokenID: "tok-1", issued: t0, lifetime: 24 * 3600) }
-    var next: NatsCredentials { sampleNatsCredentials(tokenID: "tok-2", issued: t0.addingTimeInterval(23 * 3600), lifetime: 24 * 3600) }
+    var next: NatsCredentials {
+        sampleNatsCredentials(tokenID: "tok-2", issued: t0.addingTimeInterval(23 * 3600), lifetime: 24 * 3600)
+    }
 
     /// A machine connected with ``fresh``.
     func connected() -> NatsConnectionStateMachine {
@@ -35,7 +37,10 @@ struct NatsConnectionStateMachineTests {
 
     @Test("missing, expired or nearly expired stored credentials are replaced before connecting")
     func storedStale() {
-        for stored in [nil, sampleNatsCredentials(issued: t0, lifetime: 1800), sampleNatsCredentials(issued: t0.addingTimeInterval(-7200), lifetime: 3600)] {
+        for stored in [
+            nil, sampleNatsCredentials(issued: t0, lifetime: 1800),
+            sampleNatsCredentials(issued: t0.addingTimeInterval(-7200), lifetime: 3600),
+        ] {
             var machine = NatsConnectionStateMachine()
             _ = machine.start()
             #expect(machine.storedCredentialsLoaded(stored, now: t0) == [.fetchCredentials])
@@ -80,7 +85,9 @@ struct NatsConnectionStateMachineTests {
         #expect(machine.swapCount == 1)
         #expect(machine.currentCredentials == next)
         // Late events of the replaced client are ignored.
-        #expect(machine.clientDisconnected(tokenID: "tok-1", NatsDisconnectReason(NATSError(.authenticationExpired, "")), now: now) == [])
+        #expect(
+            machine.clientDisconnected(
+                tokenID: "tok-1", NatsDisconnectReason(NATSError(.authenticationExpired, "")), now: now) == [])
         #expect(machine.clientClosed(tokenID: "tok-1", .other(nil), now: now) == [])
         #expect(machine.state == .connected)
     }
@@ -103,7 +110,8 @@ struct NatsConnectionStateMachineTests {
         _ = machine.refreshDue(now: now)
         _ = machine.credentialsIssued(next, now: now)
         let nearExpiry = t0.addingTimeInterval(24 * 3600 - 30)
-        #expect(machine.swapFailed(.other("connect_failed"), now: nearExpiry) == [.scheduleRefresh(after: .seconds(15))])
+        #expect(
+            machine.swapFailed(.other("connect_failed"), now: nearExpiry) == [.scheduleRefresh(after: .seconds(15))])
         #expect(machine.currentCredentials == fresh)
         #expect(machine.swapCount == 0)
     }
@@ -121,7 +129,10 @@ struct NatsConnectionStateMachineTests {
     func credentialsRefused() {
         var machine = connected()
         let revoked = NatsDisconnectReason(NATSError(.authenticationRevoked, "User Authentication Revoked"))
-        #expect(machine.clientDisconnected(tokenID: "tok-1", revoked, now: t0) == [.cancelRefresh, .dropConnection, .fetchCredentials])
+        #expect(
+            machine.clientDisconnected(tokenID: "tok-1", revoked, now: t0) == [
+                .cancelRefresh, .dropConnection, .fetchCredentials,
+            ])
         #expect(machine.state == .connecting)
         #expect(machine.reauthenticationCount == 1)
         #expect(machine.credentialsIssued(next, now: t0) == [.storeCredentials(next), .connect(next)])
@@ -129,7 +140,8 @@ struct NatsConnectionStateMachineTests {
         #expect(machine.state == .connected)
 
         var refusing = connected()
-        _ = refusing.clientDisconnected(tokenID: "tok-1", NatsDisconnectReason(NATSError(.authenticationExpired, "")), now: t0)
+        _ = refusing.clientDisconnected(
+            tokenID: "tok-1", NatsDisconnectReason(NATSError(.authenticationExpired, "")), now: t0)
         #expect(refusing.credentialsFailed("invalid_token", now: t0) == [.cancelRefresh, .dropConnection])
         #expect(refusing.state == .error("No NATS credentials: invalid_token"))
     }
@@ -161,7 +173,8 @@ struct NatsConnectionStateMachineTests {
         #expect(quiet.clientReconnected(tokenID: "tok-1", now: t0) == [])
         #expect(quiet.state == .connected)
         _ = quiet.clientDisconnected(tokenID: "tok-1", .other(nil), now: t0)
-        #expect(quiet.clientClosed(tokenID: "tok-1", .other("no_servers"), now: t0) == [.cancelRefresh, .dropConnection])
+        #expect(
+            quiet.clientClosed(tokenID: "tok-1", .other("no_servers"), now: t0) == [.cancelRefresh, .dropConnection])
         #expect(quiet.state == .error("The connection to the messaging server was lost."))
     }
 
@@ -178,7 +191,10 @@ struct NatsConnectionStateMachineTests {
         var failing = connected()
         _ = failing.refreshRequested(next, now: t0)
         _ = failing.clientDisconnected(tokenID: "tok-1", expired, now: t0)
-        #expect(failing.swapFailed(.other("connect_failed"), now: t0) == [.cancelRefresh, .dropConnection, .fetchCredentials])
+        #expect(
+            failing.swapFailed(.other("connect_failed"), now: t0) == [
+                .cancelRefresh, .dropConnection, .fetchCredentials,
+            ])
     }
 
     @Test("stop closes everything; a connect finishing after stop is closed too")

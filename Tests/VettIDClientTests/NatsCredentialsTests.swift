@@ -49,7 +49,10 @@ struct NatsCredentialsTests {
         let credentials = sampleNatsCredentials(issued: issued)
         var dumped = ""
         dump(credentials, to: &dumped)
-        for text in [credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials), dumped] {
+        for text in [
+            credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials),
+            dumped,
+        ] {
             #expect(text.contains("tok-1"))
             #expect(!text.contains(credentials.seed))
             #expect(!text.contains("secret-jwt-body"))

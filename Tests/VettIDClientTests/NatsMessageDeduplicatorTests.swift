@@ -3,8 +3,8 @@ import NIOCore
 import Testing
 import VettIDMessaging
 
-@testable import VettIDNats
 @testable import VettIDClient
+@testable import VettIDNats
 
 @Suite("NATS message deduplication")
 struct NatsMessageDeduplicatorTests {
@@ -29,10 +29,14 @@ struct NatsMessageDeduplicatorTests {
     @Test("vault responses are identified by subject, type and request id; other messages have no identity")
     func byResponse() {
         var deduplicator = NatsMessageDeduplicator()
-        let status = VaultResponse.error(requestID: "r-1", VaultMessageError(.unavailable, "down"), timestamp: 1).encoded()
+        let status = VaultResponse.error(requestID: "r-1", VaultMessageError(.unavailable, "down"), timestamp: 1)
+            .encoded()
         let result = duplicates(
             &deduplicator,
-            [message("s", payload: status), message("s", payload: status), message("other", payload: status), message("s"), message("s")]
+            [
+                message("s", payload: status), message("s", payload: status), message("other", payload: status),
+                message("s"), message("s"),
+            ]
         )
         #expect(result == [false, true, false, false, false], "messages without identity are always delivered")
         let broadcast = VaultResponse.eventTypes(requestID: nil, types: [], timestamp: 1).encoded()

@@ -58,7 +58,8 @@ struct NatsTokenRefreshTaskTests {
         let store = NatsCredentialStore(store: InMemorySecureStore())
         let provider = ScriptedNatsProvider([.failure(APIError(code: .natsNotConfigured, description: "none"))])
         let clock = ManualClock()
-        let task = NatsTokenRefreshTask(provider: provider, store: store, scheduler: InProcessBackgroundScheduler(clock: clock))
+        let task = NatsTokenRefreshTask(
+            provider: provider, store: store, scheduler: InProcessBackgroundScheduler(clock: clock))
         try await task.start(firstRunAfter: .zero)
         var outcomes = task.outcomes.makeAsyncIterator()
         guard case .failed(let message) = await outcomes.next() else {

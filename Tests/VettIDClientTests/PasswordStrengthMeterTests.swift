@@ -6,19 +6,21 @@ import Testing
 struct PasswordStrengthMeterTests {
     let meter = PasswordStrengthMeter()
 
-    @Test("refuses well-known weak passwords with a reason naming the pattern", arguments: [
-        ("password123456", PasswordWeakness.Code.commonPassword),
-        ("aaaaaaaaaaaa", .repeatedCharacters),
-        ("qwertyuiopas", .commonPassword),
-        ("wertyuiop[]\\", .keyboardPattern),
-        ("abcdefghijklmnop", .sequentialCharacters),
-        ("P@ssw0rd12345!", .commonPassword),
-        ("iloveyou2024!!", .commonPassword),
-        ("1qaz2wsx3edc4rfv", .keyboardPattern),
-        ("sunshinesunshine", .repeatedCharacters),
-        ("michael19850412", .dateOrYear),
-        ("drowssapdrowssap", .repeatedCharacters),
-    ])
+    @Test(
+        "refuses well-known weak passwords with a reason naming the pattern",
+        arguments: [
+            ("password123456", PasswordWeakness.Code.commonPassword),
+            ("aaaaaaaaaaaa", .repeatedCharacters),
+            ("qwertyuiopas", .commonPassword),
+            ("wertyuiop[]\\", .keyboardPattern),
+            ("abcdefghijklmnop", .sequentialCharacters),
+            ("P@ssw0rd12345!", .commonPassword),
+            ("iloveyou2024!!", .commonPassword),
+            ("1qaz2wsx3edc4rfv", .keyboardPattern),
+            ("sunshinesunshine", .repeatedCharacters),
+            ("michael19850412", .dateOrYear),
+            ("drowssapdrowssap", .repeatedCharacters),
+        ])
     func refusesWeak(password: String, expected: PasswordWeakness.Code) {
         let strength = meter.evaluate(password)
         #expect(!strength.isAcceptable, "\(password) scored \(strength.score) (10^\(strength.log10Guesses))")
@@ -27,17 +29,23 @@ struct PasswordStrengthMeterTests {
         #expect(strength.reasons.map(\.code).contains(expected), "\(password): \(strength.reasons.map(\.code))")
     }
 
-    @Test("is conservative: long dictionary-like or predictable passwords are refused", arguments: [
-        "Encyclopedia1!", "sunflowergarden", "Summer2024Summer", "123456789012", "correcthorse12", "Michael.Jordan23",
-    ])
+    @Test(
+        "is conservative: long dictionary-like or predictable passwords are refused",
+        arguments: [
+            "Encyclopedia1!", "sunflowergarden", "Summer2024Summer", "123456789012", "correcthorse12",
+            "Michael.Jordan23",
+        ])
     func refusesPredictable(password: String) {
         #expect(!meter.evaluate(password).isAcceptable, "\(password)")
     }
 
-    @Test("accepts strong passwords", arguments: [
-        "trombone-quietly-vanilla-37", "Xk9#mQ2$vL7!pW", "v8$Kq!2mZr#Tx9Lw", "correct horse battery staple", "7fJ#p2Lq9!zR",
-        "glacier-Nimbus-41-pocket",
-    ])
+    @Test(
+        "accepts strong passwords",
+        arguments: [
+            "trombone-quietly-vanilla-37", "Xk9#mQ2$vL7!pW", "v8$Kq!2mZr#Tx9Lw", "correct horse battery staple",
+            "7fJ#p2Lq9!zR",
+            "glacier-Nimbus-41-pocket",
+        ])
     func acceptsStrong(password: String) {
         let strength = meter.evaluate(password)
         #expect(strength.isAcceptable, "\(password) scored \(strength.score): \(strength.messages)")

@@ -17,7 +17,8 @@ struct PlatformCapabilitiesTests {
                 let withToken = platform.attestationKind(developmentTokenConfigured: true)
                 let withoutToken = platform.attestationKind(developmentTokenConfigured: false)
                 if appAttest && !simulator {
-                    #expect(withToken == .appAttest, "a real device attests with App Attest even with a token configured")
+                    #expect(
+                        withToken == .appAttest, "a real device attests with App Attest even with a token configured")
                     #expect(withoutToken == .appAttest)
                 } else {
                     #expect(withToken == .developmentToken)

@@ -14,7 +14,8 @@ struct RefreshSingleFlightTests {
             switch request.path {
             case "/auth/me":
                 if request.headers[.authorization] == "Bearer access-2" { return jsonResponse(.ok, userJSON()) }
-                return errorResponse(.unauthorized, code: "invalid_token", headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+                return errorResponse(
+                    .unauthorized, code: "invalid_token", headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
             case "/auth/refresh":
                 try await Task.sleep(for: .milliseconds(100))
                 return refreshAnswer()
@@ -28,7 +29,8 @@ struct RefreshSingleFlightTests {
     func singleFlight() async throws {
         let transport = makeServer { jsonResponse(.ok, tokenResponseJSON(access: "access-2", refresh: "refresh-2")) }
         let store = InMemorySecureStore()
-        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
         let session = TokenSession(store: store, refresher: APIClient.makeRefresher(configuration: configuration))
         try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
         let client = APIClient(configuration: configuration, session: session)
@@ -60,8 +62,10 @@ struct RefreshSingleFlightTests {
     @Test("a late 401 for an already replaced token does not refresh again")
     func lateRejection() async throws {
         let transport = makeServer { jsonResponse(.ok, tokenResponseJSON(access: "access-2", refresh: "refresh-2")) }
-        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
-        let session = TokenSession(store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let session = TokenSession(
+            store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
         try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
         _ = try await session.refresh(rejectedAccessToken: "access-1")
         let again = try await session.refresh(rejectedAccessToken: "access-1")
@@ -73,7 +77,8 @@ struct RefreshSingleFlightTests {
     func invalidGrantClears() async throws {
         let transport = makeServer { errorResponse(.badRequest, code: "invalid_grant", description: "reused") }
         let store = InMemorySecureStore()
-        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
         let session = TokenSession(store: store, refresher: APIClient.makeRefresher(configuration: configuration))
         try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
         let client = APIClient(configuration: configuration, session: session)
@@ -103,7 +108,8 @@ struct RefreshSingleFlightTests {
     @Test("without a session, a 401 is returned as is and nothing refreshes")
     func noSession() async throws {
         let transport = makeServer { jsonResponse(.ok, tokenResponseJSON(access: "access-2", refresh: "refresh-2")) }
-        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
         let client = APIClient(configuration: configuration, session: TokenSession(store: InMemorySecureStore()))
         await #expect(throws: APIError.self) {
             _ = try await client.perform { try await $0.getCurrentUser() }
@@ -133,8 +139,10 @@ struct RefreshReplayTests {
                 return errorResponse(.notFound, code: "not_found")
             }
         }
-        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
-        let session = TokenSession(store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let session = TokenSession(
+            store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
         try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
         let client = APIClient(configuration: configuration, session: session)
         let output = try await client.perform {
@@ -156,11 +164,15 @@ struct RefreshReplayTests {
             default: return errorResponse(.unauthorized, code: "invalid_token")
             }
         }
-        let configuration = try APIClientConfiguration(baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
-        let session = TokenSession(store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
+        let configuration = try APIClientConfiguration(
+            baseURL: testBaseURL, transport: transport, retryPolicy: .disabled)
+        let session = TokenSession(
+            store: InMemorySecureStore(), refresher: APIClient.makeRefresher(configuration: configuration))
         try await session.update(sessionTokens(access: "access-1", refresh: "refresh-1"))
         let client = APIClient(configuration: configuration, session: session)
-        let error = await #expect(throws: APIError.self) { _ = try await client.perform { try await $0.getCurrentUser() } }
+        let error = await #expect(throws: APIError.self) {
+            _ = try await client.perform { try await $0.getCurrentUser() }
+        }
         #expect(error?.code == .invalidToken)
         #expect(await transport.log.count(path: "/auth/me") == 2)
         #expect(await transport.log.count(path: "/auth/refresh") == 1)

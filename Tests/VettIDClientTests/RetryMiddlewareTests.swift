@@ -97,7 +97,9 @@ struct RetryMiddlewareTests {
 
     @Test("Retry-After replaces the computed delay, capped at maxDelay")
     func retryAfter() async throws {
-        let transport = FakeTransport { _ in errorResponse(.serviceUnavailable, code: "internal_error", headers: [.retryAfter: "30"]) }
+        let transport = FakeTransport { _ in
+            errorResponse(.serviceUnavailable, code: "internal_error", headers: [.retryAfter: "30"])
+        }
         let recorder = SleepRecorder()
         _ = try? await client(transport, policy(recorder, attempts: 2)).getHealth()
         #expect(await recorder.delays == [.seconds(1)])

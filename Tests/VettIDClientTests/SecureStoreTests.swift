@@ -4,9 +4,9 @@ import Testing
 @testable import VettIDClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A fresh temporary directory per test.
@@ -94,7 +94,9 @@ struct SecureStoreTests {
         let intruder = EncryptedFileSecureStore(url: url, keyProvider: try Self.key())
         let readError = await #expect(throws: SecureStoreError.self) { _ = try await intruder.data(forKey: "k") }
         #expect(readError?.code == .wrongKey)
-        let writeError = await #expect(throws: SecureStoreError.self) { try await intruder.set(Data("w".utf8), forKey: "k") }
+        let writeError = await #expect(throws: SecureStoreError.self) {
+            try await intruder.set(Data("w".utf8), forKey: "k")
+        }
         #expect(writeError?.code == .wrongKey)
         #expect(try Data(contentsOf: url) == before)
     }
@@ -113,7 +115,9 @@ struct SecureStoreTests {
         let store = EncryptedFileSecureStore(url: url, keyProvider: keys)
         let error = await #expect(throws: SecureStoreError.self) { _ = try await store.data(forKey: "k") }
         #expect(error?.code == .corrupted)
-        let writeError = await #expect(throws: SecureStoreError.self) { try await store.set(Data("new".utf8), forKey: "k") }
+        let writeError = await #expect(throws: SecureStoreError.self) {
+            try await store.set(Data("new".utf8), forKey: "k")
+        }
         #expect(writeError?.code == .corrupted)
         #expect(try Data(contentsOf: url) == bytes)
 
@@ -181,13 +185,17 @@ struct SecureStoreTests {
         let open = directory.appendingPathComponent("open.key")
         try Data(repeating: 7, count: 32).write(to: open)
         _ = chmod(open.path, 0o644)
-        let error = await #expect(throws: SecureStoreError.self) { _ = try await FileSecureStoreKeyProvider(url: open).key() }
+        let error = await #expect(throws: SecureStoreError.self) {
+            _ = try await FileSecureStoreKeyProvider(url: open).key()
+        }
         #expect(error?.code == .insecurePermissions)
 
         let short = directory.appendingPathComponent("short.key")
         try Data(repeating: 7, count: 16).write(to: short)
         _ = chmod(short.path, 0o600)
-        let sizeError = await #expect(throws: SecureStoreError.self) { _ = try await FileSecureStoreKeyProvider(url: short).key() }
+        let sizeError = await #expect(throws: SecureStoreError.self) {
+            _ = try await FileSecureStoreKeyProvider(url: short).key()
+        }
         #expect(sizeError?.code == .invalidKey)
 
         #expect(throws: SecureStoreError.self) { _ = try StaticSecureStoreKeyProvider(keyBytes: Data(count: 16)) }
@@ -195,9 +203,11 @@ struct SecureStoreTests {
         let randomURL = directory.appendingPathComponent("random.bin")
         let random = StaticSecureStoreKeyProvider.random()
         try await EncryptedFileSecureStore(url: randomURL, keyProvider: random).set(Data("r".utf8), forKey: "k")
-        #expect(try await EncryptedFileSecureStore(url: randomURL, keyProvider: random).data(forKey: "k") == Data("r".utf8))
+        #expect(
+            try await EncryptedFileSecureStore(url: randomURL, keyProvider: random).data(forKey: "k") == Data("r".utf8))
         let other = await #expect(throws: SecureStoreError.self) {
-            _ = try await EncryptedFileSecureStore(url: randomURL, keyProvider: StaticSecureStoreKeyProvider.random()).data(forKey: "k")
+            _ = try await EncryptedFileSecureStore(url: randomURL, keyProvider: StaticSecureStoreKeyProvider.random())
+                .data(forKey: "k")
         }
         #expect(other?.code == .wrongKey)
     }

@@ -7,7 +7,8 @@ import VettIDCrypto
 
 @Suite("Vault authentication")
 struct VaultAuthenticatorTests {
-    @Test("authenticates: action token as DPoP with ath, password sealed to use_key_id for the action, package replaced")
+    @Test(
+        "authenticates: action token as DPoP with ath, password sealed to use_key_id for the action, package replaced")
     func authenticates() async throws {
         let fixture = try await VaultFixture.make(.development)
         let enrolled = try await fixture.enroll()
@@ -30,7 +31,9 @@ struct VaultAuthenticatorTests {
 
         // The server opened the envelope with the action's context.
         let envelope = try #require(await fixture.server.receivedEnvelopes.last)
-        #expect(envelope.context == TransactionKeyContext(purpose: .authenticationPassword, contextID: "action-5", keyID: "tk-2"))
+        #expect(
+            envelope.context
+                == TransactionKeyContext(purpose: .authenticationPassword, contextID: "action-5", keyID: "tk-2"))
         #expect(await fixture.server.openedPasswords.last == VaultFixture.password)
 
         // The rotated package replaced the stored one.
@@ -54,7 +57,9 @@ struct VaultAuthenticatorTests {
             let enrolled = try await fixture.enroll()
             let realToken = await fixture.server.latToken(version: 1)
             await fixture.server.set(forgedLAT: latID, token: token.isEmpty ? realToken : token, version: version)
-            let error = await captureError { _ = try await fixture.service.authenticate(password: VaultFixture.password) }
+            let error = await captureError {
+                _ = try await fixture.service.authenticate(password: VaultFixture.password)
+            }
             #expect(error?.code == .latMismatch)
             #expect(await fixture.requests("/vault/auth/execute").isEmpty)
             #expect(await fixture.server.openedPasswords.count == 1)  // only the enrollment's
@@ -74,7 +79,9 @@ struct VaultAuthenticatorTests {
             useKeyID: "tk-2",
             transactionKey: enrolled.package.transactionKeys[0]
         )
-        let error = await captureError { _ = try await fixture.service.authenticator().execute(forged, password: VaultFixture.password) }
+        let error = await captureError {
+            _ = try await fixture.service.authenticator().execute(forged, password: VaultFixture.password)
+        }
         #expect(error?.code == .latMismatch)
         #expect(await fixture.requests("/vault/auth/execute").isEmpty)
     }
@@ -83,7 +90,9 @@ struct VaultAuthenticatorTests {
     func wrongPassword() async throws {
         let fixture = try await VaultFixture.make(.development)
         let enrolled = try await fixture.enroll()
-        let error = await captureError { _ = try await fixture.service.authenticate(password: "not-the-password-at-all") }
+        let error = await captureError {
+            _ = try await fixture.service.authenticate(password: "not-the-password-at-all")
+        }
         #expect(error?.code == .invalidCredentials)
         #expect(error?.status == 401)
         let stored = try #require(try await fixture.service.storedCredential())

@@ -7,7 +7,8 @@ import VettIDCrypto
 
 @Suite("Vault enrollment")
 struct VaultEnrollmentTests {
-    @Test("enrolls with a development attestation: proofs, tokens with ath, nonce retry, sealed password, stored package")
+    @Test(
+        "enrolls with a development attestation: proofs, tokens with ath, nonce retry, sealed password, stored package")
     func enrollsWithDevelopmentAttestation() async throws {
         let fixture = try await VaultFixture.make(.development)
         let credential = try await fixture.enroll()
@@ -52,9 +53,12 @@ struct VaultEnrollmentTests {
         let envelopes = await fixture.server.receivedEnvelopes
         let received = try #require(envelopes.first)
         #expect(received.payload.keyID == "tk-1")
-        #expect(received.context == TransactionKeyContext(purpose: .enrollmentPassword, contextID: "enroll-1", keyID: "tk-1"))
+        #expect(
+            received.context
+                == TransactionKeyContext(purpose: .enrollmentPassword, contextID: "enroll-1", keyID: "tk-1"))
         let pair = try #require(await fixture.server.keys["tk-1"])
-        let opened = try TransactionKeyEnvelope.open(received.payload, context: received.context, privateKey: pair.privateKey)
+        let opened = try TransactionKeyEnvelope.open(
+            received.payload, context: received.context, privateKey: pair.privateKey)
         #expect(String(decoding: opened, as: UTF8.self) == VaultFixture.password)
         // Another session id, purpose, or key does not open it.
         let otherSession = TransactionKeyContext(purpose: .enrollmentPassword, contextID: "enroll-2", keyID: "tk-1")
@@ -67,7 +71,8 @@ struct VaultEnrollmentTests {
         }
         let otherKey = try #require(await fixture.server.keys["tk-2"])
         #expect(throws: TransactionKeyEnvelopeError.self) {
-            try TransactionKeyEnvelope.open(received.payload, context: received.context, privateKey: otherKey.privateKey)
+            try TransactionKeyEnvelope.open(
+                received.payload, context: received.context, privateKey: otherKey.privateKey)
         }
     }
 
@@ -150,7 +155,9 @@ struct VaultEnrollmentTests {
     func refusesAnotherOrigin() async throws {
         let fixture = try await VaultFixture.make(.development)
         let foreign = try EnrollmentInvitationLink(code: "K7QM-3XPA", apiOrigin: URL(string: "https://evil.example")!)
-        let error = await captureError { _ = try await fixture.service.enroll(invitation: foreign, password: VaultFixture.password) }
+        let error = await captureError {
+            _ = try await fixture.service.enroll(invitation: foreign, password: VaultFixture.password)
+        }
         #expect(error?.code == .untrustedOrigin)
         #expect(await fixture.transport.log.requests.isEmpty)
     }

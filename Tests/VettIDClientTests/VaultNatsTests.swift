@@ -27,11 +27,16 @@ struct VaultNatsTests {
             #"{"user_guid":"user-1","owner_space":"OwnerSpace.user-1","message_space":"MessageSpace.user-1","account_public_key":"AABC","created_at":"2030-01-01T00:00:00Z"}"#
         )
         await fixture.answers.add(
-            "/vault/nats/account", .ok, #"{"user_guid":"user-1","status":"active","created_at":"2030-01-01T00:00:00Z"}"#)
+            "/vault/nats/account", .ok, #"{"user_guid":"user-1","status":"active","created_at":"2030-01-01T00:00:00Z"}"#
+        )
         let account = try await fixture.service.createNatsAccount()
-        #expect(account == NatsAccount(
-            userGUID: "user-1", ownerSpace: "OwnerSpace.user-1", messageSpace: "MessageSpace.user-1", accountPublicKey: "AABC",
-            createdAt: Date(timeIntervalSince1970: 1_893_456_000), endpoint: "tls://nats.example.com:4222", status: "active"))
+        #expect(
+            account
+                == NatsAccount(
+                    userGUID: "user-1", ownerSpace: "OwnerSpace.user-1", messageSpace: "MessageSpace.user-1",
+                    accountPublicKey: "AABC",
+                    createdAt: Date(timeIntervalSince1970: 1_893_456_000), endpoint: "tls://nats.example.com:4222",
+                    status: "active"))
         let older = try await fixture.service.createNatsAccount()
         #expect(older.ownerSpace == "OwnerSpace.user-1" && older.messageSpace == "MessageSpace.user-1")
         #expect(older.endpoint == nil && older.status == nil)
@@ -47,11 +52,18 @@ struct VaultNatsTests {
     func typedErrors() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/nats/account", .conflict, #"{"error":"account_exists","error_description":"exists"}"#)
-        await fixture.answers.add("/vault/nats/token", .notFound, #"{"error":"not_found","error_description":"no account"}"#)
-        await fixture.answers.add("/vault/nats/token", .serviceUnavailable, #"{"error":"nats_not_configured","error_description":"none"}"#)
-        await #expect { try await fixture.service.createNatsAccount() } throws: { APIError.unwrap($0)?.code == .accountExists }
-        await #expect { try await fixture.service.createNatsToken(deviceID: nil) } throws: { APIError.unwrap($0)?.code == .notFound }
+        await fixture.answers.add(
+            "/vault/nats/account", .conflict, #"{"error":"account_exists","error_description":"exists"}"#)
+        await fixture.answers.add(
+            "/vault/nats/token", .notFound, #"{"error":"not_found","error_description":"no account"}"#)
+        await fixture.answers.add(
+            "/vault/nats/token", .serviceUnavailable, #"{"error":"nats_not_configured","error_description":"none"}"#)
+        await #expect { try await fixture.service.createNatsAccount() } throws: {
+            APIError.unwrap($0)?.code == .accountExists
+        }
+        await #expect { try await fixture.service.createNatsToken(deviceID: nil) } throws: {
+            APIError.unwrap($0)?.code == .notFound
+        }
         do {
             _ = try await fixture.service.createNatsToken(deviceID: nil)
             Issue.record("expected nats_not_configured")
@@ -62,7 +74,9 @@ struct VaultNatsTests {
         }
     }
 
-    @Test("createNatsToken sends client_type and device_id and maps the credentials; the namespace comes from the permissions")
+    @Test(
+        "createNatsToken sends client_type and device_id and maps the credentials; the namespace comes from the permissions"
+    )
     func createToken() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
@@ -86,8 +100,11 @@ struct VaultNatsTests {
     func otherMember() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/nats/token", .ok, natsTokenJSON.replacingOccurrences(of: "user-1", with: "user-2"))
-        await #expect { try await fixture.service.createNatsToken(deviceID: nil) } throws: { APIError.unwrap($0)?.code == .invalidResponse }
+        await fixture.answers.add(
+            "/vault/nats/token", .ok, natsTokenJSON.replacingOccurrences(of: "user-1", with: "user-2"))
+        await #expect { try await fixture.service.createNatsToken(deviceID: nil) } throws: {
+            APIError.unwrap($0)?.code == .invalidResponse
+        }
     }
 
     @Test("a 401 re-authenticates once and repeats the call (VaultService is the NatsCredentialProvider)")
@@ -112,7 +129,9 @@ struct VaultNatsTests {
             "/vault/nats/status", .ok,
             #"{"has_account":true,"account":{"user_guid":"user-1","owner_space":"OwnerSpace.user-1","message_space":"MessageSpace.user-1","created_at":"2030-01-01T00:00:00Z"},"nats_endpoint":"tls://nats.example.com:4222","active_tokens":[{"token_id":"tok-9","client_type":"app","device_id":"phone-1","user_public_key":"UABC","issued_at":"2030-01-01T00:00:00Z","expires_at":"2030-01-02T00:00:00Z"}]}"#
         )
-        await fixture.answers.add("/vault/nats/token/revoke", .ok, #"{"token_id":"tok-9","status":"revoked","revoked_at":"2030-01-01T12:00:00Z"}"#)
+        await fixture.answers.add(
+            "/vault/nats/token/revoke", .ok,
+            #"{"token_id":"tok-9","status":"revoked","revoked_at":"2030-01-01T12:00:00Z"}"#)
         let status = try await fixture.service.getNatsStatus()
         #expect(status.hasAccount)
         #expect(status.account?.ownerSpace == "OwnerSpace.user-1")
@@ -121,8 +140,13 @@ struct VaultNatsTests {
         #expect(status.activeTokens.first?.clientType == .app)
         #expect(status.activeTokens.first?.deviceID == "phone-1")
         let revocation = try await fixture.service.revokeNatsToken(id: "tok-9")
-        #expect(revocation == NatsTokenRevocation(tokenID: "tok-9", status: "revoked", revokedAt: Date(timeIntervalSince1970: 1_893_456_000 + 43_200)))
+        #expect(
+            revocation
+                == NatsTokenRevocation(
+                    tokenID: "tok-9", status: "revoked", revokedAt: Date(timeIntervalSince1970: 1_893_456_000 + 43_200))
+        )
         let request = try #require(await fixture.requests("/vault/nats/token/revoke").first)
-        #expect((try JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["token_id"] as? String == "tok-9")
+        #expect(
+            (try JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["token_id"] as? String == "tok-9")
     }
 }

@@ -42,7 +42,8 @@ actor ReauthenticationCounter {
     func next() throws -> VaultSession {
         calls += 1
         if let failure { throw failure }
-        return VaultSession(token: "session-\(calls + 1)", expiresAt: Date().addingTimeInterval(900), credential: sampleStatusPackage())
+        return VaultSession(
+            token: "session-\(calls + 1)", expiresAt: Date().addingTimeInterval(900), credential: sampleStatusPackage())
     }
 }
 
@@ -93,8 +94,11 @@ struct ScriptedVaultFixture {
 
     /// Stores a credential and a session `session-1` valid for 15 minutes.
     func signIn(keys: [TransactionKey] = []) async throws {
-        try await service.credentialStore.save(VaultCredential(package: sampleStatusPackage(keys: keys), attestationFormat: .development))
-        try await service.useSession(VaultSession(token: "session-1", expiresAt: Date().addingTimeInterval(900), credential: sampleStatusPackage()))
+        try await service.credentialStore.save(
+            VaultCredential(package: sampleStatusPackage(keys: keys), attestationFormat: .development))
+        try await service.useSession(
+            VaultSession(
+                token: "session-1", expiresAt: Date().addingTimeInterval(900), credential: sampleStatusPackage()))
     }
 
     func requests(_ path: String) async -> [RecordedRequest] {
@@ -166,7 +170,8 @@ struct VaultStatusTests {
     func serverError() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/status", .serviceUnavailable, #"{"error":"upstream_unavailable","error_description":"down"}"#)
+        await fixture.answers.add(
+            "/vault/status", .serviceUnavailable, #"{"error":"upstream_unavailable","error_description":"down"}"#)
         let error = await captureError { _ = try await fixture.service.getVaultStatus() }
         #expect(error?.code == .upstreamUnavailable)
         #expect(error?.status == 503)
@@ -177,7 +182,8 @@ struct VaultStatusTests {
     func reauthenticatesOnce() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
+        await fixture.answers.add(
+            "/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
         await fixture.answers.add("/vault/status", .ok, activeStatusJSON)
         let status = try await fixture.service.getVaultStatus()
         #expect(status.status == .active)
@@ -195,7 +201,8 @@ struct VaultStatusTests {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
         for _ in 0..<3 {
-            await fixture.answers.add("/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
+            await fixture.answers.add(
+                "/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
         }
         let error = await captureError { _ = try await fixture.service.getVaultStatus() }
         #expect(error?.code == .invalidToken)
@@ -212,7 +219,8 @@ struct VaultStatusTests {
         #expect(await fixture.transport.log.requests.isEmpty)
 
         try await fixture.signIn()
-        await fixture.answers.add("/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
+        await fixture.answers.add(
+            "/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
         let refused = await captureError { _ = try await fixture.service.getVaultStatus() }
         #expect(refused?.code == .reauthenticationRequired)
         #expect(refused?.status == 401)
@@ -224,7 +232,8 @@ struct VaultStatusTests {
     func reauthenticationDisabled() async throws {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn()
-        await fixture.answers.add("/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
+        await fixture.answers.add(
+            "/vault/status", .unauthorized, #"{"error":"invalid_token","error_description":"expired"}"#)
         let error = await captureError { _ = try await fixture.service.getVaultStatus(reauthenticate: false) }
         #expect(error?.code == .reauthenticationRequired)
         #expect(await fixture.reauthentications.calls == 0)
@@ -245,7 +254,8 @@ struct VaultStatusTests {
         #expect(request.headers[.authorization] == "DPoP session-1")
         #expect(await second.reauthentications.calls == 0)
 
-        try await second.service.useSession(VaultSession(token: "old", expiresAt: Date().addingTimeInterval(5), credential: sampleStatusPackage()))
+        try await second.service.useSession(
+            VaultSession(token: "old", expiresAt: Date().addingTimeInterval(5), credential: sampleStatusPackage()))
         let third = try ScriptedVaultFixture(store: store)
         await third.answers.add("/vault/status", .ok, activeStatusJSON)
         _ = try await third.service.getVaultStatus()
@@ -264,13 +274,16 @@ struct VaultStatusTests {
             for try await status in group { #expect(status.status == .active) }
         }
         #expect(await fixture.reauthentications.calls == 1)
-        #expect(await fixture.requests("/vault/status").filter { $0.headers[.authorization] == "DPoP session-2" }.count == 4)
+        #expect(
+            await fixture.requests("/vault/status").filter { $0.headers[.authorization] == "DPoP session-2" }.count == 4
+        )
     }
 
     @Test("a failing reauthenticator's error surfaces")
     func reauthenticatorFails() async throws {
         let fixture = try ScriptedVaultFixture()
-        await fixture.reauthentications.fail(with: APIError(code: .invalidCredentials, status: 401, description: "wrong"))
+        await fixture.reauthentications.fail(
+            with: APIError(code: .invalidCredentials, status: 401, description: "wrong"))
         let error = await captureError { _ = try await fixture.service.getVaultStatus() }
         #expect(error?.code == .invalidCredentials)
         #expect(await fixture.transport.log.requests.isEmpty)

@@ -15,7 +15,9 @@ struct VaultSyncTests {
             """
     }
 
-    @Test("keys_replenished: the new keys are appended to the stored package; the request is session-bound with the credential id")
+    @Test(
+        "keys_replenished: the new keys are appended to the stored package; the request is session-bound with the credential id"
+    )
     func replenishes() async throws {
         let fixture = try ScriptedVaultFixture()
         let held = (1...9).map { freshTransactionKey("tk-\($0)") }
@@ -60,10 +62,14 @@ struct VaultSyncTests {
         let held = [freshTransactionKey("tk-1"), freshTransactionKey("tk-2")]
         try await fixture.signIn(keys: held)
         let fresh = freshTransactionKey("tk-3")
-        await fixture.answers.add("/vault/sync", .ok, syncJSON(status: "keys_replenished", keys: [held[1], fresh, fresh], remaining: 3))
+        await fixture.answers.add(
+            "/vault/sync", .ok, syncJSON(status: "keys_replenished", keys: [held[1], fresh, fresh], remaining: 3))
         let result = try await fixture.service.syncVault()
         #expect(result.storedTransactionKeys == 3)
-        #expect(try await fixture.service.storedCredential()?.package.transactionKeys.map(\.keyID) == ["tk-1", "tk-2", "tk-3"])
+        #expect(
+            try await fixture.service.storedCredential()?.package.transactionKeys.map(\.keyID) == [
+                "tk-1", "tk-2", "tk-3",
+            ])
     }
 
     @Test("a key that is not X25519 fails the sync and stores nothing")
@@ -71,7 +77,9 @@ struct VaultSyncTests {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn(keys: [freshTransactionKey("tk-1")])
         let before = try await fixture.service.storedCredential()
-        await fixture.answers.add("/vault/sync", .ok, syncJSON(status: "keys_replenished", keys: [TransactionKey(keyID: "bad", publicKey: "AAAA")], remaining: 2))
+        await fixture.answers.add(
+            "/vault/sync", .ok,
+            syncJSON(status: "keys_replenished", keys: [TransactionKey(keyID: "bad", publicKey: "AAAA")], remaining: 2))
         let error = await captureError { _ = try await fixture.service.syncVault() }
         #expect(error?.code == .invalidResponse)
         #expect(try await fixture.service.storedCredential() == before)
@@ -85,7 +93,8 @@ struct VaultSyncTests {
         #expect(await fixture.transport.log.requests.isEmpty)
 
         try await fixture.signIn()
-        await fixture.answers.add("/vault/sync", .conflict, #"{"error":"not_enrolled","error_description":"no credential"}"#)
+        await fixture.answers.add(
+            "/vault/sync", .conflict, #"{"error":"not_enrolled","error_description":"no credential"}"#)
         let remote = await captureError { _ = try await fixture.service.syncVault() }
         #expect(remote?.code == .notEnrolled)
         #expect(remote?.status == 409)
@@ -96,7 +105,8 @@ struct VaultSyncTests {
         let fixture = try ScriptedVaultFixture()
         try await fixture.signIn(keys: [freshTransactionKey("tk-1")])
         await fixture.answers.reject(token: "session-1")
-        await fixture.answers.add("/vault/sync", .ok, syncJSON(status: "keys_replenished", keys: [freshTransactionKey("tk-2")], remaining: 2))
+        await fixture.answers.add(
+            "/vault/sync", .ok, syncJSON(status: "keys_replenished", keys: [freshTransactionKey("tk-2")], remaining: 2))
         let result = try await fixture.service.syncVault()
         #expect(result.storedTransactionKeys == 2)
         #expect(await fixture.reauthentications.calls == 1)
@@ -108,7 +118,8 @@ struct VaultSyncTests {
     func concurrentAppends() async throws {
         let store = CredentialStore(store: InMemorySecureStore())
         let initial = (0..<10).map { freshTransactionKey("old-\($0)") }
-        try await store.save(VaultCredential(package: sampleStatusPackage(keys: initial), attestationFormat: .development))
+        try await store.save(
+            VaultCredential(package: sampleStatusPackage(keys: initial), attestationFormat: .development))
         let batches = (0..<8).map { batch in (0..<5).map { freshTransactionKey("new-\(batch)-\($0)") } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for batch in batches {
@@ -131,7 +142,9 @@ struct VaultSyncTests {
     func otherCredential() async throws {
         let store = CredentialStore(store: InMemorySecureStore())
         try await store.save(VaultCredential(package: sampleStatusPackage(), attestationFormat: nil))
-        let error = await captureError { try await store.appendTransactionKeys([freshTransactionKey("x")], credentialID: "cred-other") }
+        let error = await captureError {
+            try await store.appendTransactionKeys([freshTransactionKey("x")], credentialID: "cred-other")
+        }
         #expect(error?.code == .invalidResponse)
         #expect(try await store.load()?.package.transactionKeys.isEmpty == true)
     }

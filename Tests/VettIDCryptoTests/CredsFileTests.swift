@@ -14,7 +14,9 @@ import VettIDTestSupport
         let expected = try Self.expected()
         #expect(creds.jwt == expected.jwt)
         #expect(creds.seed == expected.seed)
-        #expect(try NKeyPair(seed: creds.seed).publicKey == (try NATSJWT.decode(creds.jwt, as: NATSUserClaims.self)).subject)
+        #expect(
+            try NKeyPair(seed: creds.seed).publicKey == (try NATSJWT.decode(creds.jwt, as: NATSUserClaims.self)).subject
+        )
     }
 
     @Test func parsesWithCRLFLineEndings() throws {

@@ -57,14 +57,44 @@ import VettIDVerification
         let fixture = try Self.fixture()
         for proof in fixture.proofs {
             let otherMethod = proof.htm == "GET" ? "POST" : "GET"
-            #expect(await refusal(makeVerifier(now: proof.now), .init(proof: proof.compact, method: otherMethod, targetURI: proof.htu, accessToken: proof.access_token)) == .methodMismatch)
-            #expect(await refusal(makeVerifier(now: proof.now), .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu + "x", accessToken: proof.access_token)) == .targetURIMismatch)
-            #expect(await refusal(makeVerifier(now: proof.now), .init(proof: proof.compact, method: proof.htm, targetURI: "https://evil.example.com/token", accessToken: proof.access_token)) == .targetURIMismatch)
-            #expect(await refusal(makeVerifier(now: proof.now + 3600), .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token)) == .issuedTooLongAgo)
-            #expect(await refusal(makeVerifier(now: proof.now - 3600), .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token)) == .issuedInFuture)
+            #expect(
+                await refusal(
+                    makeVerifier(now: proof.now),
+                    .init(
+                        proof: proof.compact, method: otherMethod, targetURI: proof.htu, accessToken: proof.access_token
+                    )) == .methodMismatch)
+            #expect(
+                await refusal(
+                    makeVerifier(now: proof.now),
+                    .init(
+                        proof: proof.compact, method: proof.htm, targetURI: proof.htu + "x",
+                        accessToken: proof.access_token)) == .targetURIMismatch)
+            #expect(
+                await refusal(
+                    makeVerifier(now: proof.now),
+                    .init(
+                        proof: proof.compact, method: proof.htm, targetURI: "https://evil.example.com/token",
+                        accessToken: proof.access_token)) == .targetURIMismatch)
+            #expect(
+                await refusal(
+                    makeVerifier(now: proof.now + 3600),
+                    .init(
+                        proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token))
+                    == .issuedTooLongAgo)
+            #expect(
+                await refusal(
+                    makeVerifier(now: proof.now - 3600),
+                    .init(
+                        proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token))
+                    == .issuedInFuture)
             // Today's clock: years after iat.
             let today = DPoPVerifier(replayCache: InMemoryDPoPReplayCache())
-            #expect(await refusal(today, .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token)) == .issuedTooLongAgo)
+            #expect(
+                await refusal(
+                    today,
+                    .init(
+                        proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token))
+                    == .issuedTooLongAgo)
         }
     }
 
@@ -77,17 +107,35 @@ import VettIDVerification
             let members = try #require(claims.objectMembers)
             let changed = JSONValue.object(members.map { $0.0 == "jti" ? ($0.0, .string("changed")) : $0 })
             let forged = parts[0] + "." + Base64URL.encode(changed.serialized()) + "." + parts[2]
-            #expect(await refusal(makeVerifier(now: proof.now), .init(proof: forged, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token)) == .invalidSignature)
+            #expect(
+                await refusal(
+                    makeVerifier(now: proof.now),
+                    .init(proof: forged, method: proof.htm, targetURI: proof.htu, accessToken: proof.access_token))
+                    == .invalidSignature)
         }
     }
 
     @Test func resourceProofRefusesAnotherTokenOrKeyBinding() async throws {
         let fixture = try Self.fixture()
         let proof = try #require(fixture.proofs.first { $0.name == "resource_request" })
-        #expect(await refusal(makeVerifier(now: proof.now), .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: "another-token")) == .accessTokenHashMismatch)
-        #expect(await refusal(makeVerifier(now: proof.now), .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: fixture.access_token, boundKeyThumbprint: "AAAA")) == .keyBindingMismatch)
+        #expect(
+            await refusal(
+                makeVerifier(now: proof.now),
+                .init(proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: "another-token"))
+                == .accessTokenHashMismatch)
+        #expect(
+            await refusal(
+                makeVerifier(now: proof.now),
+                .init(
+                    proof: proof.compact, method: proof.htm, targetURI: proof.htu, accessToken: fixture.access_token,
+                    boundKeyThumbprint: "AAAA")) == .keyBindingMismatch)
         // The token-request proof has no ath, so it cannot go with an access token.
         let tokenProof = try #require(fixture.proofs.first { $0.name == "token_request" })
-        #expect(await refusal(makeVerifier(now: tokenProof.now), .init(proof: tokenProof.compact, method: tokenProof.htm, targetURI: tokenProof.htu, accessToken: fixture.access_token)) == .accessTokenHashMissing)
+        #expect(
+            await refusal(
+                makeVerifier(now: tokenProof.now),
+                .init(
+                    proof: tokenProof.compact, method: tokenProof.htm, targetURI: tokenProof.htu,
+                    accessToken: fixture.access_token)) == .accessTokenHashMissing)
     }
 }

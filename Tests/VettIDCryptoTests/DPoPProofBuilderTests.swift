@@ -14,7 +14,8 @@ import VettIDVerification
     }
 
     @Test func buildsTheRFCShape() async throws {
-        let proof = try await builder().proof(method: "GET", url: "https://api.example.com/v1/items?limit=5#top", accessToken: "tok", nonce: "n-1")
+        let proof = try await builder().proof(
+            method: "GET", url: "https://api.example.com/v1/items?limit=5#top", accessToken: "tok", nonce: "n-1")
         let jws = try CompactJWS(parsing: proof)
         #expect(jws.header["typ"]?.stringValue == "dpop+jwt")
         #expect(jws.header["alg"]?.stringValue == "ES256")
@@ -37,7 +38,8 @@ import VettIDVerification
     }
 
     @Test func omitsAthAndNonceWhenNotGiven() async throws {
-        let jws = try CompactJWS(parsing: try await builder().proof(method: "POST", url: "https://api.example.com/token"))
+        let jws = try CompactJWS(
+            parsing: try await builder().proof(method: "POST", url: "https://api.example.com/token"))
         #expect(jws.payload["ath"] == nil)
         #expect(jws.payload["nonce"] == nil)
     }
@@ -54,17 +56,23 @@ import VettIDVerification
     @Test func roundTripsThroughTheVerifier() async throws {
         let issuer = DPoPNonceIssuer(key: SymmetricKey(size: .bits256))
         let nonce = issuer.issue(now: now)
-        let proof = try await builder().proof(method: "PATCH", url: "https://API.example.com:443/v1/items/7?x=1", accessToken: "tok", nonce: nonce)
-        let verifier = DPoPVerifier(configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: issuer) { [now] in now }
+        let proof = try await builder().proof(
+            method: "PATCH", url: "https://API.example.com:443/v1/items/7?x=1", accessToken: "tok", nonce: nonce)
+        let verifier = DPoPVerifier(
+            configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: issuer
+        ) { [now] in now }
         let verified = try await verifier.verify(
-            DPoPRequest(proof: proof, method: "PATCH", targetURI: "https://api.example.com/v1/items/7", accessToken: "tok", boundKeyThumbprint: signer.publicJWK.thumbprint)
+            DPoPRequest(
+                proof: proof, method: "PATCH", targetURI: "https://api.example.com/v1/items/7", accessToken: "tok",
+                boundKeyThumbprint: signer.publicJWK.thumbprint)
         )
         #expect(verified.jwk == signer.publicJWK)
         #expect(verified.nonce == nonce)
     }
 
     @Test func refusesUnusableInput() async {
-        await #expect(throws: DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority")) {
+        await #expect(throws: DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority"))
+        {
             try await builder().proof(method: "GET", url: "/relative")
         }
         await #expect(throws: DPoPError.self) { try await builder().proof(method: "", url: "https://a.example/") }

@@ -32,7 +32,8 @@ import VettIDCrypto
     @Test(arguments: [
         "/token", "server.example.com/token", "https:/token", "https://", "https://:443/x",
         "https://user@server.example.com/x", "https://server.example.com:99999/x", "https://server.example.com:8a/x",
-        "https://server.example.com/%zz", "https://server.example.com/%4", "https://server.example.com/a b", "https://sérver.example/",
+        "https://server.example.com/%zz", "https://server.example.com/%4", "https://server.example.com/a b",
+        "https://sérver.example/",
         "1https://a.example/", "https://a:b:443/x", "https://[::1/x",
     ])
     func refuses(input: String) {

@@ -25,12 +25,14 @@ struct ProofForge {
     }
 
     func sign(header: [(String, JSONValue)]? = nil, claims: [(String, JSONValue)]? = nil) async throws -> String {
-        try await ES256.compactJWS(header: .object(header ?? self.header), payload: .object(claims ?? self.claims()), signer: signer)
+        try await ES256.compactJWS(
+            header: .object(header ?? self.header), payload: .object(claims ?? self.claims()), signer: signer)
     }
 
     /// A JWS with the given raw header and payload bytes and signature bytes.
     static func raw(header: String, payload: String, signature: [UInt8]) -> String {
-        Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "." + Base64URL.encode(signature)
+        Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "."
+            + Base64URL.encode(signature)
     }
 }
 
@@ -56,7 +58,8 @@ func refusal(_ verifier: DPoPVerifier, _ request: DPoPRequest) async -> DPoPErro
 }
 
 extension DPoPRequest {
-    static func forged(_ proof: String, method: String = ProofForge.method, uri: String = ProofForge.uri) -> DPoPRequest {
+    static func forged(_ proof: String, method: String = ProofForge.method, uri: String = ProofForge.uri) -> DPoPRequest
+    {
         DPoPRequest(proof: proof, method: method, targetURI: uri)
     }
 }

@@ -15,14 +15,21 @@ import VettIDVerification
 
     @Test func refusesMissingOrMultipleHeaders() async throws {
         let proof = try await forge.sign()
-        #expect(await refusal(makeVerifier(), DPoPRequest(proofHeaderValues: [], method: "POST", targetURI: ProofForge.uri)) == .missingProof)
-        #expect(await refusal(makeVerifier(), DPoPRequest(proofHeaderValues: [proof, proof], method: "POST", targetURI: ProofForge.uri)) == .multipleProofs)
+        #expect(
+            await refusal(makeVerifier(), DPoPRequest(proofHeaderValues: [], method: "POST", targetURI: ProofForge.uri))
+                == .missingProof)
+        #expect(
+            await refusal(
+                makeVerifier(),
+                DPoPRequest(proofHeaderValues: [proof, proof], method: "POST", targetURI: ProofForge.uri))
+                == .multipleProofs)
     }
 
     @Test func refusesOversizedProof() async throws {
         let proof = try await forge.sign()
         #expect(await refusal(makeVerifier(configuration: .init(maxProofBytes: 200)), .forged(proof)) == .proofTooLarge)
-        let padded = try await forge.sign(claims: forge.claims() + [("pad", .string(String(repeating: "a", count: 5000)))])
+        let padded = try await forge.sign(
+            claims: forge.claims() + [("pad", .string(String(repeating: "a", count: 5000)))])
         #expect(await refusal(makeVerifier(), .forged(padded)) == .proofTooLarge)
     }
 
@@ -31,11 +38,17 @@ import VettIDVerification
         let verifier = makeVerifier()
         #expect(await refusal(verifier, .forged("abc.def")) == .malformedProof)
         #expect(await refusal(verifier, .forged("a.b.c.d")) == .malformedProof)
-        #expect(await refusal(verifier, .forged(ProofForge.raw(header: "not json", payload: "{}", signature: [1]))) == .malformedProof)
-        #expect(await refusal(verifier, .forged(ProofForge.raw(header: header, payload: "[1]", signature: [1]))) == .malformedProof)
+        #expect(
+            await refusal(verifier, .forged(ProofForge.raw(header: "not json", payload: "{}", signature: [1])))
+                == .malformedProof)
+        #expect(
+            await refusal(verifier, .forged(ProofForge.raw(header: header, payload: "[1]", signature: [1])))
+                == .malformedProof)
         // A duplicate member hides a second typ.
         let duplicate = #"{"typ":"dpop+jwt","typ":"JWT","alg":"ES256"}"#
-        #expect(await refusal(verifier, .forged(ProofForge.raw(header: duplicate, payload: "{}", signature: [1]))) == .malformedProof)
+        #expect(
+            await refusal(verifier, .forged(ProofForge.raw(header: duplicate, payload: "{}", signature: [1])))
+                == .malformedProof)
         let proof = try await forge.sign()
         #expect(await refusal(verifier, .forged(proof + "=")) == .malformedProof)
         let crit = try await forge.sign(header: forge.header + [("crit", .array([.string("exp")]))])
@@ -61,7 +74,8 @@ import VettIDVerification
         let jwk = String(decoding: forge.signer.publicJWK.json.serialized(), as: UTF8.self)
         let payload = String(decoding: JSONValue.object(forge.claims()).serialized(), as: UTF8.self)
         // alg none with an empty signature.
-        let none = ProofForge.raw(header: #"{"typ":"dpop+jwt","alg":"none","jwk":\#(jwk)}"#, payload: payload, signature: [])
+        let none = ProofForge.raw(
+            header: #"{"typ":"dpop+jwt","alg":"none","jwk":\#(jwk)}"#, payload: payload, signature: [])
         #expect(await refusal(makeVerifier(), .forged(none)) == .unsupportedAlgorithm)
         // HS256 keyed with the public key's bytes (the classic key-confusion forgery).
         let hsHeader = #"{"typ":"dpop+jwt","alg":"HS256","jwk":\#(jwk)}"#
@@ -70,14 +84,18 @@ import VettIDVerification
         #expect(await refusal(makeVerifier(), .forged(input + "." + Base64URL.encode(mac))) == .unsupportedAlgorithm)
         // ES256 signed, but ES256 is not in this server's allowlist.
         let proof = try await forge.sign()
-        #expect(await refusal(makeVerifier(configuration: .init(allowedAlgorithms: ["ES384"])), .forged(proof)) == .unsupportedAlgorithm)
+        #expect(
+            await refusal(makeVerifier(configuration: .init(allowedAlgorithms: ["ES384"])), .forged(proof))
+                == .unsupportedAlgorithm)
         let missing = try await forge.sign(header: forge.header.filter { $0.0 != "alg" })
         #expect(await refusal(makeVerifier(), .forged(missing)) == .unsupportedAlgorithm)
     }
 
     @Test func refusesAKeyThatDoesNotMatchTheAlgorithm() async throws {
         let jwk = forge.signer.publicJWK
-        let p384: JSONValue = .object([("kty", .string("EC")), ("crv", .string("P-384")), ("x", .string(jwk.x)), ("y", .string(jwk.y))])
+        let p384: JSONValue = .object([
+            ("kty", .string("EC")), ("crv", .string("P-384")), ("x", .string(jwk.x)), ("y", .string(jwk.y)),
+        ])
         let okp: JSONValue = .object([("kty", .string("OKP")), ("crv", .string("Ed25519")), ("x", .string(jwk.x))])
         for key in [p384, okp] {
             let proof = try await forge.sign(header: Array(forge.header.prefix(2)) + [("jwk", key)])
@@ -88,7 +106,10 @@ import VettIDVerification
     @Test func refusesPrivateMembersInTheKey() async throws {
         let privateKey = P256.Signing.PrivateKey()
         let signer = SoftwareDPoPSigner(privateKey: privateKey)
-        let withD = JSONValue.object((signer.publicJWK.json.objectMembers ?? []) + [("d", .string(Base64URL.encode(privateKey.rawRepresentation)))])
+        let withD = JSONValue.object(
+            (signer.publicJWK.json.objectMembers ?? []) + [
+                ("d", .string(Base64URL.encode(privateKey.rawRepresentation)))
+            ])
         let proof = try await ES256.compactJWS(
             header: .object([("typ", .string("dpop+jwt")), ("alg", .string("ES256")), ("jwk", withD)]),
             payload: .object(forge.claims()),
@@ -99,7 +120,10 @@ import VettIDVerification
 
     @Test func refusesAnInvalidKey() async throws {
         let other = SoftwareDPoPSigner().publicJWK
-        let offCurve: JSONValue = .object([("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(forge.signer.publicJWK.x)), ("y", .string(other.y))])
+        let offCurve: JSONValue = .object([
+            ("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(forge.signer.publicJWK.x)),
+            ("y", .string(other.y)),
+        ])
         let proof = try await forge.sign(header: Array(forge.header.prefix(2)) + [("jwk", offCurve)])
         #expect(await refusal(makeVerifier(), .forged(proof)) == .invalidKey)
         let noKey = try await forge.sign(header: Array(forge.header.prefix(2)))
@@ -109,7 +133,8 @@ import VettIDVerification
     @Test func refusesABadSignature() async throws {
         // Signed by another key than the one in the header.
         let other = SoftwareDPoPSigner()
-        let proof = try await ES256.compactJWS(header: .object(forge.header), payload: .object(forge.claims()), signer: other)
+        let proof = try await ES256.compactJWS(
+            header: .object(forge.header), payload: .object(forge.claims()), signer: other)
         #expect(await refusal(makeVerifier(), .forged(proof)) == .invalidSignature)
         // A DER signature instead of raw r||s.
         let input = CompactJWS.signingInput(header: .object(forge.header), payload: .object(forge.claims()))
@@ -122,7 +147,8 @@ import VettIDVerification
             let proof = try await forge.sign(claims: forge.claims().filter { $0.0 != name })
             #expect(await refusal(makeVerifier(), .forged(proof)) == .missingClaim)
         }
-        let stringIAT = try await forge.sign(claims: forge.claims().map { $0.0 == "iat" ? ("iat", .string("1700000000")) : $0 })
+        let stringIAT = try await forge.sign(
+            claims: forge.claims().map { $0.0 == "iat" ? ("iat", .string("1700000000")) : $0 })
         #expect(await refusal(makeVerifier(), .forged(stringIAT)) == .invalidClaim)
         let emptyJTI = try await forge.sign(claims: forge.claims(jti: ""))
         #expect(await refusal(makeVerifier(), .forged(emptyJTI)) == .invalidClaim)
@@ -192,7 +218,8 @@ import VettIDVerification
         let wrong = try await forge.sign(claims: forge.claims() + [("nonce", .string(otherServer.issue(now: now)))])
         #expect(await refusal(makeVerifier(configuration: required, nonces: issuer), .forged(wrong)) == .nonceInvalid)
 
-        let stale = try await forge.sign(claims: forge.claims() + [("nonce", .string(issuer.issue(now: now.addingTimeInterval(-900))))])
+        let stale = try await forge.sign(
+            claims: forge.claims() + [("nonce", .string(issuer.issue(now: now.addingTimeInterval(-900))))])
         #expect(await refusal(makeVerifier(configuration: required, nonces: issuer), .forged(stale)) == .nonceStale)
 
         // A nonce this verifier cannot check is refused even when nonces are optional.
@@ -208,7 +235,8 @@ import VettIDVerification
         #expect(await refusal(verifier, .forged(proof)) == nil)
         #expect(await refusal(verifier, .forged(proof)) == .replayedProof)
         // The same jti for another URI is another entry.
-        let otherURI = try await forge.sign(claims: forge.claims(jti: "fixed-jti", htu: "https://api.example.com/other"))
+        let otherURI = try await forge.sign(
+            claims: forge.claims(jti: "fixed-jti", htu: "https://api.example.com/other"))
         #expect(await refusal(verifier, .forged(otherURI, uri: "https://api.example.com/other")) == nil)
 
         let long = try await forge.sign(claims: forge.claims(jti: String(repeating: "j", count: 129)))
@@ -218,10 +246,12 @@ import VettIDVerification
 
     @Test func aRefusedProofDoesNotUseUpItsJTI() async throws {
         let token = "access-token"
-        let proof = try await forge.sign(claims: forge.claims(jti: "once") + [("ath", .string(DPoPProofBuilder.accessTokenHash(token)))])
+        let proof = try await forge.sign(
+            claims: forge.claims(jti: "once") + [("ath", .string(DPoPProofBuilder.accessTokenHash(token)))])
         let cache = InMemoryDPoPReplayCache()
         let verifier = makeVerifier(cache: cache)
-        let wrongToken = DPoPRequest(proof: proof, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: "other-token")
+        let wrongToken = DPoPRequest(
+            proof: proof, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: "other-token")
         #expect(await refusal(verifier, wrongToken) == .accessTokenHashMismatch)
         #expect(await cache.count == 0)
         let right = DPoPRequest(proof: proof, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token)
@@ -242,17 +272,32 @@ import VettIDVerification
     @Test func checksAccessTokenHashAndKeyBinding() async throws {
         let token = "token-value"
         let withoutATH = try await forge.sign()
-        #expect(await refusal(makeVerifier(), DPoPRequest(proof: withoutATH, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token)) == .accessTokenHashMissing)
-        let wrongATH = try await forge.sign(claims: forge.claims() + [("ath", .string(DPoPProofBuilder.accessTokenHash("other")))])
-        #expect(await refusal(makeVerifier(), DPoPRequest(proof: wrongATH, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token)) == .accessTokenHashMismatch)
-        let good = try await forge.sign(claims: forge.claims() + [("ath", .string(DPoPProofBuilder.accessTokenHash(token)))])
+        #expect(
+            await refusal(
+                makeVerifier(),
+                DPoPRequest(proof: withoutATH, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token)
+            ) == .accessTokenHashMissing)
+        let wrongATH = try await forge.sign(
+            claims: forge.claims() + [("ath", .string(DPoPProofBuilder.accessTokenHash("other")))])
+        #expect(
+            await refusal(
+                makeVerifier(),
+                DPoPRequest(proof: wrongATH, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token))
+                == .accessTokenHashMismatch)
+        let good = try await forge.sign(
+            claims: forge.claims() + [("ath", .string(DPoPProofBuilder.accessTokenHash(token)))])
         let otherKey = SoftwareDPoPSigner().publicJWK.thumbprint
         let mismatch = await #expect(throws: DPoPError.self) {
-            try await makeVerifier().verify(DPoPRequest(proof: good, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token, boundKeyThumbprint: otherKey))
+            try await makeVerifier().verify(
+                DPoPRequest(
+                    proof: good, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token,
+                    boundKeyThumbprint: otherKey))
         }
         #expect(mismatch?.code == .keyBindingMismatch)
         #expect(mismatch?.oauthError == "invalid_token")
-        let bound = DPoPRequest(proof: good, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token, boundKeyThumbprint: forge.signer.publicJWK.thumbprint)
+        let bound = DPoPRequest(
+            proof: good, method: ProofForge.method, targetURI: ProofForge.uri, accessToken: token,
+            boundKeyThumbprint: forge.signer.publicJWK.thumbprint)
         #expect(await refusal(makeVerifier(), bound) == nil)
     }
 }

@@ -64,7 +64,9 @@ import VettIDTestSupport
         let vector = try Self.vector()
         var recipient = try recipient(vector)
         let second = vector.encryptions[1]
-        #expect(throws: (any Error).self) { try recipient.open(Hex.decode(second.ct), authenticating: Hex.decode(second.aad)) }
+        #expect(throws: (any Error).self) {
+            try recipient.open(Hex.decode(second.ct), authenticating: Hex.decode(second.aad))
+        }
     }
 
     @Test func exportsMatch() throws {
@@ -72,7 +74,8 @@ import VettIDTestSupport
         #expect(vector.exports.count == 3)
         let recipient = try recipient(vector)
         for export in vector.exports {
-            let secret = try recipient.exportSecret(context: Hex.decode(export.exporter_context), outputByteCount: export.L)
+            let secret = try recipient.exportSecret(
+                context: Hex.decode(export.exporter_context), outputByteCount: export.L)
             #expect(secret.withUnsafeBytes { Array($0) } == Hex.decode(export.exported_value))
         }
     }

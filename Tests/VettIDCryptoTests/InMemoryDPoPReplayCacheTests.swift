@@ -40,10 +40,15 @@ import VettIDVerification
     @Test func purgesExpiredEntriesFirst() async {
         let cache = InMemoryDPoPReplayCache(capacity: 10)
         for index in 0..<10 {
-            _ = await cache.insert(DPoPReplayKey(normalizedTargetURI: "u", jti: String(index)), expiresAt: now.addingTimeInterval(10), now: now)
+            _ = await cache.insert(
+                DPoPReplayKey(normalizedTargetURI: "u", jti: String(index)), expiresAt: now.addingTimeInterval(10),
+                now: now)
         }
         let later = now.addingTimeInterval(20)
-        #expect(await cache.insert(DPoPReplayKey(normalizedTargetURI: "u", jti: "new"), expiresAt: later.addingTimeInterval(10), now: later))
+        #expect(
+            await cache.insert(
+                DPoPReplayKey(normalizedTargetURI: "u", jti: "new"), expiresAt: later.addingTimeInterval(10), now: later
+            ))
         #expect(await cache.count == 1)
         #expect(await cache.evictedBeforeExpiry == 0)
     }

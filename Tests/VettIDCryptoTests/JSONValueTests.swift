@@ -6,7 +6,9 @@ import VettIDCrypto
         let value = JSONValue.object([
             ("b", .integer(1)), ("a", .string("x/\"\\\n\u{01}é")), ("c", .array([.null, .bool(true), .bool(false)])),
         ])
-        #expect(String(decoding: value.serialized(), as: UTF8.self) == #"{"b":1,"a":"x/\"\\\n\u0001é","c":[null,true,false]}"#)
+        #expect(
+            String(decoding: value.serialized(), as: UTF8.self)
+                == #"{"b":1,"a":"x/\"\\\n\u0001é","c":[null,true,false]}"#)
     }
 
     @Test func parsesAndRoundTrips() throws {

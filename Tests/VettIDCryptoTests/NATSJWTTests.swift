@@ -16,7 +16,8 @@ import VettIDTestSupport
             Hex.encode(SHA512_256.hash([UInt8]()))
                 == "c672b8d1ef56ed28ab87c3622c5114069bdd3ad7b8f9737498d0c01ecef0967a"
         )
-        let twoBlock = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+        let twoBlock =
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
         #expect(
             Hex.encode(SHA512_256.hash(Array(twoBlock.utf8)))
                 == "3928e184fb8690f840da3988121d31be65cb9d3ef83ee6146feac861e19b563a"
@@ -132,7 +133,8 @@ import VettIDTestSupport
         #expect(decodedAccount.nats.limits.payload == -1)
         #expect(decodedAccount.nats.isRevoked(userKey: user.publicKey, issuedAt: now - 10))
         #expect(!decodedAccount.nats.isRevoked(userKey: user.publicKey, issuedAt: now - 9))
-        let payloadJSON = String(decoding: try #require(Base64URL.decode(accountJWT.split(separator: ".")[1])), as: UTF8.self)
+        let payloadJSON = String(
+            decoding: try #require(Base64URL.decode(accountJWT.split(separator: ".")[1])), as: UTF8.self)
         #expect(payloadJSON.contains(#""conn":-1"#))
         #expect(payloadJSON.contains(#""subs":-1"#))
 
@@ -153,7 +155,8 @@ import VettIDTestSupport
         #expect(decodedUser.expires == now + 86_400)
         #expect(decodedUser.isValid(at: now))
         #expect(decodedUser.isExpired(at: now + 86_400))
-        let userPayload = String(decoding: try #require(Base64URL.decode(userJWT.split(separator: ".")[1])), as: UTF8.self)
+        let userPayload = String(
+            decoding: try #require(Base64URL.decode(userJWT.split(separator: ".")[1])), as: UTF8.self)
         #expect(userPayload.contains(#""subs":-1"#))
         #expect(userPayload.contains(#""data":-1"#))
         #expect(userPayload.contains(#""payload":-1"#))

@@ -45,7 +45,9 @@ import VettIDTestSupport
                 return error.code
             }
         }
-        let base: [(String, JSONValue)] = [("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(jwk.x)), ("y", .string(jwk.y))]
+        let base: [(String, JSONValue)] = [
+            ("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(jwk.x)), ("y", .string(jwk.y)),
+        ]
         #expect(code(base) == nil)
         for name in ["d", "p", "q", "dp", "dq", "qi", "k"] {
             #expect(code(base + [(name, .string("AAAA"))]) == .privateKeyMember)

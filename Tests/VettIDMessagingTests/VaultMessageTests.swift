@@ -5,7 +5,8 @@ import VettIDMessaging
 @Suite struct VaultMessageTests {
     @Test func requestsRoundTrip() throws {
         let messages: [VaultMessage] = [
-            .executeHandler(id: "r1", handlerID: "echo", payload: .object([("n", .integer(7))]), timestamp: 1_795_000_000_000),
+            .executeHandler(
+                id: "r1", handlerID: "echo", payload: .object([("n", .integer(7))]), timestamp: 1_795_000_000_000),
             .statusRequest(id: "r2", timestamp: 1),
             .eventTypesRequest(id: "r3", timestamp: 2),
         ]
@@ -18,14 +19,17 @@ import VettIDMessaging
         let responses: [VaultResponse] = [
             .handlerResult(requestID: "r1", handlerID: "echo", result: .success(.string("hi")), timestamp: 5),
             .handlerResult(
-                requestID: "r1", handlerID: "nope", result: .failure(VaultMessageError(.unknownHandler, "no such handler")),
+                requestID: "r1", handlerID: "nope",
+                result: .failure(VaultMessageError(.unknownHandler, "no such handler")),
                 timestamp: 5),
             .statusResponse(
                 requestID: "r2",
                 status: VaultWorkerStatus(
-                    vaultStatus: "active", userGUID: "g", transactionKeysRemaining: 19, workerID: "w1", handlers: ["echo"]),
+                    vaultStatus: "active", userGUID: "g", transactionKeysRemaining: 19, workerID: "w1",
+                    handlers: ["echo"]),
                 timestamp: 6),
-            .eventTypes(requestID: nil, types: [VaultEventType(handlerID: "echo", description: "Echoes")], timestamp: 7),
+            .eventTypes(
+                requestID: nil, types: [VaultEventType(handlerID: "echo", description: "Echoes")], timestamp: 7),
             .error(requestID: nil, VaultMessageError(.malformedJSON, "not JSON"), timestamp: 8),
         ]
         for response in responses {
@@ -59,7 +63,9 @@ import VettIDMessaging
         #expect(code(#"{"id":"a","type":"eventTypes","timestamp":1,"payload":null}"#) == .missingField)
         #expect(code(#"{"id":"a","type":"execute","handler_id":"echo","payload":null,"timestamp":1}"#) == nil)
         #expect(code(#"{"id":"a","type":"execute","handler_id":"echo","timestamp":1}"#) == .missingField)
-        #expect(code(#"{"id":"a","type":"execute","handler_id":"echo","payload":{},"timestamp":1,"admin":1}"#) == .missingField)
+        #expect(
+            code(#"{"id":"a","type":"execute","handler_id":"echo","payload":{},"timestamp":1,"admin":1}"#)
+                == .missingField)
         #expect(code(String(repeating: "[", count: 100)) == .malformedJSON)
         #expect(VaultMessage.requestID(in: Array(#"{"id":"a","type":"launch"}"#.utf8)) == "a")
         #expect(VaultMessage.requestID(in: Array("garbage".utf8)) == nil)

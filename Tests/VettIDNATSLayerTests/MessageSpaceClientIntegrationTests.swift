@@ -2,9 +2,9 @@ import Foundation
 import NATSClient
 import Testing
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 import VettIDTestSupport
 
 /// `MessageSpaceClient` over a vault-type token against a real nats-server: the vault's own MessageSpace

@@ -3,12 +3,13 @@ import NATSClient
 import NIOCore
 import Testing
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 import VettIDTestSupport
 
-@Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS layer integration tests skipped"))
+@Suite(
+    .enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS layer integration tests skipped"))
 @MainActor
 struct NatsConnectionManagerIntegrationTests {
     let namespace = try! VaultNamespace(userGUID: testGUID)
@@ -23,7 +24,8 @@ struct NatsConnectionManagerIntegrationTests {
         NatsConnectionManager(
             configuration: .init(
                 timing: timing, tls: tls,
-                reconnect: NATSReconnectPolicy(maxAttemptsPerServer: nil, wait: .milliseconds(100), jitter: .milliseconds(10)),
+                reconnect: NATSReconnectPolicy(
+                    maxAttemptsPerServer: nil, wait: .milliseconds(100), jitter: .milliseconds(10)),
                 requestTimeout: .seconds(5), drainTimeout: .seconds(3), logger: logs.logger()),
             provider: provider,
             store: store
@@ -103,7 +105,11 @@ struct NatsConnectionManagerIntegrationTests {
         defer { server.cleanUp() }
         let publisher = try await workerClient(setup, url: server.url)
         let vault = try FakeVault(client: try await workerClient(setup, url: server.url))
-        defer { Task { await publisher.close(); await vault.client.close() } }
+        defer {
+            Task {
+                await publisher.close(); await vault.client.close()
+            }
+        }
         let provider = LocalSigningProvider(setup: setup, namespace: namespace, endpoint: server.url, lifetime: 4)
         let manager = makeManager(
             provider: provider, timing: .init(refreshWindow: 3, minimumRefreshDelay: 0.3, retryInterval: 0.5))
@@ -126,7 +132,8 @@ struct NatsConnectionManagerIntegrationTests {
             try publisher.publish("\(number)", to: subject, headers: headers)
             do {
                 try ownerSpace.sendToVault(
-                    .executeHandler(id: "req-\(number)", handlerID: "count", payload: .integer(Int64(number)), timestamp: 1))
+                    .executeHandler(
+                        id: "req-\(number)", handlerID: "count", payload: .integer(Int64(number)), timestamp: 1))
             } catch {
                 appSendFailures += 1
             }
@@ -166,7 +173,9 @@ struct NatsConnectionManagerIntegrationTests {
         var iterator = responses.makeAsyncIterator()
 
         let before = try await workerClient(setup, url: server.url)
-        try before.publish(VaultResponse.eventTypes(requestID: "before", types: [], timestamp: 1).encoded(), to: namespace.response(to: "eventTypes"))
+        try before.publish(
+            VaultResponse.eventTypes(requestID: "before", types: [], timestamp: 1).encoded(),
+            to: namespace.response(to: "eventTypes"))
         #expect(await iterator.next()?.requestID == "before")
         await before.close()
 
@@ -179,7 +188,9 @@ struct NatsConnectionManagerIntegrationTests {
 
         try await manager.connection.flush()
         let after = try await workerClient(setup, url: server.url)
-        try after.publish(VaultResponse.eventTypes(requestID: "after", types: [], timestamp: 1).encoded(), to: namespace.response(to: "eventTypes"))
+        try after.publish(
+            VaultResponse.eventTypes(requestID: "after", types: [], timestamp: 1).encoded(),
+            to: namespace.response(to: "eventTypes"))
         #expect(await iterator.next()?.requestID == "after")
         await after.close()
         await manager.disconnect()
@@ -192,7 +203,8 @@ struct NatsConnectionManagerIntegrationTests {
         let certificates = try TestCertificates()
         defer { certificates.cleanUp() }
         let setup = try OperatorSetup()
-        let server = try await NATSServerProcess(configuration: setup.configuration + "\n" + certificates.serverConfiguration)
+        let server = try await NATSServerProcess(
+            configuration: setup.configuration + "\n" + certificates.serverConfiguration)
         defer { server.cleanUp() }
         let tls = NATSTLSConfiguration(rootCertificatesPath: certificates.ca)
         let vault = try FakeVault(client: try await workerClient(setup, url: server.tlsURL, tls: tls))
@@ -265,7 +277,9 @@ struct NatsConnectionManagerIntegrationTests {
             return
         }
         #expect(message.contains("No NATS credentials"))
-        #expect(throws: NatsConnectionError.self) { try manager.ownerSpace().sendToVault(.statusRequest(id: "x", timestamp: 1)) }
+        #expect(throws: NatsConnectionError.self) {
+            try manager.ownerSpace().sendToVault(.statusRequest(id: "x", timestamp: 1))
+        }
         recorder.stop()
     }
 }

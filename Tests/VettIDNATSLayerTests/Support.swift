@@ -3,9 +3,9 @@ import NATSClient
 import NIOCore
 import Testing
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 import VettIDTestSupport
 
 /// Issues app (or vault) tokens signed locally by the test operator's application account, with exactly the
@@ -23,7 +23,10 @@ final class LocalSigningProvider: NatsCredentialProvider, @unchecked Sendable {
     private var issuedKeys: [String] = []
     private var seeds: [String] = []
 
-    init(setup: OperatorSetup, namespace: VaultNamespace, endpoint: String, lifetime: TimeInterval, clientType: NatsClientType = .app) {
+    init(
+        setup: OperatorSetup, namespace: VaultNamespace, endpoint: String, lifetime: TimeInterval,
+        clientType: NatsClientType = .app
+    ) {
         self.setup = setup
         self.namespace = namespace
         self.endpoint = endpoint
@@ -70,7 +73,9 @@ final class LocalSigningProvider: NatsCredentialProvider, @unchecked Sendable {
 }
 
 /// A NATS user of the application account with the vault worker's permissions.
-func workerClient(_ setup: OperatorSetup, url: String, tls: NATSTLSConfiguration = NATSTLSConfiguration()) async throws -> NATSClient {
+func workerClient(_ setup: OperatorSetup, url: String, tls: NATSTLSConfiguration = NATSTLSConfiguration()) async throws
+    -> NATSClient
+{
     let worker = NatsPermissionSet.worker
     let user = try setup.user(
         NATSUserClaims(
@@ -130,14 +135,18 @@ final class FakeVault: @unchecked Sendable {
             response = .statusResponse(
                 requestID: id,
                 status: VaultWorkerStatus(
-                    vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 5, workerID: "fake-1",
+                    vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 5,
+                    workerID: "fake-1",
                     handlers: ["echo"]),
                 timestamp: 1)
         case .eventTypesRequest(let id, _):
-            response = .eventTypes(requestID: id, types: [VaultEventType(handlerID: "echo", description: "Echoes")], timestamp: 1)
+            response = .eventTypes(
+                requestID: id, types: [VaultEventType(handlerID: "echo", description: "Echoes")], timestamp: 1)
         }
         if case .executeHandler(_, "count", _, _) = request, message.replyTo == nil { return }
-        let target = message.replyTo.flatMap { namespace.isReplySubject($0) ? $0 : nil } ?? namespace.response(to: request.type.rawValue)
+        let target =
+            message.replyTo.flatMap { namespace.isReplySubject($0) ? $0 : nil }
+            ?? namespace.response(to: request.type.rawValue)
         try? client.publish(response.encoded(), to: target)
     }
 }

@@ -1,13 +1,14 @@
 // A real nats-server for tests: its own directory, a generated configuration, a free loopback port.
 
 public import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A real nats-server started for one test: its own temporary directory, a generated configuration and a
 /// free loopback port. `stop()` kills it; tests call it in `defer`.
@@ -37,7 +38,9 @@ public final class NATSServerProcess: @unchecked Sendable {
     /// retried with a fresh one.
     public init(configuration: String = "", port fixedPort: Int? = nil, directory: URL? = nil) async throws {
         guard let executable = Self.executable else { throw SkipError("nats-server is not installed") }
-        let directory = directory ?? FileManager.default.temporaryDirectory
+        let directory =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nats-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configFile = directory.appendingPathComponent("server.conf")
@@ -90,8 +93,9 @@ public final class NATSServerProcess: @unchecked Sendable {
         while ContinuousClock.now < deadline {
             if !process.isRunning { return false }
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if text.contains(listening), let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: port).get()
+            if text.contains(listening),
+                let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connect(host: "127.0.0.1", port: port).get()
             {
                 try? await channel.close()
                 return true

@@ -63,7 +63,9 @@ public struct OperatorSetup: Sendable {
     }
 
     /// A user of the application account: its JWT and NKey seed.
-    public func user(_ claims: NATSUserClaims = NATSUserClaims(), expires: Int64? = nil) throws -> (jwt: String, seed: String) {
+    public func user(_ claims: NATSUserClaims = NATSUserClaims(), expires: Int64? = nil) throws -> (
+        jwt: String, seed: String
+    ) {
         let user = try userWithKey(claims, expires: expires)
         return (user.jwt, user.seed)
     }
@@ -103,14 +105,16 @@ public struct OperatorSetup: Sendable {
         )
         let sys = try systemUser()
         let client = try NATSClient(
-            configuration: NATSClient.Configuration(servers: [url], auth: .jwt(sys.jwt, seed: sys.seed), reconnect: .disabled))
+            configuration: NATSClient.Configuration(
+                servers: [url], auth: .jwt(sys.jwt, seed: sys.seed), reconnect: .disabled))
         try await client.connect()
         defer { Task { await client.close() } }
         let reply = try await client.request(
             ByteBuffer(string: jwt), to: "$SYS.REQ.ACCOUNT.\(account.publicKey).CLAIMS.UPDATE", timeout: .seconds(5))
         let body = JSONValue.parse(reply.payload.readableBytesView)
         guard body?["data"]?["code"]?.int64Value == 200 else {
-            throw NATSServerProcess.SkipError("nats-server refused the account update: \(String(buffer: reply.payload))")
+            throw NATSServerProcess.SkipError(
+                "nats-server refused the account update: \(String(buffer: reply.payload))")
         }
     }
 }

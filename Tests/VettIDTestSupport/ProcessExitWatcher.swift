@@ -2,10 +2,11 @@
 
 public import Foundation
 import NIOConcurrencyHelpers
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The exit of a child process, seen through `terminationHandler`.

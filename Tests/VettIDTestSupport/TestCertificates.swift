@@ -21,13 +21,19 @@ public struct TestCertificates: Sendable {
             to: directory.appendingPathComponent("server.ext"), atomically: true, encoding: .utf8)
         try "extendedKeyUsage=clientAuth\n".write(
             to: directory.appendingPathComponent("client.ext"), atomically: true, encoding: .utf8)
-        try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-                 "-subj", "/CN=Test CA", "-keyout", "ca-key.pem", "-out", "ca.pem"])
+        try run([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+            "-subj", "/CN=Test CA", "-keyout", "ca-key.pem", "-out", "ca.pem",
+        ])
         for name in ["server", "client"] {
-            try run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                     "-subj", "/CN=\(name)", "-keyout", "\(name)-key.pem", "-out", "\(name).csr"])
-            try run(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
-                     "-days", "2", "-extfile", "\(name).ext", "-out", "\(name).pem"])
+            try run([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-subj", "/CN=\(name)", "-keyout", "\(name)-key.pem", "-out", "\(name).csr",
+            ])
+            try run([
+                "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
+                "-days", "2", "-extfile", "\(name).ext", "-out", "\(name).pem",
+            ])
         }
     }
 

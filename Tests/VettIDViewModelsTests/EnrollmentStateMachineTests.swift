@@ -54,7 +54,9 @@ struct EnrollmentStateMachineTests {
 
     @Test("a used or expired invitation returns to scanning with the reason")
     func invitationErrorsReturnToScanning() {
-        for (code, status) in [(APIError.Code.invitationUsed, 409), (.invitationExpired, 410), (.invitationNotFound, 404)] {
+        for (code, status) in [
+            (APIError.Code.invitationUsed, 409), (.invitationExpired, 410), (.invitationNotFound, 404),
+        ] {
             var machine = EnrollmentStateMachine()
             _ = machine.beginScanning()
             _ = machine.scanned(Self.payload)
@@ -71,7 +73,9 @@ struct EnrollmentStateMachineTests {
     func weakPasswordNotSubmitted() {
         var machine = Self.atPassword()
         #expect(machine.submitPassword("password123456") == .none)
-        guard case .settingPassword(let strength) = machine.state else { Issue.record("left the password step"); return }
+        guard case .settingPassword(let strength) = machine.state else {
+            Issue.record("left the password step"); return
+        }
         #expect(!strength.isAcceptable)
         #expect(strength.reasons.map(\.code).contains(.commonPassword))
     }
@@ -80,9 +84,13 @@ struct EnrollmentStateMachineTests {
     func serverWeakPassword() {
         var machine = Self.atPassword()
         _ = machine.submitPassword(Self.strong)
-        let error = APIError(code: .weakPassword, status: 400, description: "weak", reasons: ["contains a common word or password"], score: 2)
+        let error = APIError(
+            code: .weakPassword, status: 400, description: "weak", reasons: ["contains a common word or password"],
+            score: 2)
         #expect(machine.failed(error) == .none)
-        guard case .settingPassword(let strength) = machine.state else { Issue.record("not back at the password"); return }
+        guard case .settingPassword(let strength) = machine.state else {
+            Issue.record("not back at the password"); return
+        }
         #expect(strength.score == 2)
         #expect(strength.messages == ["contains a common word or password"])
     }

@@ -20,7 +20,9 @@ struct EnrollmentViewModelTests {
     static let payload = "vettid://enroll?code=K7QM-3XPA&api=https%3A%2F%2Fapi.example.com"
     static let strong = "trombone-quietly-vanilla-37"
 
-    func actions(_ log: CallLog, attestationRequired: Bool = true, failing: ScriptedFailures = ScriptedFailures()) -> EnrollmentViewModel.Actions {
+    func actions(_ log: CallLog, attestationRequired: Bool = true, failing: ScriptedFailures = ScriptedFailures())
+        -> EnrollmentViewModel.Actions
+    {
         EnrollmentViewModel.Actions(
             start: { link in
                 log.calls.append("start \(link.code)")
@@ -95,7 +97,9 @@ struct EnrollmentViewModelTests {
     func usedInvitation() async {
         let log = CallLog()
         let model = EnrollmentViewModel(
-            actions: actions(log, failing: ScriptedFailures(["start": APIError(code: .invitationUsed, status: 409, description: "used")]))
+            actions: actions(
+                log,
+                failing: ScriptedFailures(["start": APIError(code: .invitationUsed, status: 409, description: "used")]))
         )
         model.beginScanning()
         await model.scanned(Self.payload)

@@ -17,13 +17,15 @@ struct SignInStateMachineTests {
         #expect(machine.submit(email: "member@example.com", password: "pw") == .none)
     }
 
-    @Test("invalid input produces field errors and no request", arguments: [
-        ("", "pw", SignInField.email),
-        ("member", "pw", .email),
-        ("member@localhost", "pw", .email),
-        ("a b@example.com", "pw", .email),
-        ("member@example.com", "", .password),
-    ])
+    @Test(
+        "invalid input produces field errors and no request",
+        arguments: [
+            ("", "pw", SignInField.email),
+            ("member", "pw", .email),
+            ("member@localhost", "pw", .email),
+            ("a b@example.com", "pw", .email),
+            ("member@example.com", "", .password),
+        ])
     func invalidInput(email: String, password: String, field: SignInField) {
         var machine = SignInStateMachine(mode: .login)
         #expect(machine.submit(email: email, password: password) == .none)
@@ -37,7 +39,9 @@ struct SignInStateMachineTests {
         #expect(machine.submit(email: "member@example.com", password: "short") == .none)
         #expect(machine.fieldErrors[.password]?.contains("12") == true)
         let long = String(repeating: "x", count: SignInStateMachine.minimumPasswordLength)
-        #expect(machine.submit(email: "member@example.com", password: long) == .send(mode: .register, email: "member@example.com", password: long))
+        #expect(
+            machine.submit(email: "member@example.com", password: long)
+                == .send(mode: .register, email: "member@example.com", password: long))
         #expect(machine.fieldErrors.isEmpty)
     }
 
@@ -58,7 +62,10 @@ struct SignInStateMachineTests {
         #expect(credentials.0.message == "Wrong email or password.")
         #expect(!credentials.0.retryable)
 
-        let weak = failure(APIError(code: .weakPassword, status: 400, description: "x", reasons: ["Add another word.", "Avoid dates."], score: 1))
+        let weak = failure(
+            APIError(
+                code: .weakPassword, status: 400, description: "x", reasons: ["Add another word.", "Avoid dates."],
+                score: 1))
         #expect(weak.1[.password] == "Add another word. Avoid dates.")
         #expect(weak.0.code == "weak_password")
 
@@ -79,7 +86,8 @@ struct SignInStateMachineTests {
         #expect(server.0.retryable)
         #expect(!server.0.message.contains("boom"))
 
-        let other = failure(APIError(code: APIError.Code(rawValue: "something_new"), status: 400, description: "Odd input"))
+        let other = failure(
+            APIError(code: APIError.Code(rawValue: "something_new"), status: 400, description: "Odd input"))
         #expect(!other.0.retryable)
         #expect(other.0.message.contains("Odd input"))
     }

@@ -42,13 +42,15 @@ struct VaultAuthStateMachineTests {
         #expect(machine.actionReceived(sampleVaultAction()) == .none)
     }
 
-    @Test("failures read as the screen needs them", arguments: [
-        (APIError.Code.invalidCredentials, 401, false, "Wrong password."),
-        (.credentialLocked, 423, false, "Too many wrong passwords: your vault credential is locked."),
-        (.networkError, 0, true, "Cannot reach the server. Check your connection."),
-        (.internalError, 500, true, "The server had a problem. Try again."),
-        (.noTransactionKey, 0, false, "This device has no unused keys left. Sync the vault, then try again."),
-    ])
+    @Test(
+        "failures read as the screen needs them",
+        arguments: [
+            (APIError.Code.invalidCredentials, 401, false, "Wrong password."),
+            (.credentialLocked, 423, false, "Too many wrong passwords: your vault credential is locked."),
+            (.networkError, 0, true, "Cannot reach the server. Check your connection."),
+            (.internalError, 500, true, "The server had a problem. Try again."),
+            (.noTransactionKey, 0, false, "This device has no unused keys left. Sync the vault, then try again."),
+        ])
     func failures(code: APIError.Code, status: Int, retryable: Bool, message: String) {
         var machine = VaultAuthStateMachine()
         _ = machine.submit(password: "secret")

@@ -7,7 +7,9 @@ import VettIDClient
 @MainActor
 @Suite("Vault auth view model")
 struct VaultAuthViewModelTests {
-    func actions(_ log: CallLog, requestError: APIError? = nil, executeError: APIError? = nil) -> VaultAuthViewModel.Actions {
+    func actions(_ log: CallLog, requestError: APIError? = nil, executeError: APIError? = nil)
+        -> VaultAuthViewModel.Actions
+    {
         VaultAuthViewModel.Actions(
             requestAction: {
                 log.calls.append("request")
@@ -22,7 +24,8 @@ struct VaultAuthViewModelTests {
                     expiresAt: Date(timeIntervalSince1970: 1_800_000_900),
                     credential: CredentialPackage(
                         userGUID: "user-1", credentialID: "cred-1", sealedCredential: "c2VhbGVk", keyVersion: 2,
-                        ledgerAuthToken: LedgerAuthToken(latID: "lat-1", token: "dG9rZW4y", version: 2), transactionKeys: []
+                        ledgerAuthToken: LedgerAuthToken(latID: "lat-1", token: "dG9rZW4y", version: 2),
+                        transactionKeys: []
                     )
                 )
             }
@@ -47,7 +50,8 @@ struct VaultAuthViewModelTests {
     @Test("a LAT mismatch never reaches execute")
     func latMismatchStops() async {
         let log = CallLog()
-        let model = VaultAuthViewModel(actions: actions(log, requestError: APIError(code: .latMismatch, status: nil, description: "x")))
+        let model = VaultAuthViewModel(
+            actions: actions(log, requestError: APIError(code: .latMismatch, status: nil, description: "x")))
         model.password = "secret"
         await model.submit()
         #expect(log.calls == ["request"])
@@ -59,10 +63,13 @@ struct VaultAuthViewModelTests {
     @Test("a wrong password fails without retry")
     func wrongPassword() async {
         let log = CallLog()
-        let model = VaultAuthViewModel(actions: actions(log, executeError: APIError(code: .invalidCredentials, status: 401, description: "x")))
+        let model = VaultAuthViewModel(
+            actions: actions(log, executeError: APIError(code: .invalidCredentials, status: 401, description: "x")))
         model.password = "wrong"
         await model.submit()
-        #expect(model.state == .failed(VaultAuthFailure(message: "Wrong password.", retryable: false, code: "invalid_credentials")))
+        #expect(
+            model.state
+                == .failed(VaultAuthFailure(message: "Wrong password.", retryable: false, code: "invalid_credentials")))
         #expect(model.session == nil)
     }
 }

@@ -5,7 +5,9 @@ import VettIDClient
 @testable import VettIDViewModels
 
 func sampleVaultStatus(_ value: VaultStatusValue, errorMessage: String? = nil) -> VaultStatus {
-    VaultStatus(status: value, userGUID: "user-1", transactionKeysRemaining: 12, credentialVersion: 2, errorMessage: errorMessage)
+    VaultStatus(
+        status: value, userGUID: "user-1", transactionKeysRemaining: 12, credentialVersion: 2,
+        errorMessage: errorMessage)
 }
 
 func sampleSyncResult() -> VaultSyncResult {
@@ -41,7 +43,9 @@ struct VaultStatusStateMachineTests {
     func signInRequired() {
         var machine = VaultStatusStateMachine()
         _ = machine.refresh()
-        #expect(machine.failed(APIError(code: .signInRequired, description: "ended")) == .none, "no vault re-authentication")
+        #expect(
+            machine.failed(APIError(code: .signInRequired, description: "ended")) == .none, "no vault re-authentication"
+        )
         #expect(machine.state == .signInRequired)
         #expect(!machine.isBusy)
         #expect(machine.retry() == .none)
@@ -70,19 +74,35 @@ struct VaultStatusStateMachineTests {
         #expect(machine.retry() == .none)
     }
 
-    @Test("failures: network, 429 and 5xx are retryable; 409 not_enrolled is notEnrolled; a bad answer is not retryable")
+    @Test(
+        "failures: network, 429 and 5xx are retryable; 409 not_enrolled is notEnrolled; a bad answer is not retryable")
     func failureMapping() {
         let cases: [(APIError, VaultState)] = [
-            (APIError(code: .networkError, description: "x"), .error(message: "Cannot reach the server. Check your connection.", retryable: true)),
-            (APIError(code: .internalError, status: 500, description: "x"), .error(message: "The server had a problem. Try again.", retryable: true)),
-            (APIError(code: .upstreamUnavailable, status: 503, description: "x"), .error(message: "The server had a problem. Try again.", retryable: true)),
-            (APIError(code: .rateLimited, status: 429, description: "x"), .error(message: "Too many requests. Try again later.", retryable: true)),
+            (
+                APIError(code: .networkError, description: "x"),
+                .error(message: "Cannot reach the server. Check your connection.", retryable: true)
+            ),
+            (
+                APIError(code: .internalError, status: 500, description: "x"),
+                .error(message: "The server had a problem. Try again.", retryable: true)
+            ),
+            (
+                APIError(code: .upstreamUnavailable, status: 503, description: "x"),
+                .error(message: "The server had a problem. Try again.", retryable: true)
+            ),
+            (
+                APIError(code: .rateLimited, status: 429, description: "x"),
+                .error(message: "Too many requests. Try again later.", retryable: true)
+            ),
             (APIError(code: .notEnrolled, status: 409, description: "x"), .notEnrolled),
             (
                 APIError(code: .invalidResponse, status: 200, description: "x"),
                 .error(message: "The server sent a vault status this app does not understand.", retryable: false)
             ),
-            (APIError(code: .challengeUsed, status: 409, description: "nope"), .error(message: "The vault status could not be loaded: nope", retryable: false)),
+            (
+                APIError(code: .challengeUsed, status: 409, description: "nope"),
+                .error(message: "The vault status could not be loaded: nope", retryable: false)
+            ),
         ]
         for (error, expected) in cases {
             var machine = VaultStatusStateMachine()
@@ -107,10 +127,13 @@ struct VaultStatusStateMachineTests {
     func secondUnauthorized() {
         var machine = VaultStatusStateMachine()
         _ = machine.sync()
-        #expect(machine.failed(APIError(code: .reauthenticationRequired, status: nil, description: "x")) == .reauthenticate)
+        #expect(
+            machine.failed(APIError(code: .reauthenticationRequired, status: nil, description: "x")) == .reauthenticate)
         #expect(machine.reauthenticated() == .sync)
         #expect(machine.failed(APIError(code: .invalidToken, status: 401, description: "x")) == .none)
-        #expect(machine.state == .error(message: "Your vault session has expired. Unlock your vault again.", retryable: false))
+        #expect(
+            machine.state
+                == .error(message: "Your vault session has expired. Unlock your vault again.", retryable: false))
         // A new user action gets a new re-authentication.
         #expect(machine.refresh() == .fetchStatus)
         #expect(machine.failed(APIError(code: .invalidToken, status: 401, description: "x")) == .reauthenticate)

@@ -45,7 +45,12 @@ struct VaultStatusViewModelTests {
             (.enrolled, .enrolled(sampleVaultStatus(.enrolled))),
             (.active, .active(sampleVaultStatus(.active))),
             (.error, .error(message: "disk", retryable: true)),
-            ("frozen", .error(message: "The server reported a vault status this app does not know ('frozen'). Update the app.", retryable: false)),
+            (
+                "frozen",
+                .error(
+                    message: "The server reported a vault status this app does not know ('frozen'). Update the app.",
+                    retryable: false)
+            ),
         ]
         for (value, state) in expected {
             let script = ScriptedVaultStatusActions()
@@ -61,7 +66,9 @@ struct VaultStatusViewModelTests {
     @Test("a network failure is a retryable error; retry succeeds")
     func networkThenRetry() async {
         let script = ScriptedVaultStatusActions()
-        script.statuses = [.failure(APIError(code: .networkError, description: "offline")), .success(sampleVaultStatus(.active))]
+        script.statuses = [
+            .failure(APIError(code: .networkError, description: "offline")), .success(sampleVaultStatus(.active)),
+        ]
         let model = VaultStatusViewModel(actions: script.actions)
         await model.refresh()
         #expect(model.state == .error(message: "Cannot reach the server. Check your connection.", retryable: true))
@@ -96,7 +103,9 @@ struct VaultStatusViewModelTests {
         let model = VaultStatusViewModel(actions: script.actions)
         await model.refresh()
         #expect(script.calls == ["status", "reauthenticate", "status"])
-        #expect(model.state == .error(message: "Your vault session has expired. Unlock your vault again.", retryable: false))
+        #expect(
+            model.state == .error(message: "Your vault session has expired. Unlock your vault again.", retryable: false)
+        )
         await model.retry()  // not retryable: nothing happens
         #expect(script.calls.count == 3)
     }
@@ -115,7 +124,9 @@ struct VaultStatusViewModelTests {
     @Test("sync then status; the result is kept; 409 not_enrolled shows notEnrolled")
     func syncs() async {
         let script = ScriptedVaultStatusActions()
-        script.syncs = [.success(sampleSyncResult()), .failure(APIError(code: .notEnrolled, status: 409, description: "x"))]
+        script.syncs = [
+            .success(sampleSyncResult()), .failure(APIError(code: .notEnrolled, status: 409, description: "x")),
+        ]
         script.statuses = [.success(sampleVaultStatus(.active))]
         let model = VaultStatusViewModel(actions: script.actions)
         await model.sync()

@@ -7,7 +7,6 @@
 import NATSClient
 import NIOCore
 
-
 @main
 struct NATSBench {
     static func main() async throws {

@@ -47,7 +47,8 @@ private let verifier = AppAttestVerifier(
 
 /// Key A: its private half only signs the committed seeds (in seed-writing mode); the fuzzing run uses only
 /// its public key, so nothing the run computes can help forge an assertion for it.
-private let keyA = SoftwareAttestationKey(privateKey: try! .init(rawRepresentation: sha256(Array("vettid-fuzz-appattest-key-A".utf8))))
+private let keyA = SoftwareAttestationKey(
+    privateKey: try! .init(rawRepresentation: sha256(Array("vettid-fuzz-appattest-key-A".utf8))))
 /// Key B: a fresh key that signs fuzzed authenticator data during the run.
 private let keyB = SoftwareAttestationKey()
 
@@ -61,9 +62,11 @@ private func sha256(_ bytes: [UInt8]) -> [UInt8] { AppAttestClientDataHash.hashi
 private let attester = SoftwareAttester(authority: try! .generate(), appID: appID)
 
 /// The authenticator data of each seed: deterministic, so the set is rebuilt here rather than stored.
-private let signedAuthenticatorData: Set<[UInt8]> = Set(seedShapes.map { counter, shape in
-    authenticatorData(of: try! attester.generateAssertion(keyA, clientData: clientData, counter: counter, shape: shape))
-})
+private let signedAuthenticatorData: Set<[UInt8]> = Set(
+    seedShapes.map { counter, shape in
+        authenticatorData(
+            of: try! attester.generateAssertion(keyA, clientData: clientData, counter: counter, shape: shape))
+    })
 
 private func authenticatorData(of assertion: [UInt8]) -> [UInt8] {
     ReferenceCBOR.decodeSingle(assertion)![textKey: "authenticatorData"]!.bytesValue!
@@ -79,7 +82,9 @@ private func writeSeeds(to directory: String) {
 /// A fresh assertion by key A verifies, and one with the stored counter does not: the oracle is not vacuous.
 private func selfCheck() {
     let fresh = try! attester.generateAssertion(keyA, clientData: clientData, counter: 3)
-    precondition((try? verifier.verifyAssertion(fresh, clientData: clientData, publicKey: keyA.privateKey.publicKey, storedCounter: storedCounter)) == 3)
+    precondition(
+        (try? verifier.verifyAssertion(
+            fresh, clientData: clientData, publicKey: keyA.privateKey.publicKey, storedCounter: storedCounter)) == 3)
     precondition(signedAuthenticatorData.contains(authenticatorData(of: fresh)))
 }
 
@@ -96,38 +101,56 @@ private func checkRaw(_ input: [UInt8]) {
     let wellFormed = signature != nil && authData != nil
     let counter: UInt32
     do {
-        counter = try verifier.verifyAssertion(input, clientData: clientData, publicKey: keyA.privateKey.publicKey, storedCounter: storedCounter)
+        counter = try verifier.verifyAssertion(
+            input, clientData: clientData, publicKey: keyA.privateKey.publicKey, storedCounter: storedCounter)
     } catch {
         trace("raw, \(input.count) bytes: \(error)")
-        invariant(wellFormed == (error.code != .malformedAssertion), "malformedAssertion disagrees with the reference CBOR reader: \(error)")
+        invariant(
+            wellFormed == (error.code != .malformedAssertion),
+            "malformedAssertion disagrees with the reference CBOR reader: \(error)")
         return
     }
     trace("raw, \(input.count) bytes: verified, counter \(counter)")
-    guard let authData, wellFormed else { fatalError("fuzz invariant violated: an assertion the reference reader refuses verified") }
-    invariant(signedAuthenticatorData.contains(authData), "an assertion over authenticator data key A never signed verified")
-    invariant(authData.count >= 37 && UInt64(counter) == bigEndian(authData[33..<37]), "the counter is not bytes 33..<37")
+    guard let authData, wellFormed else {
+        fatalError("fuzz invariant violated: an assertion the reference reader refuses verified")
+    }
+    invariant(
+        signedAuthenticatorData.contains(authData), "an assertion over authenticator data key A never signed verified")
+    invariant(
+        authData.count >= 37 && UInt64(counter) == bigEndian(authData[33..<37]), "the counter is not bytes 33..<37")
     invariant(counter > storedCounter, "the counter did not increase")
 }
 
 private func checkSigned(_ authData: [UInt8]) {
     let nonce = sha256(authData + sha256(clientData))
     let signature = Array(try! keyB.privateKey.signature(for: nonce).derRepresentation)
-    let assertion = [0xA2] + CBORWriter.text("signature") + CBORWriter.bytes(signature)
+    let assertion =
+        [0xA2] + CBORWriter.text("signature") + CBORWriter.bytes(signature)
         + CBORWriter.text("authenticatorData") + CBORWriter.bytes(authData)
 
     let rest = Array(authData[37...])
-    let layoutOK = rest.isEmpty ? authData[32] & AssertionAuthenticatorData.extensionDataFlag == 0 : ReferenceCBOR.decodeSingle(rest)?.isMap == true
+    let layoutOK =
+        rest.isEmpty
+        ? authData[32] & AssertionAuthenticatorData.extensionDataFlag == 0
+        : ReferenceCBOR.decodeSingle(rest)?.isMap == true
     let expectedCounter = UInt32(bigEndian(authData[33..<37]))
     let expectedCode: AppAttestError.Code? =
-        !layoutOK ? .malformedAuthenticatorData
-        : Array(authData[0..<32]) != rpIDHash ? .appIDMismatch
-        : expectedCounter <= storedCounter ? .counterNotIncreased
-        : nil
+        !layoutOK
+        ? .malformedAuthenticatorData
+        : Array(authData[0..<32]) != rpIDHash
+            ? .appIDMismatch
+            : expectedCounter <= storedCounter
+                ? .counterNotIncreased
+                : nil
     do {
-        let counter = try verifier.verifyAssertion(assertion, clientData: clientData, publicKey: keyB.privateKey.publicKey, storedCounter: storedCounter)
+        let counter = try verifier.verifyAssertion(
+            assertion, clientData: clientData, publicKey: keyB.privateKey.publicKey, storedCounter: storedCounter)
         invariant(expectedCode == nil, "verified although it should fail with \(expectedCode!)")
-        invariant(counter == expectedCounter, "returned counter \(counter), authenticator data holds \(expectedCounter)")
+        invariant(
+            counter == expectedCounter, "returned counter \(counter), authenticator data holds \(expectedCounter)")
     } catch {
-        invariant(error.code == expectedCode, "refused with \(error.code), expected \(expectedCode.map(\.rawValue) ?? "success")")
+        invariant(
+            error.code == expectedCode,
+            "refused with \(error.code), expected \(expectedCode.map(\.rawValue) ?? "success")")
     }
 }

@@ -16,15 +16,16 @@
 // - an accepted object carries the authenticator data of a valid seed (nothing else was certified), and the
 //   result is key A (key id, public key), counter 0, the development environment, the object's receipt.
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import FuzzSupport
 import VettIDAttestation
 import VettIDSoftwareAttestation
 import VettIDVerification
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @_cdecl("AppAttestAttestationFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
@@ -48,8 +49,10 @@ private let clientDataHash = AppAttestClientDataHash.hashing(Array("vettid-fuzz-
 private let madeAt = Date(timeIntervalSince1970: 1_780_000_000)
 private let validationTime = madeAt.addingTimeInterval(86_400)
 
-private let keyA = SoftwareAttestationKey(privateKey: try! .init(rawRepresentation: sha256(Array("vettid-fuzz-appattest-key-A".utf8))))
-private let keyC = SoftwareAttestationKey(privateKey: try! .init(rawRepresentation: sha256(Array("vettid-fuzz-appattest-key-C".utf8))))
+private let keyA = SoftwareAttestationKey(
+    privateKey: try! .init(rawRepresentation: sha256(Array("vettid-fuzz-appattest-key-A".utf8))))
+private let keyC = SoftwareAttestationKey(
+    privateKey: try! .init(rawRepresentation: sha256(Array("vettid-fuzz-appattest-key-C".utf8))))
 
 private func sha256(_ bytes: [UInt8]) -> [UInt8] { AppAttestClientDataHash.hashing(bytes).bytes }
 
@@ -95,11 +98,12 @@ private struct FixedTimePolicy: ChainPolicySetting {
 /// with a throwaway authority.
 private let certifiedAuthenticatorData: Set<[UInt8]> = {
     let authority = try! SoftwareAttestationAuthority.generate()
-    return Set([AppAttestEnvironment.development, .production].map { environment in
-        let object = try! SoftwareAttester(authority: authority, appID: appID, environment: environment)
-            .attestKey(keyA, clientDataHash: clientDataHash.bytes, now: madeAt)
-        return ReferenceCBOR.decodeSingle(object)![textKey: "authData"]!.bytesValue!
-    })
+    return Set(
+        [AppAttestEnvironment.development, .production].map { environment in
+            let object = try! SoftwareAttester(authority: authority, appID: appID, environment: environment)
+                .attestKey(keyA, clientDataHash: clientDataHash.bytes, now: madeAt)
+            return ReferenceCBOR.decodeSingle(object)![textKey: "authData"]!.bytesValue!
+        })
 }()
 
 private func writeSeeds(to directory: String) {
@@ -107,17 +111,26 @@ private func writeSeeds(to directory: String) {
         notBefore: madeAt.addingTimeInterval(-86_400), notAfter: madeAt.addingTimeInterval(10 * 365 * 86_400))
     let development = SoftwareAttester(authority: authority, appID: appID, environment: .development)
     let production = SoftwareAttester(authority: authority, appID: appID, environment: .production)
-    writeSeed(try! development.attestKey(keyA, clientDataHash: clientDataHash.bytes, now: madeAt), named: "valid-development", in: directory)
-    writeSeed(try! production.attestKey(keyA, clientDataHash: clientDataHash.bytes, now: madeAt), named: "production-environment", in: directory)
-    writeSeed(try! development.attestKey(keyC, clientDataHash: clientDataHash.bytes, now: madeAt), named: "other-key", in: directory)
-    writeSeed(try! development.attestKey(keyA, clientDataHash: sha256([1, 2, 3]), now: madeAt), named: "other-client-data-hash", in: directory)
+    writeSeed(
+        try! development.attestKey(keyA, clientDataHash: clientDataHash.bytes, now: madeAt), named: "valid-development",
+        in: directory)
+    writeSeed(
+        try! production.attestKey(keyA, clientDataHash: clientDataHash.bytes, now: madeAt),
+        named: "production-environment", in: directory)
+    writeSeed(
+        try! development.attestKey(keyC, clientDataHash: clientDataHash.bytes, now: madeAt), named: "other-key",
+        in: directory)
+    writeSeed(
+        try! development.attestKey(keyA, clientDataHash: sha256([1, 2, 3]), now: madeAt),
+        named: "other-client-data-hash", in: directory)
     print(try! authority.rootCertificate.serializeAsPEM().pemString)
 }
 
 private func verify(_ object: [UInt8]) -> Result<AttestedKey, AppAttestError> {
     runBlocking {
         do throws(AppAttestError) {
-            return .success(try await verifier.verifyAttestation(object, keyID: keyA.keyID, clientDataHash: clientDataHash))
+            return .success(
+                try await verifier.verifyAttestation(object, keyID: keyA.keyID, clientDataHash: clientDataHash))
         } catch {
             return .failure(error)
         }
@@ -136,17 +149,21 @@ func fuzzOne(_ buffer: UnsafeRawBufferPointer) {
     let format = reference?[textKey: "fmt"]?.textValue
     let authData = reference?[textKey: "authData"]?.bytesValue
     let receipt = statement?[textKey: "receipt"]?.bytesValue
-    let wellFormed = format != nil && authData != nil && receipt != nil && statement?[textKey: "x5c"]?.arrayValue?.isEmpty == false
+    let wellFormed =
+        format != nil && authData != nil && receipt != nil && statement?[textKey: "x5c"]?.arrayValue?.isEmpty == false
     let result = verify(input)
     trace("\(input.count) bytes: \(result) (runBlocking fallbacks so far: \(blockingFallbacks))")
     switch result {
     case .failure(let error):
         if !wellFormed {
-            invariant(error.code == .malformedAttestation, "refused with \(error.code), the reference reader says malformed")
+            invariant(
+                error.code == .malformedAttestation, "refused with \(error.code), the reference reader says malformed")
         } else if format != "apple-appattest" {
             invariant(error.code == .unsupportedFormat, "refused with \(error.code), expected unsupported_format")
         } else {
-            invariant(error.code != .malformedAttestation && error.code != .unsupportedFormat, "refused with \(error.code) a well-formed apple-appattest object")
+            invariant(
+                error.code != .malformedAttestation && error.code != .unsupportedFormat,
+                "refused with \(error.code) a well-formed apple-appattest object")
         }
     case .success(let key):
         guard wellFormed, let authData, let receipt, format == "apple-appattest" else {
@@ -154,7 +171,9 @@ func fuzzOne(_ buffer: UnsafeRawBufferPointer) {
         }
         invariant(certifiedAuthenticatorData.contains(authData), "accepted authenticator data that was never certified")
         invariant(key.keyID == keyA.keyID, "the key id is not key A's")
-        invariant(key.publicKey.rawRepresentation == keyA.privateKey.publicKey.rawRepresentation, "the public key is not key A's")
+        invariant(
+            key.publicKey.rawRepresentation == keyA.privateKey.publicKey.rawRepresentation,
+            "the public key is not key A's")
         invariant(key.counter == 0 && key.environment == .development, "counter or environment is wrong")
         invariant(key.receipt == receipt, "the receipt is not the object's")
     }

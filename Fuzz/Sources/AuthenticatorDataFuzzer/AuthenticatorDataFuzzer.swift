@@ -56,10 +56,14 @@ private func checkAttestationLayout(_ bytes: [UInt8]) {
     invariant(parsed.flags == bytes[32], "flags is not byte 32")
     invariant(UInt64(parsed.counter) == bigEndian(bytes[33..<37]), "counter is not big-endian bytes 33..<37")
     if bytes.count == 37 {
-        invariant(parsed.aaguid == nil && parsed.credentialID == nil && parsed.trailingData.isEmpty, "37 bytes carry no credential data")
+        invariant(
+            parsed.aaguid == nil && parsed.credentialID == nil && parsed.trailingData.isEmpty,
+            "37 bytes carry no credential data")
     } else {
         invariant(parsed.aaguid == Array(bytes[37..<53]), "aaguid is not bytes 37..<53")
-        invariant(parsed.credentialID == Array(bytes[55..<(55 + credentialLength)]), "credentialID is not the announced slice")
+        invariant(
+            parsed.credentialID == Array(bytes[55..<(55 + credentialLength)]), "credentialID is not the announced slice"
+        )
         invariant(parsed.trailingData == Array(bytes[(55 + credentialLength)...]), "trailingData is not the rest")
     }
 }

@@ -18,14 +18,15 @@
 // - every input that normalizes as a URI, and every htu claim, must normalize idempotently (with no query or
 //   fragment left).
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import FuzzSupport
 import VettIDCrypto
 import VettIDVerification
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @_cdecl("DPoPProofFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
@@ -61,8 +62,10 @@ private let dpopVerifier = DPoPVerifier(replayCache: ForgetfulReplayCache(), non
 
 /// Key A signed the committed proofs (in seed-writing mode only); key B signs fuzzed headers and claims
 /// during the run. Nothing B signs reaches libFuzzer's inputs, so a raw input cannot borrow its signatures.
-private let keyA = try! SoftwareDPoPSigner(rawRepresentation: Array("vettid-fuzz-dpop-key-A-0123456789".utf8.prefix(32)))
-private let keyB = try! SoftwareDPoPSigner(rawRepresentation: Array("vettid-fuzz-dpop-key-B-0123456789".utf8.prefix(32)))
+private let keyA = try! SoftwareDPoPSigner(
+    rawRepresentation: Array("vettid-fuzz-dpop-key-A-0123456789".utf8.prefix(32)))
+private let keyB = try! SoftwareDPoPSigner(
+    rawRepresentation: Array("vettid-fuzz-dpop-key-B-0123456789".utf8.prefix(32)))
 
 private func verify(_ request: DPoPRequest) -> Result<VerifiedDPoPProof, DPoPError> {
     runBlocking {
@@ -88,9 +91,18 @@ private let validProofs: [String] = [
 
 /// Proofs with a valid signature that the fixed request refuses, with the expected code.
 private let refusedProofs: [(String, DPoPError.Code)] = [
-    ("eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiSWRqNHljMjhESi1QMV9sR2htZF94R0ZYajZFbmI4eWxMYmExYjhVUXVtayIsInkiOiJQaW5KZ2s4N3N4djVwNlF3eHd2Q1FWa25CMXRkU1FPbUwwU2I5NWdjZ1pRIn19.eyJqdGkiOiJ5SHZFU3NLblNsOTRxd3E3dW9PYnV3IiwiaHRtIjoiR0VUIiwiaHR1IjoiaHR0cHM6Ly9hcGkudmV0dGlkLmRldi92MS9hdXRoL3Rva2VuIiwiaWF0IjoxNzgwMDAwMDAwfQ.xmprjB2UJUXJQgDni-dAsFDFL5EDeywoERmvrY4iAXUXYMdxvtaL97qJqb56eVf-PWU9-7LMxPBIIZfGebY_IA", .init(rawValue: "htm_mismatch")),
-    ("eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiSWRqNHljMjhESi1QMV9sR2htZF94R0ZYajZFbmI4eWxMYmExYjhVUXVtayIsInkiOiJQaW5KZ2s4N3N4djVwNlF3eHd2Q1FWa25CMXRkU1FPbUwwU2I5NWdjZ1pRIn19.eyJqdGkiOiIzNG1pc05QdUNCZzAzX2dwWlE3YzFRIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vYXBpLnZldHRpZC5kZXYvdjEvYXV0aC9vdGhlciIsImlhdCI6MTc4MDAwMDAwMH0.lbfUkTNIJmDmB471KLn3j1yY4XjYGJph6nWu3GwnzsepDG4N8hE00YqlJQF0Lwe1ai37JH4lNMQeWAlxq9Yiow", .init(rawValue: "htu_mismatch")),
-    ("eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiSWRqNHljMjhESi1QMV9sR2htZF94R0ZYajZFbmI4eWxMYmExYjhVUXVtayIsInkiOiJQaW5KZ2s4N3N4djVwNlF3eHd2Q1FWa25CMXRkU1FPbUwwU2I5NWdjZ1pRIn19.eyJqdGkiOiJWZmlDQ0tkZ21zX01rczlUZi1wY1NBIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vYXBpLnZldHRpZC5kZXYvdjEvYXV0aC90b2tlbiIsImlhdCI6MTc4MDAwMDAwMCwibm9uY2UiOiJBQUFBQUFBQUFBQSJ9.nqVZUx9qzz_DtJx_5eSht1U5I6JcBGxnfMiMz6hxVfoF4uXXUvDXxboqtquFpb3iZq3xsrfuoQLTWdIFaQujBg", .init(rawValue: "nonce_invalid")),
+    (
+        "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiSWRqNHljMjhESi1QMV9sR2htZF94R0ZYajZFbmI4eWxMYmExYjhVUXVtayIsInkiOiJQaW5KZ2s4N3N4djVwNlF3eHd2Q1FWa25CMXRkU1FPbUwwU2I5NWdjZ1pRIn19.eyJqdGkiOiJ5SHZFU3NLblNsOTRxd3E3dW9PYnV3IiwiaHRtIjoiR0VUIiwiaHR1IjoiaHR0cHM6Ly9hcGkudmV0dGlkLmRldi92MS9hdXRoL3Rva2VuIiwiaWF0IjoxNzgwMDAwMDAwfQ.xmprjB2UJUXJQgDni-dAsFDFL5EDeywoERmvrY4iAXUXYMdxvtaL97qJqb56eVf-PWU9-7LMxPBIIZfGebY_IA",
+        .init(rawValue: "htm_mismatch")
+    ),
+    (
+        "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiSWRqNHljMjhESi1QMV9sR2htZF94R0ZYajZFbmI4eWxMYmExYjhVUXVtayIsInkiOiJQaW5KZ2s4N3N4djVwNlF3eHd2Q1FWa25CMXRkU1FPbUwwU2I5NWdjZ1pRIn19.eyJqdGkiOiIzNG1pc05QdUNCZzAzX2dwWlE3YzFRIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vYXBpLnZldHRpZC5kZXYvdjEvYXV0aC9vdGhlciIsImlhdCI6MTc4MDAwMDAwMH0.lbfUkTNIJmDmB471KLn3j1yY4XjYGJph6nWu3GwnzsepDG4N8hE00YqlJQF0Lwe1ai37JH4lNMQeWAlxq9Yiow",
+        .init(rawValue: "htu_mismatch")
+    ),
+    (
+        "eyJ0eXAiOiJkcG9wK2p3dCIsImFsZyI6IkVTMjU2IiwiandrIjp7Imt0eSI6IkVDIiwiY3J2IjoiUC0yNTYiLCJ4IjoiSWRqNHljMjhESi1QMV9sR2htZF94R0ZYajZFbmI4eWxMYmExYjhVUXVtayIsInkiOiJQaW5KZ2s4N3N4djVwNlF3eHd2Q1FWa25CMXRkU1FPbUwwU2I5NWdjZ1pRIn19.eyJqdGkiOiJWZmlDQ0tkZ21zX01rczlUZi1wY1NBIiwiaHRtIjoiUE9TVCIsImh0dSI6Imh0dHBzOi8vYXBpLnZldHRpZC5kZXYvdjEvYXV0aC90b2tlbiIsImlhdCI6MTc4MDAwMDAwMCwibm9uY2UiOiJBQUFBQUFBQUFBQSJ9.nqVZUx9qzz_DtJx_5eSht1U5I6JcBGxnfMiMz6hxVfoF4uXXUvDXxboqtquFpb3iZq3xsrfuoQLTWdIFaQujBg",
+        .init(rawValue: "nonce_invalid")
+    ),
 ]
 
 private func writeSeeds(to directory: String) {
@@ -131,16 +143,21 @@ private func writeSeeds(to directory: String) {
     writeSeed([0xFF, 0x02, 0x00, 0x30, 0x41], named: "edit-replace", in: directory)
     writeSeed([0xFF, 0x04, 0x01, 0x10, 0x00], named: "edit-delete", in: directory)
     // Signed modes: a header and claims as JSON objects.
-    writeSeed(JSONValue.object([("typ", .string("dpop+jwt")), ("alg", .string("ES256")), ("jwk", keyB.publicJWK.json)]).serialized(), named: "header-json", in: directory)
+    writeSeed(
+        JSONValue.object([("typ", .string("dpop+jwt")), ("alg", .string("ES256")), ("jwk", keyB.publicJWK.json)])
+            .serialized(), named: "header-json", in: directory)
     writeSeed(validClaims(extra: []).serialized(), named: "claims-json", in: directory)
-    writeSeed(validClaims(extra: [("ath", .string(DPoPProofBuilder.accessTokenHash(accessToken))), ("nonce", .string(nonce))]).serialized(), named: "claims-ath-nonce-json", in: directory)
+    writeSeed(
+        validClaims(extra: [("ath", .string(DPoPProofBuilder.accessTokenHash(accessToken))), ("nonce", .string(nonce))])
+            .serialized(), named: "claims-ath-nonce-json", in: directory)
 }
 
 private func validClaims(extra: [(String, JSONValue)]) -> JSONValue {
-    .object([
-        ("jti", .string("fuzz-jti-0001")), ("htm", .string(method)), ("htu", .string(targetURI)),
-        ("iat", .integer(Int64(now.timeIntervalSince1970))),
-    ] + extra)
+    .object(
+        [
+            ("jti", .string("fuzz-jti-0001")), ("htm", .string(method)), ("htu", .string(targetURI)),
+            ("iat", .integer(Int64(now.timeIntervalSince1970))),
+        ] + extra)
 }
 
 private func selfCheck() {
@@ -150,7 +167,9 @@ private func selfCheck() {
         }
     }
     for (proof, code) in refusedProofs {
-        guard case .failure(let error) = verify(DPoPRequest(proof: proof, method: method, targetURI: targetURI)), error.code == code else {
+        guard case .failure(let error) = verify(DPoPRequest(proof: proof, method: method, targetURI: targetURI)),
+            error.code == code
+        else {
             preconditionFailure("a committed refused proof is not refused with \(code)")
         }
     }
@@ -188,14 +207,18 @@ private func checkRaw(_ bytes: [UInt8]) {
     let result = verify(DPoPRequest(proof: proof, method: method, targetURI: targetURI))
     trace("raw, \(bytes.count) bytes: \(result.map(\.jti))")
     if case .success = result {
-        invariant(validProofs.contains(proof) && Array(proof.utf8) == bytes, "a proof that is not a committed valid one verified")
+        invariant(
+            validProofs.contains(proof) && Array(proof.utf8) == bytes,
+            "a proof that is not a committed valid one verified")
     }
     let jws = try? CompactJWS(parsing: proof)
     if case .failure(let error) = result, proof.utf8.count <= dpopVerifier.configuration.maxProofBytes {
         if jws == nil {
             invariant(error.code == .malformedProof, "CompactJWS refuses the proof but the verifier says \(error.code)")
         } else if error.code == .malformedProof {
-            invariant(jws?.header["crit"] != nil, "the verifier says malformed_proof but CompactJWS parses it and it has no crit")
+            invariant(
+                jws?.header["crit"] != nil,
+                "the verifier says malformed_proof but CompactJWS parses it and it has no crit")
         }
     }
     if let jws { checkJWS(jws, text: Array(proof.utf8)) }
@@ -208,11 +231,16 @@ private func checkJWS(_ jws: CompactJWS, text: [UInt8]) {
     invariant(parts.count == 3, "a parsed JWS does not have three parts")
     for part in parts {
         let string = String(decoding: part, as: UTF8.self)
-        guard let decoded = Base64URL.decode(string) else { fatalError("fuzz invariant violated: a parsed part is not base64url") }
+        guard let decoded = Base64URL.decode(string) else {
+            fatalError("fuzz invariant violated: a parsed part is not base64url")
+        }
         invariant(Base64URL.encode(decoded) == string, "base64url is not canonical: two encodings decode alike")
     }
-    invariant(jws.signingInput == Array(parts[0]) + [UInt8(ascii: ".")] + Array(parts[1]), "signingInput is not the first two parts")
-    invariant(Base64URL.decode(String(decoding: parts[2], as: UTF8.self)) == jws.signature, "signature is not the third part")
+    invariant(
+        jws.signingInput == Array(parts[0]) + [UInt8(ascii: ".")] + Array(parts[1]),
+        "signingInput is not the first two parts")
+    invariant(
+        Base64URL.decode(String(decoding: parts[2], as: UTF8.self)) == jws.signature, "signature is not the third part")
     invariant(JSONValue.parse(jws.header.serialized()) == jws.header, "the header does not round-trip through JSON")
     invariant(JSONValue.parse(jws.payload.serialized()) == jws.payload, "the payload does not round-trip through JSON")
 }
@@ -243,7 +271,8 @@ private func checkSignedHeader(_ header: [UInt8], _ json: JSONValue) {
     let jwk = json["jwk"]
     let jwkMembers = jwk?.objectMembers ?? []
     let typ = json["typ"]?.stringValue?.lowercased()
-    let expectOK = proof.utf8.count <= dpopVerifier.configuration.maxProofBytes
+    let expectOK =
+        proof.utf8.count <= dpopVerifier.configuration.maxProofBytes
         && json["crit"] == nil
         && (typ == "dpop+jwt" || typ == "application/dpop+jwt")
         && json["alg"] == .string("ES256")
@@ -255,7 +284,9 @@ private func checkSignedHeader(_ header: [UInt8], _ json: JSONValue) {
     switch result {
     case .success(let verified):
         invariant(expectOK, "a header that breaks a rule verified")
-        invariant(verified.jwk == keyB.publicJWK && verified.thumbprint == keyB.publicJWK.thumbprint, "the verified key is not the signing key")
+        invariant(
+            verified.jwk == keyB.publicJWK && verified.thumbprint == keyB.publicJWK.thumbprint,
+            "the verified key is not the signing key")
     case .failure(let error):
         invariant(!expectOK, "a valid header was refused: \(error)")
         invariant(headerCodes.contains(error.code), "a fuzzed header was refused with a claims code \(error.code)")
@@ -263,7 +294,9 @@ private func checkSignedHeader(_ header: [UInt8], _ json: JSONValue) {
 }
 
 private func checkSignedClaims(_ claimsBytes: [UInt8], _ claims: JSONValue) {
-    let header = JSONValue.object([("typ", .string("dpop+jwt")), ("alg", .string("ES256")), ("jwk", keyB.publicJWK.json)])
+    let header = JSONValue.object([
+        ("typ", .string("dpop+jwt")), ("alg", .string("ES256")), ("jwk", keyB.publicJWK.json),
+    ])
     let proof = sign(header: header.serialized(), claims: claimsBytes)
     let bound = claims["ath"] != nil
     let request = DPoPRequest(
@@ -284,10 +317,12 @@ private func checkSignedClaims(_ claimsBytes: [UInt8], _ claims: JSONValue) {
     }()
     let jti = nonEmpty("jti")
     let htu = nonEmpty("htu")
-    let expectOK = proof.utf8.count <= dpopVerifier.configuration.maxProofBytes
+    let expectOK =
+        proof.utf8.count <= dpopVerifier.configuration.maxProofBytes
         && jti != nil && jti!.utf8.count <= dpopVerifier.configuration.maxJTIBytes
         && nonEmpty("htm") == method
-        && htu.flatMap(DPoPTargetURI.normalize) != nil && htu.flatMap(DPoPTargetURI.normalize) == DPoPTargetURI.normalize(targetURI)
+        && htu.flatMap(DPoPTargetURI.normalize) != nil
+        && htu.flatMap(DPoPTargetURI.normalize) == DPoPTargetURI.normalize(targetURI)
         && iat != nil && iat!.isFinite && iat! >= seconds - 60 && iat! <= seconds + 5
         && nonceOK
         && (!bound || claims["ath"] == .string(DPoPProofBuilder.accessTokenHash(accessToken)))
@@ -302,7 +337,9 @@ private func checkSignedClaims(_ claimsBytes: [UInt8], _ claims: JSONValue) {
         invariant(verified.thumbprint == keyB.publicJWK.thumbprint, "the verified key is not the signing key")
     case .failure(let error):
         invariant(!expectOK, "valid claims were refused: \(error)")
-        invariant(!headerCodes.subtracting([.proofTooLarge]).contains(error.code), "fuzzed claims were refused with a header code \(error.code)")
+        invariant(
+            !headerCodes.subtracting([.proofTooLarge]).contains(error.code),
+            "fuzzed claims were refused with a header code \(error.code)")
         invariant(error.code != .replayedProof && error.code != .keyBindingMismatch, "impossible refusal \(error.code)")
     }
 }

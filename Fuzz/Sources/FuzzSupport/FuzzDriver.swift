@@ -5,9 +5,9 @@ import CFuzzerDriver
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The body a target registered with ``runFuzzer(_:_:_:)``; libFuzzer calls it through a C function pointer,
@@ -41,7 +41,10 @@ public func runRegisteredBody(_ data: UnsafePointer<UInt8>?, _ size: Int) {
 }
 
 /// Stops the process with a message libFuzzer reports as a crash, with the input that caused it.
-public func invariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+public func invariant(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID,
+    line: UInt = #line
+) {
     if !condition() {
         fatalError("fuzz invariant violated: \(message())", file: file, line: line)
     }

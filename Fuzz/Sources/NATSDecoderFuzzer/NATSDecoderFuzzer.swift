@@ -42,7 +42,8 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     let whole = decode(input, chunks: [input.count], zeroCopy: false)
     let splitAt = input.isEmpty ? 0 : Int(input[0]) % (input.count + 1)
     let split = decode(input, chunks: [splitAt, input.count - splitAt], zeroCopy: true)
-    invariant(whole == split, "decoding split in two (at \(splitAt)) with zero-copy payloads differs from decoding whole")
+    invariant(
+        whole == split, "decoding split in two (at \(splitAt)) with zero-copy payloads differs from decoding whole")
     if input.count <= 128 {
         let trickle = decode(input, chunks: Array(repeating: 1, count: input.count), zeroCopy: false)
         invariant(whole == trickle, "decoding one byte at a time differs")
@@ -70,7 +71,9 @@ private func decode(_ input: [UInt8], chunks: [Int], zeroCopy: Bool) -> Outcome 
                 return outcome
             }
             guard let operation else {
-                invariant(pending.readerIndex == before && pending.readableBytes == readable, "an incomplete frame consumed bytes")
+                invariant(
+                    pending.readerIndex == before && pending.readableBytes == readable,
+                    "an incomplete frame consumed bytes")
                 break
             }
             let consumed = pending.readerIndex - before
@@ -99,5 +102,8 @@ private func check(_ operation: NATSServerOperation, frame: [UInt8]) {
 }
 
 private func isToken(_ text: String) -> Bool {
-    !text.isEmpty && !text.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") })
+    !text.isEmpty
+        && !text.utf8.contains(where: {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n")
+        })
 }

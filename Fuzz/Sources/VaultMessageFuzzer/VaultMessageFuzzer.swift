@@ -42,7 +42,8 @@ private func expectedMessageRefusal(_ json: JSONValue?) -> VaultMessageError.Cod
     guard isID(json["id"]), let typeName = json["type"]?.stringValue else { return .missingField }
     guard let type = VaultMessageType(rawValue: typeName) else { return .unknownType }
     guard json["timestamp"]?.int64Value != nil else { return .missingField }
-    let allowed: Set<String> = type == .execute ? ["id", "type", "handler_id", "payload", "timestamp"] : ["id", "type", "timestamp"]
+    let allowed: Set<String> =
+        type == .execute ? ["id", "type", "handler_id", "payload", "timestamp"] : ["id", "type", "timestamp"]
     guard members.allSatisfy({ allowed.contains($0.0) }) else { return .missingField }
     if type == .execute {
         guard isID(json["handler_id"]), json["payload"] != nil else { return .missingField }
@@ -58,7 +59,8 @@ private func checkRequest(_ input: [UInt8], _ json: JSONValue?) {
     do {
         message = try VaultMessage.decode(input)
     } catch {
-        invariant(expected == error.code, "refused with \(error.code), expected \(expected.map(\.rawValue) ?? "success")")
+        invariant(
+            expected == error.code, "refused with \(error.code), expected \(expected.map(\.rawValue) ?? "success")")
         return
     }
     invariant(expected == nil, "decoded although it should be refused with \(expected!)")
@@ -67,14 +69,17 @@ private func checkRequest(_ input: [UInt8], _ json: JSONValue?) {
     invariant(message.type.rawValue == json["type"]?.stringValue, "type is not the member")
     switch message {
     case .executeHandler(_, let handlerID, let payload, let timestamp):
-        invariant(handlerID == json["handler_id"]?.stringValue && payload == json["payload"], "handler_id or payload is not the member")
+        invariant(
+            handlerID == json["handler_id"]?.stringValue && payload == json["payload"],
+            "handler_id or payload is not the member")
         invariant(timestamp == json["timestamp"]?.int64Value, "timestamp is not the member")
     case .statusRequest(_, let timestamp), .eventTypesRequest(_, let timestamp):
         invariant(timestamp == json["timestamp"]?.int64Value, "timestamp is not the member")
     }
     let encoded = message.encoded()
     guard let again = try? VaultMessage.decode(encoded) else {
-        fatalError("fuzz invariant violated: an encoded request does not decode: \(String(decoding: encoded, as: UTF8.self))")
+        fatalError(
+            "fuzz invariant violated: an encoded request does not decode: \(String(decoding: encoded, as: UTF8.self))")
     }
     invariant(again == message, "a request changed through encode and decode")
     invariant(again.encoded() == encoded, "encoding is not stable")
@@ -85,10 +90,14 @@ private func checkResponse(_ input: [UInt8], _ json: JSONValue?) {
     do {
         response = try VaultResponse.decode(input)
     } catch {
-        if json?.objectMembers == nil { invariant(error.code == .malformedJSON, "a non-object was refused with \(error.code)") }
+        if json?.objectMembers == nil {
+            invariant(error.code == .malformedJSON, "a non-object was refused with \(error.code)")
+        }
         return
     }
-    guard let json, json.objectMembers != nil else { fatalError("fuzz invariant violated: a response decoded from a non-object") }
+    guard let json, json.objectMembers != nil else {
+        fatalError("fuzz invariant violated: a response decoded from a non-object")
+    }
     invariant(response.requestID == json["request_id"]?.stringValue, "requestID is not the request_id member")
     invariant(response.typeName == json["type"]?.stringValue, "typeName is not the type member")
     if case .handlerResult = response {
@@ -96,7 +105,8 @@ private func checkResponse(_ input: [UInt8], _ json: JSONValue?) {
     }
     let encoded = response.encoded()
     guard let again = try? VaultResponse.decode(encoded) else {
-        fatalError("fuzz invariant violated: an encoded response does not decode: \(String(decoding: encoded, as: UTF8.self))")
+        fatalError(
+            "fuzz invariant violated: an encoded response does not decode: \(String(decoding: encoded, as: UTF8.self))")
     }
     invariant(again == response, "a response changed through encode and decode")
     invariant(again.encoded() == encoded, "encoding is not stable")

@@ -15,7 +15,9 @@ struct BenchGateServer {
     /// `http://127.0.0.1:<port>`.
     var baseURL: String { server.baseURL.absoluteString }
 
-    static func start(upstreamBaseURL: String, developmentToken: String, databaseURL: String?) async throws -> BenchGateServer {
+    static func start(upstreamBaseURL: String, developmentToken: String, databaseURL: String?) async throws
+        -> BenchGateServer
+    {
         var gate = GateConfiguration(
             appID: "\(teamID).\(bundleID)",
             allowedEnvironments: [.development],

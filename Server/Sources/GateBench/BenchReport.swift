@@ -11,20 +11,31 @@ enum BenchReport {
         ] {
             print(row(name, rate(pair.single), rate(pair.allCores), ratio(pair.allCores / pair.single)))
         }
-        print("ratio DPoP created : ES256 sign     1 task \(ratio(results.dpopCreate.single / results.es256Sign.single)), "
-            + "all cores \(ratio(results.dpopCreate.allCores / results.es256Sign.allCores))")
-        print("ratio DPoP verified : ES256 verify  1 task \(ratio(results.dpopVerify.single / results.es256Verify.single)), "
-            + "all cores \(ratio(results.dpopVerify.allCores / results.es256Verify.allCores))")
-        print("(proofs: GET, ath of a 512-byte token, server nonce, fresh jti; verifier as DPoPGuard with an in-memory replay cache)")
+        print(
+            "ratio DPoP created : ES256 sign     1 task \(ratio(results.dpopCreate.single / results.es256Sign.single)), "
+                + "all cores \(ratio(results.dpopCreate.allCores / results.es256Sign.allCores))")
+        print(
+            "ratio DPoP verified : ES256 verify  1 task \(ratio(results.dpopVerify.single / results.es256Verify.single)), "
+                + "all cores \(ratio(results.dpopVerify.allCores / results.es256Verify.allCores))")
+        print(
+            "(proofs: GET, ath of a 512-byte token, server nonce, fresh jti; verifier as DPoPGuard with an in-memory replay cache)"
+        )
     }
 
     static func printProxy(_ results: ProxyResults, settings: LoadSettings, proofs: ProofResults, cores: Int) {
         let seconds = settings.duration.seconds
-        print("Gate proxy: \(settings.connections) connections, \(format(seconds)) s per run after \(format(settings.warmup.seconds)) s warm-up, "
-            + "AsyncHTTPClient, upstream + server + load in one process, SQLite")
+        print(
+            "Gate proxy: \(settings.connections) connections, \(format(seconds)) s per run after \(format(settings.warmup.seconds)) s warm-up, "
+                + "AsyncHTTPClient, upstream + server + load in one process, SQLite")
         print(row("", "req/s", "requests", "errors"))
-        print(row("GET upstream directly", rate(results.direct.perSecond), "\(results.direct.succeeded)", "\(results.direct.errors)"))
-        print(row("GET via /proxy (DPoP)", rate(results.proxied.perSecond), "\(results.proxied.succeeded)", "\(results.proxied.errors)"))
+        print(
+            row(
+                "GET upstream directly", rate(results.direct.perSecond), "\(results.direct.succeeded)",
+                "\(results.direct.errors)"))
+        print(
+            row(
+                "GET via /proxy (DPoP)", rate(results.proxied.perSecond), "\(results.proxied.succeeded)",
+                "\(results.proxied.errors)"))
         print("ratio proxied : direct             \(ratio(results.proxied.perSecond / results.direct.perSecond))")
         let requests = max(1, results.proxied.succeeded + results.proxied.errors)
         let buildMicros = results.proxied.buildTime.seconds / Double(requests) * 1e6
@@ -32,8 +43,9 @@ enum BenchReport {
         let createShare = results.proxied.perSecond / proofs.dpopCreate.single / Double(cores)
         let verifyShare = results.proxied.perSecond / proofs.dpopVerify.single / Double(cores)
         print("proof creation in the load loop: \(format(buildMicros)) µs per request (wall, incl. waiting for a core)")
-        print("at the proxied rate, proof creation needs ≈ \(percent(createShare)) and DPoP verification (without SQL) ≈ "
-            + "\(percent(verifyShare)) of the \(cores) cores (proxied req/s ÷ 1-task proofs/s ÷ cores)")
+        print(
+            "at the proxied rate, proof creation needs ≈ \(percent(createShare)) and DPoP verification (without SQL) ≈ "
+                + "\(percent(verifyShare)) of the \(cores) cores (proxied req/s ÷ 1-task proofs/s ÷ cores)")
     }
 
     private static func row(_ name: String, _ a: String, _ b: String, _ c: String) -> String {

@@ -13,8 +13,11 @@ struct BenchUpstream: Sendable {
     static func start() async throws -> BenchUpstream {
         let router = Router()
         router.get("/api/**") { request, _ -> Response in
-            let text = #"{"upstream":"bench","method":"\#(request.method.rawValue)","uri":"\#(request.uri.description)"}"#
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            let text =
+                #"{"upstream":"bench","method":"\#(request.method.rawValue)","uri":"\#(request.uri.description)"}"#
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         var logger = Logger(label: "gatebench-upstream")
         // Stopping by cancellation makes Hummingbird log errors about the closed channels; nothing else is logged.

@@ -11,7 +11,8 @@ import Foundation
 struct GateBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "GateBench",
-        abstract: "DPoP proofs created/verified per second and the Gate proxy's overhead against a direct upstream call."
+        abstract:
+            "DPoP proofs created/verified per second and the Gate proxy's overhead against a direct upstream call."
     )
 
     @Option(help: "Seconds each HTTP measurement runs (direct, proxied).")
@@ -40,7 +41,9 @@ struct GateBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        print("GateBench: \(cores) cores, release build: \(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)")")
+        print(
+            "GateBench: \(cores) cores, release build: \(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)")"
+        )
         print("")
         let proofResults = try await ProofBenchmark(count: proofs, cores: cores).run()
         BenchReport.printProofs(proofResults, count: proofs, cores: cores)
@@ -60,9 +63,9 @@ struct GateBenchCommand: AsyncParsableCommand {
 
     static var isReleaseBuild: Bool {
         #if DEBUG
-        false
+            false
         #else
-        true
+            true
         #endif
     }
 }

@@ -55,7 +55,9 @@ struct LoadGenerator: Sendable {
         return try await load(for: settings.duration, makeRequest: makeRequest, observe: observe)
     }
 
-    private func load(for duration: Duration, makeRequest: @escaping MakeRequest, observe: @escaping Observe) async throws -> LoadResult {
+    private func load(for duration: Duration, makeRequest: @escaping MakeRequest, observe: @escaping Observe)
+        async throws -> LoadResult
+    {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + duration

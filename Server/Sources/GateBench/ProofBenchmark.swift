@@ -41,7 +41,8 @@ struct ProofBenchmark: Sendable {
         let builder = DPoPProofBuilder(signer: signer)
         let nonces = DPoPNonceIssuer(key: SymmetricKey(size: .bits256))
         let nonce = nonces.issue()
-        let sample = try await builder.proof(method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce)
+        let sample = try await builder.proof(
+            method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce)
         let signingInput = Array(sample[..<(sample.lastIndex(of: ".") ?? sample.endIndex)].utf8)
         let ecdsaKey = P256.Signing.PrivateKey()
 
@@ -55,7 +56,8 @@ struct ProofBenchmark: Sendable {
             let signatures = sign.outputs
             let verify = try await Throughput.measure(count: count, tasks: tasks) { range in
                 try range.map { index in
-                    guard ES256.isValid(signature: signatures[index], for: signingInput, publicKey: ecdsaKey.publicKey) else {
+                    guard ES256.isValid(signature: signatures[index], for: signingInput, publicKey: ecdsaKey.publicKey)
+                    else {
                         throw BenchFailure("an ES256 signature did not verify")
                     }
                 }
@@ -64,7 +66,9 @@ struct ProofBenchmark: Sendable {
                 var proofs: [String] = []
                 proofs.reserveCapacity(range.count)
                 for _ in range {
-                    proofs.append(try await builder.proof(method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
+                    proofs.append(
+                        try await builder.proof(
+                            method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
                 }
                 return proofs
             }

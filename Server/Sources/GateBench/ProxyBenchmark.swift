@@ -42,11 +42,14 @@ struct ProxyBenchmark: Sendable {
             throw error
         }
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connections)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connections)
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         let outcome: Result<ProxyResults, any Error>
         do {
-            outcome = .success(try await measure(client: client, upstream: upstream, server: server, developmentToken: developmentToken))
+            outcome = .success(
+                try await measure(
+                    client: client, upstream: upstream, server: server, developmentToken: developmentToken))
         } catch {
             outcome = .failure(error)
         }
@@ -68,7 +71,8 @@ struct ProxyBenchmark: Sendable {
 
         let makeProxied: LoadGenerator.MakeRequest = {
             var request = HTTPClientRequest(url: proxiedURL)
-            let proof = try await builder.proof(method: "GET", url: proxiedURL, accessToken: token, nonce: nonce.withLockedValue { $0 })
+            let proof = try await builder.proof(
+                method: "GET", url: proxiedURL, accessToken: token, nonce: nonce.withLockedValue { $0 })
             request.headers.add(name: "Authorization", value: "DPoP " + token)
             request.headers.add(name: "DPoP", value: proof)
             return request
@@ -84,7 +88,8 @@ struct ProxyBenchmark: Sendable {
             let body = try await response.body.collect(upTo: 1 << 20)
             if response.status.code == 200 { break }
             if attempt == 2 || nonce.withLockedValue({ $0 }) == nil {
-                throw BenchFailure("the proxied check request answered \(response.status.code): \(String(buffer: body).prefix(300))")
+                throw BenchFailure(
+                    "the proxied check request answered \(response.status.code): \(String(buffer: body).prefix(300))")
             }
         }
 
@@ -95,7 +100,9 @@ struct ProxyBenchmark: Sendable {
     }
 
     /// A Gate token from the development grant, and the device key it is bound to.
-    private static func gateCredentials(server: BenchGateServer, developmentToken: String) async throws -> (token: String, signer: any DPoPSigner) {
+    private static func gateCredentials(server: BenchGateServer, developmentToken: String) async throws -> (
+        token: String, signer: any DPoPSigner
+    ) {
         guard let baseURL = URL(string: server.baseURL) else { throw BenchFailure("bad server URL \(server.baseURL)") }
         let store = InMemorySecureStore()
         let gate = GateClient(

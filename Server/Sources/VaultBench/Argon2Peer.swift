@@ -16,7 +16,9 @@ struct Argon2Costs: Sendable {
 
 enum Argon2Peer {
     /// Hashes `serialCount` passwords one after the other, then `4 × maxConcurrentHashes` at once.
-    static func measure(parameters: Argon2Parameters, maxConcurrentHashes: Int, serialCount: Int) async throws -> Argon2Costs {
+    static func measure(parameters: Argon2Parameters, maxConcurrentHashes: Int, serialCount: Int) async throws
+        -> Argon2Costs
+    {
         let clock = ContinuousClock()
         let password = "Quartz-lantern-meadow-97"
         let single = PasswordHasher(configuration: .init(parameters: parameters, maxConcurrentHashes: 1))
@@ -28,7 +30,8 @@ enum Argon2Peer {
         let serialElapsed = clock.now - serialStart
         let serialMemory = await serialWatch.stop()
 
-        let limited = PasswordHasher(configuration: .init(parameters: parameters, maxConcurrentHashes: maxConcurrentHashes))
+        let limited = PasswordHasher(
+            configuration: .init(parameters: parameters, maxConcurrentHashes: maxConcurrentHashes))
         let burst = 4 * max(1, maxConcurrentHashes)
         let ceilingWatch = MemoryWatch.start()
         let ceilingStart = clock.now

@@ -13,7 +13,9 @@ struct BenchTransport: ClientTransport {
 
     private static let maxBodyBytes = 1 << 20
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
         var origin = baseURL.absoluteString
         if origin.hasSuffix("/") { origin.removeLast() }
         var outgoing = HTTPClientRequest(url: origin + (request.path ?? ""))
@@ -30,6 +32,9 @@ struct BenchTransport: ClientTransport {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         let bytes = try await response.body.collect(upTo: Self.maxBodyBytes)
-        return (HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields), HTTPBody(Array(buffer: bytes)))
+        return (
+            HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields),
+            HTTPBody(Array(buffer: bytes))
+        )
     }
 }

@@ -14,7 +14,8 @@ import VettIDServer
 struct VaultBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "VaultBench",
-        abstract: "Vault enrollments/s and authentications/s at the configured Argon2id parameters, with peak memory per phase."
+        abstract:
+            "Vault enrollments/s and authentications/s at the configured Argon2id parameters, with peak memory per phase."
     )
 
     @Option(help: "Concurrent clients in the enrollment phase.")
@@ -36,26 +37,35 @@ struct VaultBenchCommand: AsyncParsableCommand {
     var databaseURL: String?
 
     func validate() throws {
-        guard (1...1024).contains(clients), authClients.allSatisfy({ (1...1024).contains($0) }), !authClients.isEmpty else {
+        guard (1...1024).contains(clients), authClients.allSatisfy({ (1...1024).contains($0) }), !authClients.isEmpty
+        else {
             throw ValidationError("--clients and --auth-clients must be 1...1024")
         }
         guard enrollments >= max(clients, authClients.max() ?? 0) else {
-            throw ValidationError("--enrollments must be at least --clients and the largest --auth-clients (one device per client)")
+            throw ValidationError(
+                "--enrollments must be at least --clients and the largest --auth-clients (one device per client)")
         }
-        guard seconds > 0, argon2Hashes >= 1 else { throw ValidationError("--seconds must be > 0 and --argon2-hashes >= 1") }
+        guard seconds > 0, argon2Hashes >= 1 else {
+            throw ValidationError("--seconds must be > 0 and --argon2-hashes >= 1")
+        }
     }
 
     func run() async throws {
         let defaults = ServerConfiguration()
         let parameters = defaults.argon2
         let slots = defaults.maxConcurrentHashes
-        emit("VaultBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build: "
-            + "\(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)"), store: \(databaseURL == nil ? "SQLite" : "PostgreSQL")")
-        emit("Argon2id (server defaults): t=\(parameters.iterations), m=\(parameters.memoryKiB) KiB, p=\(parameters.parallelism), "
-            + "max_concurrent_hashes=\(slots), blocking thread pool \(NIOSingletons.blockingPoolThreadCountSuggestion) threads")
+        emit(
+            "VaultBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build: "
+                + "\(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)"), store: \(databaseURL == nil ? "SQLite" : "PostgreSQL")"
+        )
+        emit(
+            "Argon2id (server defaults): t=\(parameters.iterations), m=\(parameters.memoryKiB) KiB, p=\(parameters.parallelism), "
+                + "max_concurrent_hashes=\(slots), blocking thread pool \(NIOSingletons.blockingPoolThreadCountSuggestion) threads"
+        )
         emit("")
 
-        let argon2 = try await Argon2Peer.measure(parameters: parameters, maxConcurrentHashes: slots, serialCount: argon2Hashes)
+        let argon2 = try await Argon2Peer.measure(
+            parameters: parameters, maxConcurrentHashes: slots, serialCount: argon2Hashes)
         VaultReport.printArgon2(argon2, parameters: parameters, slots: slots, count: argon2Hashes)
         emit("")
 
@@ -77,7 +87,9 @@ struct VaultBenchCommand: AsyncParsableCommand {
         try outcome.get()
     }
 
-    private func measure(server: BenchVaultServer, client: HTTPClient, developmentToken: String, argon2: Argon2Costs) async throws {
+    private func measure(server: BenchVaultServer, client: HTTPClient, developmentToken: String, argon2: Argon2Costs)
+        async throws
+    {
         guard let baseURL = URL(string: server.baseURL) else { throw BenchFailure("bad server URL \(server.baseURL)") }
         let slots = server.configuration.maxConcurrentHashes
         let hashBytes = Int(server.configuration.argon2.memoryKiB) * 1024
@@ -85,8 +97,11 @@ struct VaultBenchCommand: AsyncParsableCommand {
         // One member per device the largest authentication phase needs (a member has one live credential), and
         // at most 20 pending invitations each.
         let members = max(authClients.max() ?? 1, clients, (enrollments + 19) / 20)
-        emit("setup: \(members) members (register + login + invitations), \(enrollments) invitations, \(clients) at a time...")
-        let setup = BenchMembers(client: client, baseURL: server.baseURL, runID: String(UUID().uuidString.prefix(8)).lowercased())
+        emit(
+            "setup: \(members) members (register + login + invitations), \(enrollments) invitations, \(clients) at a time..."
+        )
+        let setup = BenchMembers(
+            client: client, baseURL: server.baseURL, runID: String(UUID().uuidString.prefix(8)).lowercased())
         let invitations = try await withThrowingTaskGroup(of: [(Int, [String])].self) { group in
             for worker in 0..<min(clients, members) {
                 group.addTask {
@@ -104,13 +119,15 @@ struct VaultBenchCommand: AsyncParsableCommand {
         }
 
         emit("enroll: \(enrollments) devices, \(clients) at a time...")
-        let load = VaultLoad(baseURL: baseURL, transport: BenchTransport(client: client), developmentToken: developmentToken)
+        let load = VaultLoad(
+            baseURL: baseURL, transport: BenchTransport(client: client), developmentToken: developmentToken)
         let (enrolled, devices) = try await load.enroll(invitations: invitations, clients: clients)
         VaultReport.printPhaseHeader()
         VaultReport.printPhase("enroll", enrolled, argon2: argon2, slots: slots, hashBytes: hashBytes)
         let live = devices.compactMap { $0 }
         guard enrolled.errors == 0, live.count == members else {
-            throw BenchFailure("\(enrolled.errors) enrollments failed (first: \(enrolled.firstError ?? "?")); no valid numbers")
+            throw BenchFailure(
+                "\(enrolled.errors) enrollments failed (first: \(enrolled.firstError ?? "?")); no valid numbers")
         }
 
         var phases: [PhaseResult] = []
@@ -120,7 +137,8 @@ struct VaultBenchCommand: AsyncParsableCommand {
             VaultReport.printPhase("auth", phase, argon2: argon2, slots: slots, hashBytes: hashBytes)
             phases.append(phase)
             guard phase.errors == 0 else {
-                throw BenchFailure("\(phase.errors) authentications failed (first: \(phase.firstError ?? "?")); no valid numbers")
+                throw BenchFailure(
+                    "\(phase.errors) authentications failed (first: \(phase.firstError ?? "?")); no valid numbers")
             }
         }
         emit("")
@@ -131,9 +149,9 @@ struct VaultBenchCommand: AsyncParsableCommand {
 
     static var isReleaseBuild: Bool {
         #if DEBUG
-        false
+            false
         #else
-        true
+            true
         #endif
     }
 }

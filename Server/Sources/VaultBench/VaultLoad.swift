@@ -90,7 +90,9 @@ struct VaultLoad: Sendable {
                             let device = try makeDevice()
                             let started = clock.now
                             do {
-                                _ = try await device.enroll(invitation: try EnrollmentInvitationLink(parsing: payload), password: Self.vaultPassword)
+                                _ = try await device.enroll(
+                                    invitation: try EnrollmentInvitationLink(parsing: payload),
+                                    password: Self.vaultPassword)
                                 result.record(.success(clock.now - started))
                                 live.append((member, device))
                             } catch {

@@ -5,15 +5,21 @@ import VettIDServer
 enum VaultReport {
     static func printArgon2(_ costs: Argon2Costs, parameters: Argon2Parameters, slots: Int, count: Int) {
         emit("Argon2id alone (peer), through the server's PasswordHasher:")
-        emit("  one at a time (\(count) hashes): \(ms(costs.secondsPerHash)) ms per hash = \(rate(1 / costs.secondsPerHash)) hashes/s; "
-            + "memory \(memory(costs.serialMemory))")
-        emit("  \(4 * slots) requested, \(slots) in flight: \(rate(costs.ceilingPerSecond)) hashes/s (the Argon2 ceiling); "
-            + "memory \(memory(costs.ceilingMemory))")
+        emit(
+            "  one at a time (\(count) hashes): \(ms(costs.secondsPerHash)) ms per hash = \(rate(1 / costs.secondsPerHash)) hashes/s; "
+                + "memory \(memory(costs.serialMemory))")
+        emit(
+            "  \(4 * slots) requested, \(slots) in flight: \(rate(costs.ceilingPerSecond)) hashes/s (the Argon2 ceiling); "
+                + "memory \(memory(costs.ceilingMemory))")
     }
 
     static func printPhaseHeader() {
         emit("")
-        emit(row(["phase", "clients", "ops", "ops/s", "p50 ms", "p99 ms", "RSS before", "peak", "after", "bound", "if unbounded"]))
+        emit(
+            row([
+                "phase", "clients", "ops", "ops/s", "p50 ms", "p99 ms", "RSS before", "peak", "after", "bound",
+                "if unbounded",
+            ]))
     }
 
     /// One phase; `bound` is the resident size before plus `slots` hashes' memory, `if unbounded` plus one hash's
@@ -21,35 +27,42 @@ enum VaultReport {
     static func printPhase(_ name: String, _ phase: PhaseResult, argon2: Argon2Costs, slots: Int, hashBytes: Int) {
         let bound = phase.memory.before + slots * hashBytes
         let unbounded = phase.memory.before + phase.clients * hashBytes
-        emit(row([
-            name, "\(phase.clients)", "\(phase.succeeded)", rate(phase.perSecond), ms(phase.percentile(0.5).seconds),
-            ms(phase.percentile(0.99).seconds), mib(phase.memory.before), mib(phase.memory.peak) + (phase.memory.peakIsExact ? "" : "*"),
-            mib(phase.memory.after), mib(bound), mib(unbounded),
-        ]))
+        emit(
+            row([
+                name, "\(phase.clients)", "\(phase.succeeded)", rate(phase.perSecond),
+                ms(phase.percentile(0.5).seconds),
+                ms(phase.percentile(0.99).seconds), mib(phase.memory.before),
+                mib(phase.memory.peak) + (phase.memory.peakIsExact ? "" : "*"),
+                mib(phase.memory.after), mib(bound), mib(unbounded),
+            ]))
     }
 
     static func printSummary(
         enrolled: PhaseResult, auth: [PhaseResult], argon2: Argon2Costs, slots: Int, poolThreads: Int, hashBytes: Int
     ) {
-        emit("(memory in MiB of the whole process: server, \(max(enrolled.clients, auth.map(\.clients).max() ?? 0)) SDK clients and load; "
-            + "peak = VmHWM since the phase started; bound = before + \(slots) × \(hashBytes >> 20) MiB; "
-            + "if unbounded = before + clients × \(hashBytes >> 20) MiB)")
+        emit(
+            "(memory in MiB of the whole process: server, \(max(enrolled.clients, auth.map(\.clients).max() ?? 0)) SDK clients and load; "
+                + "peak = VmHWM since the phase started; bound = before + \(slots) × \(hashBytes >> 20) MiB; "
+                + "if unbounded = before + clients × \(hashBytes >> 20) MiB)")
         let ideal = Double(slots) / argon2.secondsPerHash
         emit("one Argon2id hash per enrollment (password) and per authentication (verify); against Argon2 alone:")
         emit("  enroll/s : Argon2 ceiling          \(ratio(enrolled.perSecond / argon2.ceilingPerSecond))")
         for phase in auth {
-            emit("  auth/s (\(phase.clients) clients) : Argon2 ceiling  \(ratio(phase.perSecond / argon2.ceilingPerSecond)); "
-                + "vs \(slots) × (1 / one hash) = \(rate(ideal))/s: \(ratio(phase.perSecond / ideal))")
+            emit(
+                "  auth/s (\(phase.clients) clients) : Argon2 ceiling  \(ratio(phase.perSecond / argon2.ceilingPerSecond)); "
+                    + "vs \(slots) × (1 / one hash) = \(rate(ideal))/s: \(ratio(phase.perSecond / ideal))")
         }
         if let first = auth.first, let last = auth.last, last.clients != first.clients {
             let growthFirst = first.memory.peak - first.memory.before
             let growthLast = last.memory.peak - last.memory.before
             let running = min(slots, poolThreads)
-            emit("peak growth over the phase's start: \(first.clients) clients +\(mib(growthFirst)) MiB, \(last.clients) clients "
-                + "+\(mib(growthLast)) MiB (\(slots) hashes = \(mib(slots * hashBytes)) MiB; \(last.clients) hashes would be "
-                + "\(mib(last.clients * hashBytes)) MiB)")
-            emit("hashes run on the blocking thread pool (\(poolThreads) threads), so at most min(\(slots), \(poolThreads)) = \(running) "
-                + "at once here: \(mib(running * hashBytes)) MiB")
+            emit(
+                "peak growth over the phase's start: \(first.clients) clients +\(mib(growthFirst)) MiB, \(last.clients) clients "
+                    + "+\(mib(growthLast)) MiB (\(slots) hashes = \(mib(slots * hashBytes)) MiB; \(last.clients) hashes would be "
+                    + "\(mib(last.clients * hashBytes)) MiB)")
+            emit(
+                "hashes run on the blocking thread pool (\(poolThreads) threads), so at most min(\(slots), \(poolThreads)) = \(running) "
+                    + "at once here: \(mib(running * hashBytes)) MiB")
         }
     }
 

@@ -7,7 +7,8 @@ import VettIDMessaging
 /// One client, one request at a time: app → worker (`execute echo`, parsed, dispatched, answered on the app's
 /// inbox) against the same exchange with a raw responder that only echoes bytes.
 enum RoundTripBenchmark {
-    static func throughWorker(_ connections: BenchConnections, requests: Int, warmup: Int) async throws -> LatencySample {
+    static func throughWorker(_ connections: BenchConnections, requests: Int, warmup: Int) async throws -> LatencySample
+    {
         let (app, namespace) = try await connections.app()
         defer { Task { await app.close() } }
         var sample = LatencySample()

@@ -13,7 +13,8 @@ enum ThroughputBenchmark {
     }
 
     /// Through the vault worker(s) the server runs.
-    static func run(_ connections: BenchConnections, clients: Int, window: Int, seconds: Double) async throws -> Result {
+    static func run(_ connections: BenchConnections, clients: Int, window: Int, seconds: Double) async throws -> Result
+    {
         var apps: [(NATSClient, String)] = []
         for _ in 0..<clients {
             let (app, namespace) = try await connections.app()
@@ -33,7 +34,8 @@ enum ThroughputBenchmark {
             try await responder.flush()
             let task = Task {
                 for await request in requests {
-                    guard let reply = request.replyTo, let message = try? VaultMessage.decode(request.payload.readableBytesView)
+                    guard let reply = request.replyTo,
+                        let message = try? VaultMessage.decode(request.payload.readableBytesView)
                     else { continue }
                     let answer = VaultResponse.handlerResult(
                         requestID: message.id, handlerID: "echo", result: .success(.null), timestamp: 0)
@@ -63,7 +65,8 @@ enum ThroughputBenchmark {
                         var count = 0
                         while clock.now < deadline {
                             let message = VaultMessage.executeHandler(
-                                id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)), timestamp: 0)
+                                id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)),
+                                timestamp: 0)
                             let reply = try await app.request(
                                 ByteBuffer(bytes: message.encoded()), to: subject)
                             guard try VaultResponse.decode(reply.payload.readableBytesView).isSuccess else {

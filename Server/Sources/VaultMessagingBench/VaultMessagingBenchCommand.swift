@@ -41,8 +41,10 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        print("VaultMessagingBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build: "
-            + "\(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)"), nats-server \(Self.natsVersion())")
+        print(
+            "VaultMessagingBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build: "
+                + "\(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)"), nats-server \(Self.natsVersion())"
+        )
         print("")
 
         let roundTrip = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
@@ -55,15 +57,22 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         print("round trip, 1 app, 1 request in flight, \(requests) requests (µs):")
         print("  path                         p50       p99")
         for (name, sample) in [("raw NATS request/reply echo", raw), ("app → worker (execute echo)", worker)] {
-            print("  " + name.padding(toLength: 27, withPad: " ", startingAt: 0)
-                + String(format: "%9.0f %9.0f", sample.percentile(0.5).microseconds, sample.percentile(0.99).microseconds))
+            print(
+                "  " + name.padding(toLength: 27, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%9.0f %9.0f", sample.percentile(0.5).microseconds, sample.percentile(0.99).microseconds
+                    ))
         }
-        print(String(format: "  worker / raw: p50 %.2f×, p99 %.2f×", worker.percentile(0.5).microseconds / raw.percentile(0.5).microseconds,
-            worker.percentile(0.99).microseconds / raw.percentile(0.99).microseconds))
+        print(
+            String(
+                format: "  worker / raw: p50 %.2f×, p99 %.2f×",
+                worker.percentile(0.5).microseconds / raw.percentile(0.5).microseconds,
+                worker.percentile(0.99).microseconds / raw.percentile(0.99).microseconds))
         print("")
 
-        print("throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per phase "
-            + "(peer: the same load against raw echo responders in a queue group on the same nats-server):")
+        print(
+            "throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per phase "
+                + "(peer: the same load against raw echo responders in a queue group on the same nats-server):")
         print("  responders         answered   requests/s   vs raw")
         for count in workers {
             let server = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
@@ -72,19 +81,22 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
             let connections = BenchConnections(server: server)
             let raw = try await ThroughputBenchmark.raw(
                 connections, clients: clients, window: window, seconds: seconds, responders: count)
-            let worker = try await ThroughputBenchmark.run(connections, clients: clients, window: window, seconds: seconds)
+            let worker = try await ThroughputBenchmark.run(
+                connections, clients: clients, window: window, seconds: seconds)
             await server.stop()
             print(String(format: "  %2d raw echo     %10d %12.0f", count, raw.answered, raw.perSecond))
-            print(String(format: "  %2d vault worker %10d %12.0f %8.2f×", count, worker.answered, worker.perSecond,
-                worker.perSecond / raw.perSecond))
+            print(
+                String(
+                    format: "  %2d vault worker %10d %12.0f %8.2f×", count, worker.answered, worker.perSecond,
+                    worker.perSecond / raw.perSecond))
         }
     }
 
     static var isReleaseBuild: Bool {
         #if DEBUG
-        return false
+            return false
         #else
-        return true
+            return true
         #endif
     }
 

@@ -114,11 +114,16 @@ import VettIDTestSupport
         try await LiveServer.withServer { server in
             let config = server.directory.appendingPathComponent("config")
             let url = server.baseURL.absoluteString
-            #expect(try run(["register", "--email", "inviter@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
+            #expect(
+                try run(
+                    ["register", "--email", "inviter@example.com", "--server", url], stdin: "vivid-Otter-parsley-42",
+                    configDirectory: config
+                ).status == 0)
             let human = try run(["invite", "create", "--label", "Phone"], configDirectory: config)
             #expect(human.status == 0, "\(human.stderr)")
             #expect(human.stdout.contains("█"), "the QR code is printed as terminal text")
-            let created = try run(["invite", "create", "--expires-in", "600", "--output", "json"], configDirectory: config)
+            let created = try run(
+                ["invite", "create", "--expires-in", "600", "--output", "json"], configDirectory: config)
             let code = try #require(created.json["code"] as? String)
             #expect((created.json["qr_payload"] as? String)?.hasPrefix("vettid://enroll?code=\(code)&api=") == true)
             let list = try run(["invite", "list", "--output", "json"], configDirectory: config)
@@ -136,13 +141,18 @@ import VettIDTestSupport
         try await LiveServer.withServer(configure: { $0.gate.developmentTokens = ["cli-dev-token"] }) { server in
             let config = server.directory.appendingPathComponent("config")
             let url = server.baseURL.absoluteString
-            #expect(try run(["register", "--email", "vault-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config).status == 0)
+            #expect(
+                try run(
+                    ["register", "--email", "vault-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42",
+                    configDirectory: config
+                ).status == 0)
             let created = try run(["invite", "create", "--output", "json"], configDirectory: config)
             let code = try #require(created.json["code"] as? String)
 
             // Without the development token the server's required attestation cannot be met.
             let unattested = try run(
-                ["enroll", code, "--profile", "phone", "--server", url, "--output", "json"], stdin: "correct-Horse-battery-91",
+                ["enroll", code, "--profile", "phone", "--server", url, "--output", "json"],
+                stdin: "correct-Horse-battery-91",
                 configDirectory: config)
             #expect(unattested.status == 1)
             #expect(unattested.errorJSON["error"] as? String == "attestation_invalid")
@@ -153,19 +163,24 @@ import VettIDTestSupport
             let image = server.directory.appendingPathComponent("invite.png")
             try Data(try QRCode(encoding: payload).png()).write(to: image)
             let enrolled = try run(
-                ["enroll", "--qr-image", image.path, "--profile", "laptop", "--development-token", "cli-dev-token", "--output", "json"],
+                [
+                    "enroll", "--qr-image", image.path, "--profile", "laptop", "--development-token", "cli-dev-token",
+                    "--output", "json",
+                ],
                 stdin: "correct-Horse-battery-91", configDirectory: config)
             #expect(enrolled.status == 0, "\(enrolled.stderr)")
             #expect(enrolled.json["status"] as? String == "enrolled")
             #expect(enrolled.json["key_version"] as? Int == 1)
 
             let authenticated = try run(
-                ["auth", "--profile", "laptop", "--output", "json"], stdin: "correct-Horse-battery-91", configDirectory: config)
+                ["auth", "--profile", "laptop", "--output", "json"], stdin: "correct-Horse-battery-91",
+                configDirectory: config)
             #expect(authenticated.status == 0, "\(authenticated.stderr)")
             #expect(authenticated.json["status"] as? String == "authenticated")
             #expect(authenticated.json["key_version"] as? Int == 2)
             // Vault lifecycle with the session `vettid auth` stored.
-            let status = try run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
+            let status = try run(
+                ["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
             #expect(status.status == 0, "\(status.stderr)")
             #expect(status.json["status"] as? String == "enrolled")
             #expect(status.json["credential_version"] as? Int == 2)
@@ -174,9 +189,12 @@ import VettIDTestSupport
             let deploy = try run(["vault", "deploy", "--output", "json"], configDirectory: config)
             #expect(deploy.status == 0, "\(deploy.stderr)")
             #expect(deploy.json["status"] as? String == "active")
-            #expect(try run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config).json["status"] as? String == "active")
+            #expect(
+                try run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config).json[
+                    "status"] as? String == "active")
             let watch = try run(
-                ["vault", "watch", "--profile", "laptop", "--interval", "1", "--runs", "2", "--output", "json"], configDirectory: config)
+                ["vault", "watch", "--profile", "laptop", "--interval", "1", "--runs", "2", "--output", "json"],
+                configDirectory: config)
             #expect(watch.status == 0, "\(watch.stderr)")
             let runs = watch.stdout.split(separator: "\n").compactMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
@@ -185,10 +203,13 @@ import VettIDTestSupport
             #expect(runs.allSatisfy { $0["status"] as? String == "synced" })
 
             let wrong = try run(
-                ["auth", "--profile", "laptop", "--output", "json"], stdin: "not-the-Vault-password-3", configDirectory: config)
+                ["auth", "--profile", "laptop", "--output", "json"], stdin: "not-the-Vault-password-3",
+                configDirectory: config)
             #expect(wrong.status == 1)
             #expect(wrong.errorJSON["error"] as? String == "invalid_credentials")
-            let none = try run(["auth", "--profile", "other", "--server", url, "--output", "json"], stdin: "x", configDirectory: config)
+            let none = try run(
+                ["auth", "--profile", "other", "--server", url, "--output", "json"], stdin: "x", configDirectory: config
+            )
             #expect(none.status == 1)
             #expect(none.errorJSON["error"] as? String == "not_enrolled")
 
@@ -197,17 +218,24 @@ import VettIDTestSupport
             let third = try run(["invite", "create", "--output", "json"], configDirectory: config)
             let kioskCode = try #require(third.json["code"] as? String)
             let kiosk = try run(
-                ["enroll", kioskCode, "--profile", "kiosk", "--server", url, "--development-token", "cli-dev-token", "--output", "json"],
+                [
+                    "enroll", kioskCode, "--profile", "kiosk", "--server", url, "--development-token", "cli-dev-token",
+                    "--output", "json",
+                ],
                 stdin: "correct-Horse-battery-91", configDirectory: config)
             #expect(kiosk.status == 0, "\(kiosk.stderr)")
-            let noSession = try run(["vault", "status", "--profile", "kiosk", "--output", "json"], configDirectory: config)
+            let noSession = try run(
+                ["vault", "status", "--profile", "kiosk", "--output", "json"], configDirectory: config)
             #expect(noSession.status == 1)
             #expect(noSession.errorJSON["error"] as? String == "reauthentication_required", "\(noSession.stderr)")
-            #expect((noSession.errorJSON["error_description"] as? String)?.contains("vettid vault auth") == true, "\(noSession.stderr)")
+            #expect(
+                (noSession.errorJSON["error_description"] as? String)?.contains("vettid vault auth") == true,
+                "\(noSession.stderr)")
 
             let stored = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
             #expect(
-                String(decoding: stored, as: UTF8.self).range(of: "cr_[A-Za-z0-9_-]{22}", options: .regularExpression) == nil,
+                String(decoding: stored, as: UTF8.self).range(of: "cr_[A-Za-z0-9_-]{22}", options: .regularExpression)
+                    == nil,
                 "the credential is kept encrypted")
         }
     }
@@ -217,7 +245,8 @@ import VettIDTestSupport
         try await NATSLive.with(configure: { $0.gate.developmentTokens = ["cli-dev-token-down"] }) { live in
             let config = live.server.directory.appendingPathComponent("config")
             let url = live.server.baseURL.absoluteString
-            try registerAndEnroll("nats-down@example.com", server: url, token: "cli-dev-token-down", configDirectory: config)
+            try registerAndEnroll(
+                "nats-down@example.com", server: url, token: "cli-dev-token-down", configDirectory: config)
             let setup = try run(["nats", "setup", "--output", "json"], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
             let stored = try #require(setup.json["token_id"] as? String)
@@ -240,7 +269,8 @@ import VettIDTestSupport
             let config = live.server.directory.appendingPathComponent("config")
             let url = live.server.baseURL.absoluteString
             let vaultPassword = Self.vaultPassword
-            try registerAndEnroll("nats-cli@example.com", server: url, token: "cli-dev-token-nats", configDirectory: config)
+            try registerAndEnroll(
+                "nats-cli@example.com", server: url, token: "cli-dev-token-nats", configDirectory: config)
             #expect(try run(["auth", "--output", "json"], stdin: vaultPassword, configDirectory: config).status == 0)
 
             let caFile = try #require(live.nats.caFile)
@@ -259,15 +289,22 @@ import VettIDTestSupport
             #expect((status.json["active_tokens"] as? [Any])?.count == 2)
             let stored = try #require(status.json["stored_token_id"] as? String)
 
-            let echo = try run(["nats", "send", "--handler", "echo", "--payload", #"{"n":42}"#, "--output", "json"], configDirectory: config)
+            let echo = try run(
+                ["nats", "send", "--handler", "echo", "--payload", #"{"n":42}"#, "--output", "json"],
+                configDirectory: config)
             #expect(echo.status == 0, "\(echo.stderr)")
             #expect((echo.json["result"] as? [String: Any])?["n"] as? Int == 42)
-            let unknown = try run(["nats", "send", "--handler", "no.such", "--output", "json"], configDirectory: config)
+            let unknown = try run(
+                ["nats", "send", "--handler", "no.such", "--output", "json"], configDirectory: config)
             #expect(unknown.status == 1)
             #expect((unknown.json["error"] as? [String: Any])?["code"] as? String == "unknown_handler")
             let types = try run(["nats", "send", "--event-types", "--output", "json"], configDirectory: config)
-            #expect((types.json["event_types"] as? [[String: Any]])?.contains { $0["handler_id"] as? String == "echo" } == true)
-            let badPayload = try run(["nats", "send", "--handler", "echo", "--payload", "{oops", "--output", "json"], configDirectory: config)
+            #expect(
+                (types.json["event_types"] as? [[String: Any]])?.contains { $0["handler_id"] as? String == "echo" }
+                    == true)
+            let badPayload = try run(
+                ["nats", "send", "--handler", "echo", "--payload", "{oops", "--output", "json"], configDirectory: config
+            )
             #expect(badPayload.status == 1)
             #expect(badPayload.errorJSON["error"] as? String == "invalid_payload")
 
@@ -278,7 +315,8 @@ import VettIDTestSupport
             let listening = Task {
                 await finished.set(
                     try await runOffThePool(
-                        ["nats", "listen", "--count", "1", "--seconds", "20", "--output", "json"], configDirectory: config))
+                        ["nats", "listen", "--count", "1", "--seconds", "20", "--output", "json"],
+                        configDirectory: config))
             }
             // Sent again every 250 ms until the listener has heard one (it may not have subscribed yet); 90 s, as
             // long as 60 rounds of a `vettid` run and 250 ms take on a loaded machine.
@@ -341,7 +379,9 @@ import VettIDTestSupport
         let human = try run(["demo"], configDirectory: config)
         #expect(human.status == 0)
         #expect(human.stderr.isEmpty, "\(human.stderr)")
-        #expect(!human.stdout.split(separator: "\n").contains { $0.contains(" error ") || $0.hasPrefix("error") }, "\(human.stdout)")
+        #expect(
+            !human.stdout.split(separator: "\n").contains { $0.contains(" error ") || $0.hasPrefix("error") },
+            "\(human.stdout)")
         #expect(demo.json["ok"] as? Bool == true)
         let steps = try #require(demo.json["steps"] as? [[String: Any]])
         #expect(steps.count >= 41)
@@ -349,7 +389,8 @@ import VettIDTestSupport
         let names = steps.compactMap { $0["step"] as? String }
         for expected in [
             "register", "login", "current user", "refresh", "logout", "refuse revoked tokens", "proxied call", "invite",
-            "enroll: finalize", "authenticate", "refuse wrong vault password", "refuse forged LAT", "nats: connect over TLS",
+            "enroll: finalize", "authenticate", "refuse wrong vault password", "refuse forged LAT",
+            "nats: connect over TLS",
             "nats: vault status request", "nats: handler request", "nats: refuse other space", "nats: revoke a token",
         ] {
             #expect(names.contains(expected), "the demo runs \(expected)")
@@ -392,7 +433,8 @@ import VettIDTestSupport
                 Thread.detachNewThread {
                     guard self.exit?.wait(timeout: .seconds(120)) == true else {
                         self.exit?.terminate(self.process, grace: .seconds(1))
-                        continuation.resume(throwing: CLITestFailure("the streaming vettid command did not exit within 120 s"))
+                        continuation.resume(
+                            throwing: CLITestFailure("the streaming vettid command did not exit within 120 s"))
                         return
                     }
                     let stderr = self.errors.fileHandleForReading.readDataToEndOfFile()
@@ -425,7 +467,8 @@ import VettIDTestSupport
         let registered = try run(
             ["register", "--email", email, "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config)
         #expect(registered.status == 0, "\(registered.stderr)")
-        let code = try #require(try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
+        let code = try #require(
+            try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
         let enrolled = try run(
             ["enroll", code, "--development-token", token, "--output", "json"], stdin: Self.vaultPassword,
             configDirectory: config)
@@ -464,7 +507,10 @@ import VettIDTestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let printed = try run(
-            ["server", "nats-config", "--data-dir", directory.appendingPathComponent("data").path, "--listen-port", "4333"],
+            [
+                "server", "nats-config", "--data-dir", directory.appendingPathComponent("data").path, "--listen-port",
+                "4333",
+            ],
             configDirectory: directory)
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout.contains("operator:"), "an operator-mode configuration")

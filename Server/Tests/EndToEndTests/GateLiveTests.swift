@@ -9,9 +9,9 @@ import Testing
 import VettIDAttestation
 import VettIDClient
 import VettIDServer
+import VettIDSoftwareAttestation
 
 @testable import VettIDCLI
-import VettIDSoftwareAttestation
 
 /// Notes each exchange the SDK makes (method, path, status, nonce challenge), below the SDK's middlewares.
 actor LiveExchangeLog {
@@ -29,8 +29,11 @@ struct LoggingLiveTransport: ClientTransport {
     let base: any ClientTransport
     let log: LiveExchangeLog
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) = try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        let (response, responseBody) = try await base.send(
+            request, body: body, baseURL: baseURL, operationID: operationID)
         await log.append(
             .init(
                 method: request.method.rawValue, path: String((request.path ?? "").prefix { $0 != "?" }),
@@ -56,16 +59,20 @@ struct GateLiveTests {
         try await withRecordingUpstream { port, _ in try await body(port) }
     }
 
-    static func withRecordingUpstream(_ body: @escaping @Sendable (Int, UpstreamLog) async throws -> Void) async throws {
+    static func withRecordingUpstream(_ body: @escaping @Sendable (Int, UpstreamLog) async throws -> Void) async throws
+    {
         let log = UpstreamLog()
         let router = Router()
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/api/**", method: method) { request, _ -> Response in
                 let buffer = try await request.body.collect(upTo: 1 << 20)
                 let sawProof = request.headers[HTTPField.Name("DPoP")!] != nil || request.headers[.authorization] != nil
-                let text = "\(request.method.rawValue) \(request.uri.description) \(String(buffer: buffer)) credentials:\(sawProof)"
+                let text =
+                    "\(request.method.rawValue) \(request.uri.description) \(String(buffer: buffer)) credentials:\(sawProof)"
                 await log.append(text)
-                return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: text)))
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain"],
+                    body: .init(byteBuffer: ByteBuffer(string: text)))
             }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -86,14 +93,17 @@ struct GateLiveTests {
     @MainActor
     func gateRequestCommand() async throws {
         #expect(throws: (any Error).self) { _ = try GateRequestCommand.parse(["FETCH NOW", "/proxy/echo/x"]) }
-        #expect(throws: (any Error).self) { _ = try GateRequestCommand.parse(["GET", "/proxy/echo/x", "--header", "no colon"]) }
+        #expect(throws: (any Error).self) {
+            _ = try GateRequestCommand.parse(["GET", "/proxy/echo/x", "--header", "no colon"])
+        }
         try await Self.withRecordingUpstream { port, upstream in
             try await LiveServer.withServer(configure: { configuration in
                 configuration.gate = GateConfiguration(
                     developmentTokens: [Self.developmentToken],
                     upstreams: ["echo": GateUpstream(baseURL: "http://127.0.0.1:\(port)/api")])
             }) { server in
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-gate-cli-\(UUID().uuidString)")
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "vettid-gate-cli-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: directory) }
                 let arguments = [
                     "patch", "/proxy/echo/things?x=1", "--data", "payload", "--header", "X-Trace: 7",
@@ -104,7 +114,9 @@ struct GateLiveTests {
                 try await command.run()
                 // A second run reuses the device key kept in the profile's store.
                 try await GateRequestCommand.parse(arguments).run()
-                #expect(await upstream.lines == Array(repeating: "PATCH /api/things?x=1 payload credentials:false", count: 2))
+                #expect(
+                    await upstream.lines
+                        == Array(repeating: "PATCH /api/things?x=1 payload credentials:false", count: 2))
             }
         }
     }
@@ -115,7 +127,9 @@ struct GateLiveTests {
         let configuration = try GateClientConfiguration(
             baseURL: baseURL, teamID: "ABCDE12345", bundleID: "dev.vettid.live",
             transport: LoggingLiveTransport(base: DefaultTransport.make(), log: log))
-        return GateClient(configuration: configuration, deviceKeyStore: SoftwareDeviceKeyStore(store: store), attester: attester, store: store)
+        return GateClient(
+            configuration: configuration, deviceKeyStore: SoftwareDeviceKeyStore(store: store), attester: attester,
+            store: store)
     }
 
     @Test("software App Attest: challenge, register, token, proxied calls with any method; nonce retry; one mint")
@@ -130,13 +144,15 @@ struct GateLiveTests {
             }) { server in
                 let store = InMemorySecureStore()
                 let log = LiveExchangeLog()
-                let attester = SoftwareDeviceAttester(attester: SoftwareAttester(authority: authority, appID: Self.appID), store: store)
+                let attester = SoftwareDeviceAttester(
+                    attester: SoftwareAttester(authority: authority, appID: Self.appID), store: store)
                 let gate = try Self.gateClient(baseURL: server.baseURL, attester: attester, store: store, log: log)
 
                 let get = try await gate.performProxyRequest(path: "/proxy/echo/items?limit=2")
                 #expect(String(decoding: get.body, as: UTF8.self) == "GET /api/items?limit=2  credentials:false")
                 let post = try await gate.performProxyRequest(
-                    path: "/proxy/echo/items", method: .post, body: Data("hello".utf8), additionalHeaders: [.contentType: "text/plain"])
+                    path: "/proxy/echo/items", method: .post, body: Data("hello".utf8),
+                    additionalHeaders: [.contentType: "text/plain"])
                 #expect(String(decoding: post.body, as: UTF8.self) == "POST /api/items hello credentials:false")
                 for method in [HTTPRequest.Method.put, .patch, .delete] {
                     let response = try await gate.performProxyRequest(path: "/proxy/echo/items/1", method: method)
@@ -181,7 +197,8 @@ struct GateLiveTests {
                 let store = InMemorySecureStore()
                 let log = LiveExchangeLog()
                 let gate = try Self.gateClient(
-                    baseURL: server.baseURL, attester: DevelopmentTokenAttester(token: Self.developmentToken), store: store, log: log)
+                    baseURL: server.baseURL, attester: DevelopmentTokenAttester(token: Self.developmentToken),
+                    store: store, log: log)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in 0..<20 {
                         group.addTask { _ = try await gate.performProxyRequest(path: "/proxy/echo/n/\(index)") }
@@ -192,7 +209,8 @@ struct GateLiveTests {
                 #expect(await log.entries.filter { $0.path == "/attest/register" }.isEmpty)
 
                 let wrong = try Self.gateClient(
-                    baseURL: server.baseURL, attester: DevelopmentTokenAttester(token: "not-the-token"), store: InMemorySecureStore(), log: log)
+                    baseURL: server.baseURL, attester: DevelopmentTokenAttester(token: "not-the-token"),
+                    store: InMemorySecureStore(), log: log)
                 do throws(GateError) {
                     _ = try await wrong.performProxyRequest(path: "/proxy/echo/x")
                     Issue.record("expected the development token to be refused")

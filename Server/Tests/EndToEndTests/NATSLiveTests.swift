@@ -161,17 +161,24 @@ struct NATSLiveTests {
                     ByteBuffer(bytes: message.encoded()), to: namespace.forVault(message.type), timeout: .seconds(5))
                 return try VaultResponse.decode(reply.payload.readableBytesView)
             }
-            guard case .statusResponse(let id, let status, _) = try await ask(.statusRequest(id: "s1", timestamp: 1)) else {
+            guard case .statusResponse(let id, let status, _) = try await ask(.statusRequest(id: "s1", timestamp: 1))
+            else {
                 Issue.record("no status response")
                 return
             }
             #expect(id == "s1")
             #expect(status.userGUID == member.userGUID)
-            #expect(status.vaultStatus == "not_enrolled", "the worker reads the member's real vault state from the store")
+            #expect(
+                status.vaultStatus == "not_enrolled", "the worker reads the member's real vault state from the store")
             #expect(status.handlers.contains("echo"))
 
-            let echoed = try await ask(.executeHandler(id: "e1", handlerID: "echo", payload: .string("hi"), timestamp: 1))
-            #expect(echoed == .handlerResult(requestID: "e1", handlerID: "echo", result: .success(.string("hi")), timestamp: echoed.timestamp))
+            let echoed = try await ask(
+                .executeHandler(id: "e1", handlerID: "echo", payload: .string("hi"), timestamp: 1))
+            #expect(
+                echoed
+                    == .handlerResult(
+                        requestID: "e1", handlerID: "echo", result: .success(.string("hi")), timestamp: echoed.timestamp
+                    ))
             let unknown = try await ask(.executeHandler(id: "e2", handlerID: "launch", payload: .null, timestamp: 1))
             guard case .handlerResult(_, _, .failure(let failure), _) = unknown else {
                 Issue.record("an unknown handler is not an error result: \(unknown)")
@@ -188,7 +195,9 @@ struct NATSLiveTests {
             #expect(error.code == .malformedJSON)
 
             // nats-server restarts: the app's client and the workers reconnect and resubscribe.
-            let reconnected = awaitEvent(app, timeout: .seconds(15)) { if case .reconnected = $0 { true } else { false } }
+            let reconnected = awaitEvent(app, timeout: .seconds(15)) {
+                if case .reconnected = $0 { true } else { false }
+            }
             let restarted = try await live.nats.restarted()
             defer { restarted.stop() }
             #expect(try await reconnected.value != nil)

@@ -2,9 +2,9 @@ import Foundation
 import NATSClient
 import Testing
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 import VettIDServer
 import VettIDTestSupport
 

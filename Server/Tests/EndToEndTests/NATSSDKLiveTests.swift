@@ -3,9 +3,9 @@ import NATSClient
 import Testing
 import VettIDAPI
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 import VettIDServer
 import VettIDTestSupport
 

@@ -146,8 +146,10 @@ struct VaultCrashTests {
             #expect(await enrollment.phase == .awaitingFinalize)
             // The enrollment used the password key (the lost attempt), then the first other key of the session.
             let retried = try #require(session.transactionKeys.first { $0.keyID != session.passwordKeyID })
-            let spare = session.transactionKeys.filter { $0.keyID != session.passwordKeyID && $0.keyID != retried.keyID }
-                .suffix(2)
+            let spare = session.transactionKeys.filter {
+                $0.keyID != session.passwordKeyID && $0.keyID != retried.keyID
+            }
+            .suffix(2)
             let same = try spare.first!.sealPassword(
                 VaultLive.vaultPassword, purpose: .enrollmentPassword, contextID: session.id)
             #expect(try await vault.setPassword(same, session: session) == .finalize)

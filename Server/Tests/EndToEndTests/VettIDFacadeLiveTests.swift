@@ -19,14 +19,18 @@ struct VettIDFacadeLiveTests {
 
     @Test @MainActor func twoStatementsGiveAMemberAVaultTheGateAndTheAppsOwnRoutes() async throws {
         let clock = OffsetClock()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-facade-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vettid-facade-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await GateLiveTests.withRecordingUpstream { @MainActor port, upstream in
-            try await LiveServer.withServer(clock: clock, configure: { configuration in
-                configuration.gate = GateConfiguration(
-                    developmentTokens: [Self.developmentToken],
-                    upstreams: ["echo": GateUpstream(baseURL: "http://127.0.0.1:\(port)/api")])
-            }) { @MainActor server in
+            try await LiveServer.withServer(
+                clock: clock,
+                configure: { configuration in
+                    configuration.gate = GateConfiguration(
+                        developmentTokens: [Self.developmentToken],
+                        upstreams: ["echo": GateUpstream(baseURL: "http://127.0.0.1:\(port)/api")])
+                }
+            ) { @MainActor server in
                 let vettid = try VettID(
                     configuration: .init(
                         baseURL: server.baseURL, teamID: "ABCDE12345", bundleID: "dev.vettid.facade",
@@ -69,7 +73,8 @@ struct VettIDFacadeLiveTests {
                 // The vault: enrolled with the development token, its status with the member session (no vault
                 // password needed for it).
                 _ = try await vettid.vault.enroll(
-                    invitation: try EnrollmentInvitationLink(parsing: created.qr_payload), password: VaultLive.vaultPassword)
+                    invitation: try EnrollmentInvitationLink(parsing: created.qr_payload),
+                    password: VaultLive.vaultPassword)
                 #expect(try await vettid.vault.getVaultStatus().status == .enrolled)
 
                 // authorizationHeaders for the app's own HTTP stack: a real request with them passes the Gate.
@@ -98,8 +103,12 @@ struct VettIDFacadeLiveTests {
 
     @Test func theConfigurationRefusesWhatCannotWork() throws {
         let url = URL(string: "https://api.example.com")!
-        #expect(throws: ConfigurationError.self) { try VettIDConfiguration(baseURL: url, teamID: "short", bundleID: "dev.x") }
-        #expect(throws: ConfigurationError.self) { try VettIDConfiguration(baseURL: url, teamID: "ABCDE12345", bundleID: "no spaces") }
+        #expect(throws: ConfigurationError.self) {
+            try VettIDConfiguration(baseURL: url, teamID: "short", bundleID: "dev.x")
+        }
+        #expect(throws: ConfigurationError.self) {
+            try VettIDConfiguration(baseURL: url, teamID: "ABCDE12345", bundleID: "no spaces")
+        }
         #expect(throws: ConfigurationError.self) {
             try VettIDConfiguration(baseURL: URL(string: "ftp://x")!, teamID: "ABCDE12345", bundleID: "dev.x")
         }

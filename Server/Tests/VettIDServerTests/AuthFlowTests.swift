@@ -155,7 +155,8 @@ import Testing
             #expect((blank.json["user"] as? [String: Any])?["first_name"] == nil, "a blank name is none")
 
             for (field, value) in [
-                ("first_name", String(repeating: "a", count: 101)), ("last_name", "a" + String(repeating: "\u{301}", count: 100)),
+                ("first_name", String(repeating: "a", count: 101)),
+                ("last_name", "a" + String(repeating: "\u{301}", count: 100)),
                 ("first_name", "tab\there"), ("last_name", "bell\u{7}"),
             ] {
                 let refused = try await client.post(
@@ -164,7 +165,8 @@ import Testing
                 #expect(refused.errorCode == "invalid_request")
                 #expect((refused.json["error_description"] as? String)?.contains(field) == true)
             }
-            let nothingStored = try await client.post("/auth/login", ["email": "refused@example.com", "password": password])
+            let nothingStored = try await client.post(
+                "/auth/login", ["email": "refused@example.com", "password": password])
             #expect(nothingStored.status == .unauthorized, "a refused registration creates no account")
         }
     }

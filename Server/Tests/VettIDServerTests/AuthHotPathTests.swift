@@ -43,11 +43,15 @@ import Testing
             let clock = OffsetClock()
             let keys = ServerKeys.ephemeral()
             let configuration = TestApp.configuration()
-            let a = try await ServerComponents.make(configuration: configuration, store: store, keys: keys, logger: .init(label: "a"), clock: clock)
-            let b = try await ServerComponents.make(configuration: configuration, store: store, keys: keys, logger: .init(label: "b"), clock: clock)
+            let a = try await ServerComponents.make(
+                configuration: configuration, store: store, keys: keys, logger: .init(label: "a"), clock: clock)
+            let b = try await ServerComponents.make(
+                configuration: configuration, store: store, keys: keys, logger: .init(label: "b"), clock: clock)
             let logger = Logger(label: "test")
-            _ = try await a.auth.register(email: "cache@example.com", password: Self.password, clientIP: nil, logger: logger)
-            let issued = try await a.auth.login(email: "cache@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
+            _ = try await a.auth.register(
+                email: "cache@example.com", password: Self.password, clientIP: nil, logger: logger)
+            let issued = try await a.auth.login(
+                email: "cache@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
 
             let (onA, _) = try await a.auth.authenticate(accessToken: issued.accessToken)
             let (onB, _) = try await b.auth.authenticate(accessToken: issued.accessToken)
@@ -55,14 +59,16 @@ import Testing
             await #expect(throws: APIFailure.self, "the instance that ended it refuses at once") {
                 _ = try await b.auth.authenticate(accessToken: issued.accessToken)
             }
-            #expect(try await a.auth.authenticate(accessToken: issued.accessToken).0.session.id == onA.session.id,
-                    "within the bound the other instance still trusts its lookup")
+            #expect(
+                try await a.auth.authenticate(accessToken: issued.accessToken).0.session.id == onA.session.id,
+                "within the bound the other instance still trusts its lookup")
             clock.advance(2)
             await #expect(throws: APIFailure.self, "after 2 s the other instance reads the store and refuses") {
                 _ = try await a.auth.authenticate(accessToken: issued.accessToken)
             }
 
-            let again = try await a.auth.login(email: "cache@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
+            let again = try await a.auth.login(
+                email: "cache@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
             let (session, _) = try await a.auth.authenticate(accessToken: again.accessToken)
             try await a.auth.logout(session, logger: logger)
             await #expect(throws: APIFailure.self, "a logout takes effect at once where it happened") {
@@ -75,11 +81,15 @@ import Testing
     @Test func refreshTokenReuseIsCaughtAcrossInstances() async throws {
         try await withTestStore(.sqlite) { store in
             let keys = ServerKeys.ephemeral()
-            let a = try await ServerComponents.make(configuration: TestApp.configuration(), store: store, keys: keys, logger: .init(label: "a"))
-            let b = try await ServerComponents.make(configuration: TestApp.configuration(), store: store, keys: keys, logger: .init(label: "b"))
+            let a = try await ServerComponents.make(
+                configuration: TestApp.configuration(), store: store, keys: keys, logger: .init(label: "a"))
+            let b = try await ServerComponents.make(
+                configuration: TestApp.configuration(), store: store, keys: keys, logger: .init(label: "b"))
             let logger = Logger(label: "test")
-            _ = try await a.auth.register(email: "reuse@example.com", password: Self.password, clientIP: nil, logger: logger)
-            let issued = try await a.auth.login(email: "reuse@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
+            _ = try await a.auth.register(
+                email: "reuse@example.com", password: Self.password, clientIP: nil, logger: logger)
+            let issued = try await a.auth.login(
+                email: "reuse@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
             let next = try await a.auth.refresh(refreshToken: issued.refreshToken, dpopJKT: nil, logger: logger)
             await #expect(throws: APIFailure.self) {
                 _ = try await b.auth.refresh(refreshToken: issued.refreshToken, dpopJKT: nil, logger: logger)

@@ -1,6 +1,6 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
-import AsyncHTTPClient
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -80,7 +80,8 @@ import Testing
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/auth/register")
                 request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/json")
-                let body = Array(#"{"email":"a@example.com","password":""#.utf8)
+                let body =
+                    Array(#"{"email":"a@example.com","password":""#.utf8)
                     + [UInt8](repeating: UInt8(ascii: "x"), count: size) + Array(#""}"#.utf8)
                 let chunks = AsyncStream<ByteBuffer> { continuation in
                     var offset = 0
@@ -108,7 +109,8 @@ import Testing
                 ("/auth/register", #"{"email":"a@example.com","password":"vivid-Otter-parsley-42","first_name":null}"#),
             ] {
                 let response = try await client.execute(
-                    uri: path, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+                    uri: path, method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: body))
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(response.errorCode == "invalid_request")
             }
@@ -132,15 +134,21 @@ import Testing
                 let response = try await client.execute(uri: path, method: method)
                 #expect(response.status == .methodNotAllowed, "\(method) \(path)")
                 #expect(response.errorCode == "method_not_allowed")
-                #expect(response.headers[.allow].map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) } == Set(allow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), "\(method) \(path)")
+                #expect(
+                    response.headers[.allow].map {
+                        Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                    } == Set(allow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }),
+                    "\(method) \(path)")
             }
             // A templated path: POST is served, GET is not.
             let templated = try await client.execute(uri: "/vault/invitations/ABCD-EFGH/revoke", method: .get)
             #expect(templated.status == .methodNotAllowed)
             #expect(templated.headers[.allow] == "POST")
             let port = try #require(client.port)
-            #expect(try await RawHTTP.status(port: port, head: "TRACE /health HTTP/1.1\r\nHost: localhost\r\n\r\n") == 405)
-            #expect(try await RawHTTP.status(port: port, head: "TRACE /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404)
+            #expect(
+                try await RawHTTP.status(port: port, head: "TRACE /health HTTP/1.1\r\nHost: localhost\r\n\r\n") == 405)
+            #expect(
+                try await RawHTTP.status(port: port, head: "TRACE /nowhere HTTP/1.1\r\nHost: localhost\r\n\r\n") == 404)
         }
     }
 

@@ -9,7 +9,9 @@ import VettIDVerification
 
 /// The server's DPoP replay cache: in memory in front of the shared store; on SQLite a store of its own.
 @Suite struct DPoPReplayTests {
-    static func key(_ jti: String) -> DPoPReplayKey { DPoPReplayKey(normalizedTargetURI: "https://api.vettid.test/x", jti: jti) }
+    static func key(_ jti: String) -> DPoPReplayKey {
+        DPoPReplayKey(normalizedTargetURI: "https://api.vettid.test/x", jti: jti)
+    }
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func windowsRememberEachProofUntilItsExpiryAndDropWholeBuckets() {
@@ -54,7 +56,8 @@ import VettIDVerification
     /// accepted once, then refused by the same instance, by a second instance on the same files, and by a new
     /// instance after both shut down within the proof's lifetime.
     @Test func aProofIsAcceptedOnceThenRefusedHereElsewhereAndAfterARestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-replay-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vettid-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = DPoPMemberAuthTests.configuration()
         configuration.dataDirectory = directory.path
@@ -83,11 +86,15 @@ import VettIDVerification
         try await withTestStore(engine) { store in
             let keys = ServerKeys.ephemeral()
             let configuration = DPoPMemberAuthTests.configuration()
-            let first = try await ServerComponents.make(configuration: configuration, store: store, keys: keys, logger: .init(label: "a"))
-            let second = try await ServerComponents.make(configuration: configuration, store: store, keys: keys, logger: .init(label: "b"))
+            let first = try await ServerComponents.make(
+                configuration: configuration, store: store, keys: keys, logger: .init(label: "a"))
+            let second = try await ServerComponents.make(
+                configuration: configuration, store: store, keys: keys, logger: .init(label: "b"))
             let device = DPoPMemberAuthTests.Device()
             let proof = try await device.proof("POST", "/auth/login", nonce: first.dpop.currentNonce())
-            #expect(try await Self.verify(proof, with: second) == device.thumbprint, "a nonce of one instance is good at the other")
+            #expect(
+                try await Self.verify(proof, with: second) == device.thumbprint,
+                "a nonce of one instance is good at the other")
             #expect(try await Self.verify(proof, with: first) == nil)
             #expect(try await Self.verify(proof, with: second) == nil)
         }
@@ -97,7 +104,8 @@ import VettIDVerification
     static func verify(_ proof: String, with components: ServerComponents) async throws -> String? {
         var head = HTTPRequest(method: .post, scheme: "https", authority: "api.vettid.test", path: "/auth/login")
         head.headerFields[.dpop] = proof
-        let info = RequestInfo(head: head, clientIP: nil, requestID: "t", logger: .init(label: "t"), responseHeaders: ResponseHeaders())
+        let info = RequestInfo(
+            head: head, clientIP: nil, requestID: "t", logger: .init(label: "t"), responseHeaders: ResponseHeaders())
         do {
             return try await components.dpop.verify(info, endpoint: .token).thumbprint
         } catch is APIFailure {

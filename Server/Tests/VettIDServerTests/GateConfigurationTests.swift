@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import VettIDAttestation
+import VettIDVerification
 
 @testable import VettIDServer
-import VettIDVerification
 
 /// The `gate_*` configuration keys.
 @Suite struct GateConfigurationTests {
@@ -24,8 +24,10 @@ import VettIDVerification
         #expect(gate.allowedEnvironments == [.production, .development])
         #expect(gate.developmentTokens == ["aaaaaaaaaaaaaaaa1", "bbbbbbbbbbbbbbbb2"])
         #expect(gate.tokenLifetime == .seconds(120))
-        #expect(gate.upstreams["ai"] == GateUpstream(
-            baseURL: "https://ai.example.com/v1", apiKeyHeader: "Authorization", apiKey: "Bearer sk-secret"))
+        #expect(
+            gate.upstreams["ai"]
+                == GateUpstream(
+                    baseURL: "https://ai.example.com/v1", apiKeyHeader: "Authorization", apiKey: "Bearer sk-secret"))
         #expect(gate.upstreams["plain"] == GateUpstream(baseURL: "http://127.0.0.1:9000"))
         #expect(gate.proxyMaxBodyBytes == 2048)
         #expect(gate.upstreamConnectTimeout == .seconds(3))
@@ -59,7 +61,8 @@ import VettIDVerification
     }
 
     @Test func theSoftwareRootLoadsFromAPEMFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gate-root-\(UUID().uuidString).pem").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gate-root-\(UUID().uuidString).pem")
+            .path
         try AppleAppAttestationRoot.pem.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let configuration = try ConfigurationLoader().load(environment: [

@@ -18,7 +18,9 @@ import Testing
         }
 
         func makeAsyncIterator() -> AsyncIterator {
-            let count = made.withLockedValue { $0 += 1; return $0 }
+            let count = made.withLockedValue {
+                $0 += 1; return $0
+            }
             precondition(count == 1, "only a single iterator may be created")
             return AsyncIterator(remaining: chunks)
         }

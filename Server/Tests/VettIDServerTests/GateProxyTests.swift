@@ -51,20 +51,24 @@ actor UpstreamRecorder {
         }
         router.patch("/base/early") { _, _ -> Response in
             // Answers without reading the upload.
-            Response(status: .accepted, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "early")))
+            Response(
+                status: .accepted, headers: [.contentType: "text/plain"],
+                body: .init(byteBuffer: ByteBuffer(string: "early")))
         }
         for method in [HTTPRequest.Method.get, .post, .put, .delete] {
             router.on("/base/**", method: method) { request, _ -> Response in
                 let buffer = try await request.body.collect(upTo: 16 << 20)
                 let text = String(buffer: buffer)
                 await recorder.record(
-                    .init(method: request.method.rawValue, uri: request.uri.description, headers: request.headers,
-                          bodyCount: buffer.readableBytes, bodyText: buffer.readableBytes < 1_000 ? text : ""))
+                    .init(
+                        method: request.method.rawValue, uri: request.uri.description, headers: request.headers,
+                        bodyCount: buffer.readableBytes, bodyText: buffer.readableBytes < 1_000 ? text : ""))
                 var headers: HTTPFields = [.contentType: "text/plain", HTTPField.Name("X-Upstream")!: "yes"]
                 headers[.dpopNonce] = "upstream-nonce-must-not-pass"
                 return Response(
                     status: method == .post ? .created : .ok, headers: headers,
-                    body: .init(byteBuffer: ByteBuffer(string: "echo:\(request.method.rawValue):\(buffer.readableBytes)")))
+                    body: .init(
+                        byteBuffer: ByteBuffer(string: "echo:\(request.method.rawValue):\(buffer.readableBytes)")))
             }
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -73,10 +77,13 @@ actor UpstreamRecorder {
         }
     }
 
-    static func configuration(port: Int, maxBody: Int = 4 << 20, readTimeout: Duration = .seconds(10)) -> ServerConfiguration {
+    static func configuration(port: Int, maxBody: Int = 4 << 20, readTimeout: Duration = .seconds(10))
+        -> ServerConfiguration
+    {
         GateTest.configuration(
             upstreams: [
-                "echo": GateUpstream(baseURL: "http://127.0.0.1:\(port)/base", apiKeyHeader: "X-Api-Key", apiKey: apiKey),
+                "echo": GateUpstream(
+                    baseURL: "http://127.0.0.1:\(port)/base", apiKeyHeader: "X-Api-Key", apiKey: apiKey),
                 "down": GateUpstream(baseURL: "http://127.0.0.1:1/base"),
             ],
             proxyMaxBodyBytes: maxBody, readTimeout: readTimeout)
@@ -103,7 +110,8 @@ actor UpstreamRecorder {
                 let (token, nonce) = try await client.gateAccessToken(device)
 
                 let get = try await Self.proxied(
-                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/v1/models?limit=2&q=a%20b",
+                    client, device, token: token, nonce: nonce, method: .get,
+                    path: "/proxy/echo/v1/models?limit=2&q=a%20b",
                     extra: [.cookie: "auth-token=secret-cookie", HTTPField.Name("X-Custom")!: "kept"])
                 #expect(get.status == .ok)
                 #expect(String(buffer: get.body) == "echo:GET:0")
@@ -142,7 +150,8 @@ actor UpstreamRecorder {
 
     @Test func largeBodiesStreamPastTheJSONLimitAndTheProxyLimitHolds() async throws {
         try await Self.withUpstream { port, recorder in
-            try await TestApp.withApp(.sqlite, configuration: Self.configuration(port: port, maxBody: 1 << 20)) { client, _ in
+            try await TestApp.withApp(.sqlite, configuration: Self.configuration(port: port, maxBody: 1 << 20)) {
+                client, _ in
                 let device = GateTest.Device()
                 let (token, nonce) = try await client.gateAccessToken(device)
                 // 512 KiB of non-JSON: the API's 64 KiB JSON body limit does not apply to proxied routes.
@@ -172,7 +181,8 @@ actor UpstreamRecorder {
     /// body a second time, concurrently, to drain it, and crashed (found by schemathesis, a PATCH to /proxy/...).
     @Test func anUpstreamAnsweringBeforeTheUploadEndsLeavesTheConnectionUsable() async throws {
         try await Self.withUpstream { port, _ in
-            try await TestApp.withApp(.sqlite, setup: .live, configuration: Self.configuration(port: port)) { client, _ in
+            try await TestApp.withApp(.sqlite, setup: .live, configuration: Self.configuration(port: port)) {
+                client, _ in
                 let device = GateTest.Device()
                 let (token, nonce) = try await client.gateAccessToken(device)
                 let proof = try await device.proof("PATCH", "/proxy/echo/early", token: token, nonce: nonce)
@@ -201,12 +211,14 @@ actor UpstreamRecorder {
             try await TestApp.withApp(.sqlite, configuration: Self.configuration(port: port)) { client, _ in
                 let device = GateTest.Device()
                 let (token, _) = try await client.gateAccessToken(device)
-                let first = try await Self.proxied(client, device, token: token, nonce: nil, method: .get, path: "/proxy/echo/x")
+                let first = try await Self.proxied(
+                    client, device, token: token, nonce: nil, method: .get, path: "/proxy/echo/x")
                 #expect(first.status == .unauthorized)
                 #expect(first.errorCode == "use_dpop_nonce")
                 #expect(first.headers[.wwwAuthenticate]?.contains(#"DPoP error="use_dpop_nonce""#) == true)
                 let nonce = try #require(first.headers[.dpopNonce])
-                let retry = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/x")
+                let retry = try await Self.proxied(
+                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/x")
                 #expect(retry.status == .ok)
             }
         }
@@ -224,7 +236,10 @@ actor UpstreamRecorder {
                 #expect(none.errorCode == "invalid_token")
                 let bearer = try await client.execute(
                     uri: "/proxy/echo/x", method: .get,
-                    headers: [.authorization: "Bearer \(token)", .dpop: try await device.proof("GET", "/proxy/echo/x", token: token, nonce: nonce)])
+                    headers: [
+                        .authorization: "Bearer \(token)",
+                        .dpop: try await device.proof("GET", "/proxy/echo/x", token: token, nonce: nonce),
+                    ])
                 #expect(bearer.errorCode == "invalid_token")
                 let forged = try await Self.proxied(
                     client, device, token: token + "x", nonce: nonce, method: .get, path: "/proxy/echo/x")
@@ -232,7 +247,8 @@ actor UpstreamRecorder {
 
                 // Another key's proof with the token.
                 let thief = GateTest.Device()
-                let stolen = try await Self.proxied(client, thief, token: token, nonce: nonce, method: .get, path: "/proxy/echo/x")
+                let stolen = try await Self.proxied(
+                    client, thief, token: token, nonce: nonce, method: .get, path: "/proxy/echo/x")
                 #expect(stolen.status == .unauthorized)
                 #expect(stolen.errorCode == "invalid_token")
 
@@ -245,11 +261,13 @@ actor UpstreamRecorder {
                 #expect(replay.errorCode == "invalid_dpop_proof")
 
                 // Unknown upstream; a path climbing out of the base path.
-                let unknown = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/nope/x")
+                let unknown = try await Self.proxied(
+                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/nope/x")
                 #expect(unknown.status == .notFound)
                 #expect(unknown.errorCode == "upstream_not_found")
                 let climbing = try await Self.proxied(
-                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/a/%2e%2e/%2e%2e/secret")
+                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/a/%2e%2e/%2e%2e/secret"
+                )
                 #expect(climbing.status == .badRequest)
                 #expect(await recorder.seen.allSatisfy { !$0.uri.contains("secret") })
             }
@@ -258,14 +276,17 @@ actor UpstreamRecorder {
 
     @Test func upstreamFailuresAre502And504() async throws {
         try await Self.withUpstream { port, _ in
-            try await TestApp.withApp(.sqlite, configuration: Self.configuration(port: port, readTimeout: .seconds(1))) {
+            try await TestApp.withApp(.sqlite, configuration: Self.configuration(port: port, readTimeout: .seconds(1)))
+            {
                 client, _ in
                 let device = GateTest.Device()
                 let (token, nonce) = try await client.gateAccessToken(device)
-                let down = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/down/x")
+                let down = try await Self.proxied(
+                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/down/x")
                 #expect(down.status == .badGateway)
                 #expect(down.errorCode == "upstream_unavailable")
-                let slow = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/slow")
+                let slow = try await Self.proxied(
+                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/slow")
                 #expect(slow.status == .gatewayTimeout)
                 #expect(slow.errorCode == "upstream_timeout")
             }
@@ -279,7 +300,8 @@ actor UpstreamRecorder {
                 let device = GateTest.Device()
                 let (token, nonce) = try await client.gateAccessToken(device)
                 let started = ContinuousClock.now
-                let drip = try await Self.proxied(client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/drip")
+                let drip = try await Self.proxied(
+                    client, device, token: token, nonce: nonce, method: .get, path: "/proxy/echo/drip")
                 #expect(drip.status == .ok)
                 #expect(String(buffer: drip.body) == "chunk0;chunk1;chunk2;chunk3;chunk4;chunk5;")
                 // Connect (2 s) + read (3 s) bounds the head only; the body kept flowing for longer.
@@ -293,7 +315,9 @@ actor UpstreamRecorder {
         let logger = log.logger(label: "capture")
         let secrets = SecretBox()
         try await Self.withUpstream { port, _ in
-            try await TestApp.withApp(.sqlite, setup: .live, configuration: Self.configuration(port: port), logger: logger) {
+            try await TestApp.withApp(
+                .sqlite, setup: .live, configuration: Self.configuration(port: port), logger: logger
+            ) {
                 client, _ in
                 let device = GateTest.Device()
                 let (token, nonce) = try await client.gateAccessToken(device)
@@ -309,9 +333,12 @@ actor UpstreamRecorder {
                 // A refused proxied request is logged too, without its secrets.
                 _ = try await client.execute(
                     uri: "/proxy/echo/v1/chat", method: .post, headers: [.authorization: "DPoP \(token)", .dpop: proof])
-                _ = try await client.execute(uri: "/proxy/down/x", method: .get, headers: [
-                    .authorization: "DPoP \(token)", .dpop: try await device.proof("GET", "/proxy/down/x", token: token, nonce: nonce),
-                ])
+                _ = try await client.execute(
+                    uri: "/proxy/down/x", method: .get,
+                    headers: [
+                        .authorization: "DPoP \(token)",
+                        .dpop: try await device.proof("GET", "/proxy/down/x", token: token, nonce: nonce),
+                    ])
             }
         }
         #expect(log.entries.count > 5, "the capture saw the request logs")

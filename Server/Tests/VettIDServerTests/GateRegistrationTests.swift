@@ -5,9 +5,9 @@ import HummingbirdTesting
 import Testing
 import VettIDAttestation
 import VettIDCrypto
+import VettIDSoftwareAttestation
 
 @testable import VettIDServer
-import VettIDSoftwareAttestation
 
 /// `POST /attest/challenge` and `POST /attest/register`: the software attester's attestation is accepted only
 /// under a trusted root, bound to the challenge and the DPoP key; each refusal has its own code.
@@ -17,14 +17,16 @@ import VettIDSoftwareAttestation
         try await TestApp.withApp(engine, configuration: GateTest.configuration()) { client, app in
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
-            let response = try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce)
+            let response = try await client.gateRegister(
+                device, challenge: try await client.gateChallenge(), nonce: nonce)
             #expect(response.status == .created)
             #expect(response.json["key_id"] as? String == device.keyID)
             #expect(response.json["status"] as? String == "registered")
             #expect(response.json["environment"] as? String == "software")
             #expect(response.headers[.dpopNonce] != nil)
 
-            let stored = try #require(try await AttestedKeyRepository(store: app.components.store).find(keyID: device.keyID))
+            let stored = try #require(
+                try await AttestedKeyRepository(store: app.components.store).find(keyID: device.keyID))
             #expect(stored.counter == 0)
             #expect(stored.deviceJKT == device.jkt)
             #expect(stored.environment == "software")
@@ -80,7 +82,8 @@ import VettIDSoftwareAttestation
         try await TestApp.withApp(.sqlite, configuration: GateTest.configuration()) { client, _ in
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
-            let response = try await client.gateRegister(device, challenge: try await client.gateChallenge("assert"), nonce: nonce)
+            let response = try await client.gateRegister(
+                device, challenge: try await client.gateChallenge("assert"), nonce: nonce)
             #expect(response.errorCode == "challenge_wrong_purpose")
         }
     }
@@ -121,7 +124,8 @@ import VettIDSoftwareAttestation
             var device = GateTest.Device()
             device.attester = SoftwareAttester(authority: GateTest.authority, appID: "ZZZZZ99999.com.example.other")
             let nonce = try await client.gateNonce(device)
-            let response = try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce)
+            let response = try await client.gateRegister(
+                device, challenge: try await client.gateChallenge(), nonce: nonce)
             #expect(response.errorCode == "attestation_wrong_app_id")
         }
     }
@@ -142,7 +146,8 @@ import VettIDSoftwareAttestation
             client, _ in
             let device = GateTest.Device()  // attests as development
             let nonce = try await client.gateNonce(device)
-            let response = try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce)
+            let response = try await client.gateRegister(
+                device, challenge: try await client.gateChallenge(), nonce: nonce)
             #expect(response.errorCode == "attestation_wrong_environment")
         }
     }
@@ -152,7 +157,8 @@ import VettIDSoftwareAttestation
             client, _ in
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
-            let response = try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce)
+            let response = try await client.gateRegister(
+                device, challenge: try await client.gateChallenge(), nonce: nonce)
             #expect(response.status == .badRequest)
             #expect(response.errorCode == "attestation_untrusted_root")
         }
@@ -162,7 +168,8 @@ import VettIDSoftwareAttestation
             device.attester = SoftwareAttester(
                 authority: try SoftwareAttestationAuthority.generate(), appID: GateTest.appID)
             let nonce = try await client.gateNonce(device)
-            let response = try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce)
+            let response = try await client.gateRegister(
+                device, challenge: try await client.gateChallenge(), nonce: nonce)
             #expect(response.errorCode == "attestation_untrusted_root")
         }
     }
@@ -181,8 +188,10 @@ import VettIDSoftwareAttestation
             let challenge = try await client.gateChallenge()
             let first = try await client.post(
                 "/attest/register",
-                ["key_id": device.keyID, "attestation_object": try device.attestation(challenge: challenge),
-                 "challenge": challenge, "device_key_jwk": device.jwk],
+                [
+                    "key_id": device.keyID, "attestation_object": try device.attestation(challenge: challenge),
+                    "challenge": challenge, "device_key_jwk": device.jwk,
+                ],
                 headers: [.dpop: try await device.proof("POST", "/attest/register", nonce: nil)])
             #expect(first.status == .badRequest)
             #expect(first.errorCode == "use_dpop_nonce")

@@ -4,9 +4,9 @@ import HummingbirdTesting
 import Testing
 import VettIDAttestation
 import VettIDCrypto
+import VettIDSoftwareAttestation
 
 @testable import VettIDServer
-import VettIDSoftwareAttestation
 
 /// Shared parts of the Gate tests: a device (DPoP key + software App Attest key), a server configuration that
 /// trusts a software attestation root, and the client side of challenge → register → token.
@@ -96,7 +96,8 @@ extension TestClientProtocol {
         try await post(
             "/attest/register",
             [
-                "key_id": keyID ?? device.keyID, "attestation_object": try attestation ?? device.attestation(challenge: challenge),
+                "key_id": keyID ?? device.keyID,
+                "attestation_object": try attestation ?? device.attestation(challenge: challenge),
                 "challenge": challenge, "device_key_jwk": jwk ?? device.jwk,
             ],
             headers: [.dpop: try await device.proof("POST", "/attest/register", nonce: nonce)])

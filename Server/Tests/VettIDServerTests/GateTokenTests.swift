@@ -15,7 +15,9 @@ import VettIDCrypto
         try await TestApp.withApp(engine, configuration: GateTest.configuration()) { client, app in
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
-            #expect(try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce).status == .created)
+            #expect(
+                try await client.gateRegister(device, challenge: try await client.gateChallenge(), nonce: nonce).status
+                    == .created)
             let response = try await client.gateToken(device, counter: 1, nonce: nonce)
             #expect(response.status == .ok)
             #expect(response.json["token_type"] as? String == "DPoP")
@@ -27,7 +29,8 @@ import VettIDCrypto
             #expect((claims["cnf"] as? [String: Any])?["jkt"] as? String == device.jkt)
             #expect((claims["aud"] as? [String]) == ["vettid-gate"] || claims["aud"] as? String == "vettid-gate")
             #expect(claims["sub"] as? String == "appattest:" + device.keyID)
-            #expect(try await AttestedKeyRepository(store: app.components.store).find(keyID: device.keyID)?.counter == 1)
+            #expect(
+                try await AttestedKeyRepository(store: app.components.store).find(keyID: device.keyID)?.counter == 1)
         }
     }
 
@@ -64,7 +67,8 @@ import VettIDCrypto
             let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for challenge in challenges {
                     group.addTask {
-                        let response = try await client.gateToken(device, counter: 2, nonce: nonce, challenge: challenge)
+                        let response = try await client.gateToken(
+                            device, counter: 2, nonce: nonce, challenge: challenge)
                         return (Int(response.status.code), response.errorCode)
                     }
                 }
@@ -117,8 +121,11 @@ import VettIDCrypto
             let challenge = try await client.gateChallenge("assert")
             let forged = try await client.post(
                 "/token",
-                ["grant_type": "urn:vettid:params:grant-type:app-attest", "key_id": device.keyID, "challenge": challenge,
-                 "assertion": try forger.assertion(challenge: challenge, counter: 9)],
+                [
+                    "grant_type": "urn:vettid:params:grant-type:app-attest", "key_id": device.keyID,
+                    "challenge": challenge,
+                    "assertion": try forger.assertion(challenge: challenge, counter: 9),
+                ],
                 headers: [.dpop: try await device.proof("POST", "/token", nonce: nonce)])
             #expect(forged.status == .unauthorized)
             #expect(forged.errorCode == "assertion_invalid")
@@ -130,7 +137,11 @@ import VettIDCrypto
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
             let off = try await client.post(
-                "/token", ["grant_type": "urn:vettid:params:grant-type:development", "development_token": GateTest.developmentToken],
+                "/token",
+                [
+                    "grant_type": "urn:vettid:params:grant-type:development",
+                    "development_token": GateTest.developmentToken,
+                ],
                 headers: [.dpop: try await device.proof("POST", "/token", nonce: nonce)])
             #expect(off.status == .badRequest)
             #expect(off.errorCode == "unsupported_grant_type")
@@ -140,11 +151,19 @@ import VettIDCrypto
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
             let wrong = try await client.post(
-                "/token", ["grant_type": "urn:vettid:params:grant-type:development", "development_token": "not-the-token-at-all"],
+                "/token",
+                [
+                    "grant_type": "urn:vettid:params:grant-type:development",
+                    "development_token": "not-the-token-at-all",
+                ],
                 headers: [.dpop: try await device.proof("POST", "/token", nonce: nonce)])
             #expect(wrong.errorCode == "invalid_grant")
             let ok = try await client.post(
-                "/token", ["grant_type": "urn:vettid:params:grant-type:development", "development_token": GateTest.developmentToken],
+                "/token",
+                [
+                    "grant_type": "urn:vettid:params:grant-type:development",
+                    "development_token": GateTest.developmentToken,
+                ],
                 headers: [.dpop: try await device.proof("POST", "/token", nonce: nonce)])
             #expect(ok.status == .ok)
             #expect(ok.json["token_type"] as? String == "DPoP")
@@ -156,13 +175,16 @@ import VettIDCrypto
         try await TestApp.withApp(.sqlite, configuration: configuration) { client, _ in
             let device = GateTest.Device()
             let body: [String: Any] = [
-                "grant_type": "urn:vettid:params:grant-type:development", "development_token": GateTest.developmentToken,
+                "grant_type": "urn:vettid:params:grant-type:development",
+                "development_token": GateTest.developmentToken,
             ]
-            let first = try await client.post("/token", body, headers: [.dpop: try await device.proof("POST", "/token", nonce: nil)])
+            let first = try await client.post(
+                "/token", body, headers: [.dpop: try await device.proof("POST", "/token", nonce: nil)])
             #expect(first.status == .badRequest)
             #expect(first.errorCode == "use_dpop_nonce")
             let nonce = try #require(first.headers[.dpopNonce])
-            let retry = try await client.post("/token", body, headers: [.dpop: try await device.proof("POST", "/token", nonce: nonce)])
+            let retry = try await client.post(
+                "/token", body, headers: [.dpop: try await device.proof("POST", "/token", nonce: nonce)])
             #expect(retry.status == .ok)
             #expect(retry.headers[.dpopNonce] != nil)
 
@@ -179,7 +201,8 @@ import VettIDCrypto
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
             let body: [String: Any] = [
-                "grant_type": "urn:vettid:params:grant-type:development", "development_token": GateTest.developmentToken,
+                "grant_type": "urn:vettid:params:grant-type:development",
+                "development_token": GateTest.developmentToken,
             ]
             let proof = try await device.proof("POST", "/token", nonce: nonce)
             #expect(try await client.post("/token", body, headers: [.dpop: proof]).status == .ok)
@@ -197,12 +220,16 @@ import VettIDCrypto
             // A Gate token at a member endpoint, with a valid proof by its key: refused.
             let me = try await client.get(
                 "/auth/me",
-                headers: [.authorization: "DPoP \(gateToken)", .dpop: try await device.proof("GET", "/auth/me", token: gateToken, nonce: nonce)])
+                headers: [
+                    .authorization: "DPoP \(gateToken)",
+                    .dpop: try await device.proof("GET", "/auth/me", token: gateToken, nonce: nonce),
+                ])
             #expect(me.status == .unauthorized)
             #expect(me.errorCode == "invalid_token")
 
             // A DPoP-bound member token at the proxy, with a valid proof by its key: refused.
-            _ = try await client.post("/auth/register", ["email": "gate@example.com", "password": "vivid-Otter-parsley-42"])
+            _ = try await client.post(
+                "/auth/register", ["email": "gate@example.com", "password": "vivid-Otter-parsley-42"])
             let login = try await client.post(
                 "/auth/login", ["email": "gate@example.com", "password": "vivid-Otter-parsley-42"],
                 headers: [.dpop: try await device.proof("POST", "/auth/login", nonce: nonce)])
@@ -210,7 +237,10 @@ import VettIDCrypto
             let member = try #require(login.json["access_token"] as? String)
             let proxied = try await client.execute(
                 uri: "/proxy/any/thing", method: .get,
-                headers: [.authorization: "DPoP \(member)", .dpop: try await device.proof("GET", "/proxy/any/thing", token: member, nonce: nonce)])
+                headers: [
+                    .authorization: "DPoP \(member)",
+                    .dpop: try await device.proof("GET", "/proxy/any/thing", token: member, nonce: nonce),
+                ])
             #expect(proxied.status == .unauthorized)
             #expect(proxied.errorCode == "invalid_token")
             #expect(proxied.headers[.wwwAuthenticate]?.hasPrefix("DPoP") == true)

@@ -53,7 +53,9 @@ import Testing
             #expect(stale.status == .unauthorized, "access tokens expire on the server's clock")
             let refreshed = try await client.post(
                 "/auth/refresh", ["refresh_token": try #require(tokens["refresh_token"] as? String)])
-            let fresh: HTTPFields = [.authorization: "Bearer \(try #require(refreshed.json["access_token"] as? String))"]
+            let fresh: HTTPFields = [
+                .authorization: "Bearer \(try #require(refreshed.json["access_token"] as? String))"
+            ]
             let expired = try await client.post(
                 "/vault/invitations/\(try #require(second.json["code"] as? String))/revoke", [:], headers: fresh)
             #expect(expired.status == .conflict, "a pending invitation past its expiry is expired, not revocable")

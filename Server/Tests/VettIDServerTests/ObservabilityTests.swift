@@ -37,7 +37,9 @@ import VettIDTestSupport
 
     @Test func metricsNeedTheScrapeToken() async throws {
         try await TestApp.withApp(.sqlite, configuration: Self.configuration()) { client, _ in
-            for header: HTTPFields in [[:], [.authorization: "Bearer wrong-token-0123456789"], [.authorization: Self.token]] {
+            for header: HTTPFields in [
+                [:], [.authorization: "Bearer wrong-token-0123456789"], [.authorization: Self.token],
+            ] {
                 let response = try await client.execute(uri: "/metrics", method: .get, headers: header)
                 #expect(response.status == .unauthorized)
                 #expect(response.errorCode == "invalid_token")
@@ -48,20 +50,26 @@ import VettIDTestSupport
     @Test(arguments: TestEngine.available)
     func requestsRefusalsHashesAndRateLimitsAreCounted(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: Self.configuration()) { client, _ in
-            _ = try await client.post("/auth/register", ["email": "metrics@example.com", "password": "vivid-Otter-parsley-42"])
-            _ = try await client.post("/auth/login", ["email": "metrics@example.com", "password": "wrong-password-000"])
+            _ = try await client.post(
+                "/auth/register", ["email": "metrics@example.com", "password": "vivid-Otter-parsley-42"])
+            _ = try await client.post(
+                "/auth/login", ["email": "metrics@example.com", "password": "wrong-password-000"])
             // A proof for another origin: refused (invalid_dpop_proof).
             let proof = try await DPoPProofBuilder(signer: SoftwareDPoPSigner()).proof(
                 method: "POST", url: "http://127.0.0.1:8080/auth/login", accessToken: nil, nonce: nil)
             _ = try await client.post(
-                "/auth/login", ["email": "metrics@example.com", "password": "vivid-Otter-parsley-42"], headers: [.dpop: proof])
+                "/auth/login", ["email": "metrics@example.com", "password": "vivid-Otter-parsley-42"],
+                headers: [.dpop: proof])
             // Five failures for the account from this client: the sixth attempt is rate limited.
             for _ in 0..<5 {
-                _ = try await client.post("/auth/login", ["email": "metrics@example.com", "password": "wrong-password-000"])
+                _ = try await client.post(
+                    "/auth/login", ["email": "metrics@example.com", "password": "wrong-password-000"])
             }
             _ = try await client.execute(uri: "/vault/invitations/ABCD-EFGH/revoke", method: .post)
             let text = try await scrape(client)
-            #expect(text.contains(#"vettid_http_requests_total{method="POST",route="/auth/register",status="201"} 1"#), "\(text)")
+            #expect(
+                text.contains(#"vettid_http_requests_total{method="POST",route="/auth/register",status="201"} 1"#),
+                "\(text)")
             #expect(text.contains(#"vettid_http_requests_total{method="POST",route="/auth/login",status="401"}"#))
             #expect(text.contains(#"route="/vault/invitations/{code}/revoke""#), "route templates, not raw paths")
             #expect(!text.contains("ABCD-EFGH"))
@@ -85,7 +93,8 @@ import VettIDTestSupport
 
     @Test func notReadyWhenTheStoreDoesNotAnswer() async throws {
         // A real PostgreSQL client pointed at a port where nothing listens.
-        let store = try PostgresStore(url: "postgres://vettid@127.0.0.1:9/vettid?sslmode=disable", logger: Logger(label: "t"))
+        let store = try PostgresStore(
+            url: "postgres://vettid@127.0.0.1:9/vettid?sslmode=disable", logger: Logger(label: "t"))
         let report = await ReadinessProbe(store: store, natsConnected: nil).check()
         #expect(report == .init(storeOK: false, natsConnected: nil))
         #expect(!report.isReady)

@@ -1,12 +1,13 @@
 // How the client proves its identity in CONNECT. The nonce from INFO is signed as its ASCII bytes and the
 // signature sent as unpadded base64url (nats.go connectProto; nats-server auth.go).
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import VettIDCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Credentials for CONNECT: none, a token, a user and password, an NKey, a user JWT with its NKey seed,
 /// signing callbacks, or a creds file.

@@ -5,7 +5,7 @@ import NIOPosix
 public import ServiceLifecycle
 
 #if canImport(Network) && canImport(NIOTransportServices)
-import NIOTransportServices
+    import NIOTransportServices
 #endif
 
 /// A NATS client on SwiftNIO.
@@ -71,26 +71,26 @@ public final class NATSClient: Sendable {
         _ group: (any EventLoopGroup)?
     ) throws(NATSError) -> (any EventLoopGroup, Bool) {
         #if canImport(Network) && canImport(NIOTransportServices)
-        switch transport {
-        case .posix:
-            return (group ?? MultiThreadedEventLoopGroup.singleton, false)
-        case .automatic:
-            guard let group else { return (NIOTSEventLoopGroup.singleton, true) }
-            return (group, NIOTSConnectionBootstrap(validatingGroup: group) != nil)
-        case .transportServices:
-            let group = group ?? NIOTSEventLoopGroup.singleton
-            guard NIOTSConnectionBootstrap(validatingGroup: group) != nil else {
-                throw NATSError(.invalidConfiguration, "NIOTransportServices needs a NIOTSEventLoopGroup")
+            switch transport {
+            case .posix:
+                return (group ?? MultiThreadedEventLoopGroup.singleton, false)
+            case .automatic:
+                guard let group else { return (NIOTSEventLoopGroup.singleton, true) }
+                return (group, NIOTSConnectionBootstrap(validatingGroup: group) != nil)
+            case .transportServices:
+                let group = group ?? NIOTSEventLoopGroup.singleton
+                guard NIOTSConnectionBootstrap(validatingGroup: group) != nil else {
+                    throw NATSError(.invalidConfiguration, "NIOTransportServices needs a NIOTSEventLoopGroup")
+                }
+                return (group, true)
             }
-            return (group, true)
-        }
         #else
-        switch transport {
-        case .posix, .automatic:
-            return (group ?? MultiThreadedEventLoopGroup.singleton, false)
-        case .transportServices:
-            throw NATSError(.invalidConfiguration, "NIOTransportServices needs Network.framework (Apple platforms)")
-        }
+            switch transport {
+            case .posix, .automatic:
+                return (group ?? MultiThreadedEventLoopGroup.singleton, false)
+            case .transportServices:
+                throw NATSError(.invalidConfiguration, "NIOTransportServices needs Network.framework (Apple platforms)")
+            }
         #endif
     }
 
@@ -182,7 +182,8 @@ public final class NATSClient: Sendable {
             pendingLimit: pendingLimit ?? configuration.subscriptionPendingLimit,
             dropCounter: dropCounter
         )
-        return NATSSubscription(sid: sid, subject: subject, queue: queue, messages: messages, core: core, dropCounter: dropCounter)
+        return NATSSubscription(
+            sid: sid, subject: subject, queue: queue, messages: messages, core: core, dropCounter: dropCounter)
     }
 
     /// Subscribes for the duration of `body` and unsubscribes when it returns or throws.

@@ -4,7 +4,7 @@
 import NIOCore
 
 #if canImport(NIOTLS)
-import NIOTLS
+    import NIOTLS
 #endif
 
 final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -42,9 +42,9 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         #if canImport(NIOTLS)
-        if case .handshakeCompleted = event as? TLSUserEvent {
-            core.tlsEstablished(channel: context.channel)
-        }
+            if case .handshakeCompleted = event as? TLSUserEvent {
+                core.tlsEstablished(channel: context.channel)
+            }
         #endif
         context.fireUserInboundEventTriggered(event)
     }

@@ -8,7 +8,7 @@ import NIOCore
 import NIOPosix
 
 #if canImport(Network) && canImport(NIOTransportServices)
-import NIOTransportServices
+    import NIOTransportServices
 #endif
 
 final class NATSConnectionCore: Sendable {
@@ -358,17 +358,19 @@ final class NATSConnectionCore: Sendable {
         }
         let connected: EventLoopFuture<any Channel>
         #if canImport(Network) && canImport(NIOTransportServices)
-        if usesTransportServices, let bootstrap = NIOTSConnectionBootstrap(validatingGroup: eventLoop) {
-            // Network.framework: NIOTSConnectionBootstrap sets TCP_NODELAY itself.
-            connected = bootstrap
-                .connectTimeout(TimeAmount(configuration.connectTimeout))
-                .channelInitializer(initializer)
-                .connect(host: server.host, port: server.port)
-        } else {
-            connected = Self.posixConnect(to: server, on: eventLoop, timeout: configuration.connectTimeout, initializer)
-        }
+            if usesTransportServices, let bootstrap = NIOTSConnectionBootstrap(validatingGroup: eventLoop) {
+                // Network.framework: NIOTSConnectionBootstrap sets TCP_NODELAY itself.
+                connected =
+                    bootstrap
+                    .connectTimeout(TimeAmount(configuration.connectTimeout))
+                    .channelInitializer(initializer)
+                    .connect(host: server.host, port: server.port)
+            } else {
+                connected = Self.posixConnect(
+                    to: server, on: eventLoop, timeout: configuration.connectTimeout, initializer)
+            }
         #else
-        connected = Self.posixConnect(to: server, on: eventLoop, timeout: configuration.connectTimeout, initializer)
+            connected = Self.posixConnect(to: server, on: eventLoop, timeout: configuration.connectTimeout, initializer)
         #endif
         connected.whenFailure { error in
             self.connectFailed(error)
@@ -421,31 +423,32 @@ final class NATSConnectionCore: Sendable {
 
     private func didConnect(info: NATSServerInfo, server: NATSServerAddress, isReconnect: Bool, channel: any Channel) {
         let interval = TimeAmount(configuration.pingInterval)
-        let (buffer, chunks, connectPromise): (ByteBuffer, [ByteBuffer], EventLoopPromise<Void>?) = state.withLockedValue { state in
-            state.handshakeTimeout?.cancel()
-            state.handshakeTimeout = nil
-            state.maxPayload = info.maxPayload
-            state.serverHeaders = info.headers
-            if isReconnect { state.statistics.reconnects += 1 }
-            // Re-send every subscription (queue group and remaining auto-unsubscribe count), then the
-            // publishes buffered while disconnected.
-            var buffer = channel.allocator.buffer(capacity: 256)
-            for (sid, entry) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
-                buffer.writeNATSCommand(.subscribe(subject: entry.subject, queue: entry.queue, sid: sid))
-                if let max = entry.max {
-                    buffer.writeNATSCommand(.unsubscribe(sid: sid, max: Swift.max(max - entry.delivered, 1)))
+        let (buffer, chunks, connectPromise): (ByteBuffer, [ByteBuffer], EventLoopPromise<Void>?) =
+            state.withLockedValue { state in
+                state.handshakeTimeout?.cancel()
+                state.handshakeTimeout = nil
+                state.maxPayload = info.maxPayload
+                state.serverHeaders = info.headers
+                if isReconnect { state.statistics.reconnects += 1 }
+                // Re-send every subscription (queue group and remaining auto-unsubscribe count), then the
+                // publishes buffered while disconnected.
+                var buffer = channel.allocator.buffer(capacity: 256)
+                for (sid, entry) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
+                    buffer.writeNATSCommand(.subscribe(subject: entry.subject, queue: entry.queue, sid: sid))
+                    if let max = entry.max {
+                        buffer.writeNATSCommand(.unsubscribe(sid: sid, max: Swift.max(max - entry.delivered, 1)))
+                    }
                 }
+                let chunks = state.outbound.takeForWrite()
+                state.flushScheduled = false
+                state.pingTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                    let actions = self.state.withLockedValue { $0.machine.pingTimerFired() }
+                    self.perform(actions, channel: nil)
+                }
+                let promise = state.connectPromise
+                state.connectPromise = nil
+                return (buffer, chunks, promise)
             }
-            let chunks = state.outbound.takeForWrite()
-            state.flushScheduled = false
-            state.pingTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
-                let actions = self.state.withLockedValue { $0.machine.pingTimerFired() }
-                self.perform(actions, channel: nil)
-            }
-            let promise = state.connectPromise
-            state.connectPromise = nil
-            return (buffer, chunks, promise)
-        }
         if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
         write(chunks, to: channel)
         logger.info("connected", metadata: ["server": "\(server)", "reconnect": "\(isReconnect)"])
@@ -454,7 +457,8 @@ final class NATSConnectionCore: Sendable {
     }
 
     private func finish(error: NATSError?) {
-        let (streams, requests, waiters, connectPromise, closeWaiters, channel, runWaiters) = state.withLockedValue { state in
+        let (streams, requests, waiters, connectPromise, closeWaiters, channel, runWaiters) = state.withLockedValue {
+            state in
             state.finished = true
             state.closeReason = error
             state.outbound.removeAll()
@@ -545,18 +549,25 @@ final class NATSConnectionCore: Sendable {
         }
         let size = payload.readableBytes
         let result: Result<Bool, NATSError> = state.withLockedValue { state in
-            if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            if state.finished || state.machine.isClosed {
+                return .failure(NATSError(.connectionClosed, "connection closed"))
+            }
             var total = size
             var headerBlock: ByteBuffer?
             if let headers {
-                guard state.serverHeaders else { return .failure(NATSError(.invalidConfiguration, "server does not support headers")) }
+                guard state.serverHeaders else {
+                    return .failure(NATSError(.invalidConfiguration, "server does not support headers"))
+                }
                 var block = ByteBuffer()
                 block.writeNATSHeaderBlock(headers)
                 total += block.readableBytes
                 headerBlock = block
             }
             if total > state.maxPayload {
-                return .failure(NATSError(.maxPayloadExceeded, "payload of \(total) bytes exceeds the server maximum \(state.maxPayload)"))
+                return .failure(
+                    NATSError(
+                        .maxPayloadExceeded, "payload of \(total) bytes exceeds the server maximum \(state.maxPayload)")
+                )
             }
             let connected = state.machine.isConnected && state.channel != nil
             let limit = connected ? configuration.maxPendingOutboundBytes : configuration.reconnectBufferSize
@@ -564,7 +575,8 @@ final class NATSConnectionCore: Sendable {
                 return .failure(NATSError(.bufferFull, connected ? "outbound buffer full" : "reconnect buffer full"))
             }
             if headerBlock != nil, let headers {
-                state.outbound.writeHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+                state.outbound.writeHeaderPublish(
+                    subject: subject, replyTo: replyTo, headers: headers, payload: payload)
             } else {
                 state.outbound.writePublish(subject: subject, replyTo: replyTo, payload: payload)
             }
@@ -629,7 +641,9 @@ final class NATSConnectionCore: Sendable {
             throw NATSError(.invalidSubject, "invalid queue group name")
         }
         let result: Result<(UInt64, NATSMessageQueue, Bool), NATSError> = state.withLockedValue { state in
-            if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            if state.finished || state.machine.isClosed {
+                return .failure(NATSError(.connectionClosed, "connection closed"))
+            }
             let sid = state.nextSID
             state.nextSID += 1
             let continuation = NATSMessageQueue(limit: pendingLimit) { [weak self] in
@@ -744,7 +758,9 @@ final class NATSConnectionCore: Sendable {
         }
         let promise = eventLoop.makePromise(of: NATSMessage.self)
         let reply: Result<(String, Substring), NATSError> = state.withLockedValue { state in
-            if state.finished || state.machine.isClosed { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            if state.finished || state.machine.isClosed {
+                return .failure(NATSError(.connectionClosed, "connection closed"))
+            }
             if state.requestInbox == nil {
                 let prefix = "\(configuration.inboxPrefix).\(NATSNUID.next())."
                 let sid = state.nextSID

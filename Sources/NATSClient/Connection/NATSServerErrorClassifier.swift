@@ -16,7 +16,9 @@ public struct NATSServerError: Sendable, Hashable {
             result = make(.permissionsViolation, fatal: false)
         } else if lowered.hasPrefix("authorization violation") {
             result = make(.authorizationViolation, fatal: true)
-        } else if lowered.hasPrefix("user authentication expired") || lowered.hasPrefix("account authentication expired") {
+        } else if lowered.hasPrefix("user authentication expired")
+            || lowered.hasPrefix("account authentication expired")
+        {
             result = make(.authenticationExpired, fatal: true)
         } else if lowered.hasPrefix("user authentication revoked") {
             result = make(.authenticationRevoked, fatal: true)

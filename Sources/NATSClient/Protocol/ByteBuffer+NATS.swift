@@ -1,11 +1,12 @@
 // Writers for client-to-server operations, straight into the outgoing ByteBuffer.
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 public import NIOCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ByteBuffer {
     /// Writes one command in wire format.
@@ -65,7 +66,8 @@ extension ByteBuffer {
         let written: Bool? = subject.utf8.withContiguousStorageIfAvailable { subjectBytes in
             payload.withUnsafeReadableBytes { payloadBytes in
                 guard let replyTo else {
-                    writeNATSPublishFrame(subject: UnsafeRawBufferPointer(subjectBytes), replyTo: nil, payload: payloadBytes)
+                    writeNATSPublishFrame(
+                        subject: UnsafeRawBufferPointer(subjectBytes), replyTo: nil, payload: payloadBytes)
                     return true
                 }
                 return replyTo.utf8.withContiguousStorageIfAvailable { replyBytes in
@@ -139,7 +141,8 @@ extension ByteBuffer {
             offset = index
             repeat {
                 index -= 1
-                base.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10), toByteOffset: index, as: UInt8.self)
+                base.storeBytes(
+                    of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10), toByteOffset: index, as: UInt8.self)
                 value /= 10
             } while value > 0
             put(UInt8(ascii: "\r"))

@@ -2,12 +2,13 @@
 // byte search, arguments are read without building intermediate strings, and payloads are sliced (no copy)
 // by their declared length, never by scanning for CRLF.
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 public import NIOCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A `ByteToMessageDecoder` for the server side of the NATS protocol.
 ///
@@ -107,7 +108,9 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
                 throw NATSProtocolError(.invalidArguments, "MSG takes 3 or 4 arguments, got \(count)")
             }
             let size = try arguments.integer(count - 1)
-            guard size <= maxPayload else { throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large") }
+            guard size <= maxPayload else {
+                throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large")
+            }
             guard available >= (lineEnd - start) + size + 2 else { return nil }
             let subject = arguments.string(0)
             let sid = try arguments.integer(1)
@@ -138,7 +141,8 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             var whole = try readPayload(&buffer, length: totalLength, copy: !zeroCopyPayloads)
             let headerBlock = whole.readSlice(length: headerLength)!
             let headers = try parseHeaders(headerBlock)
-            return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, headers: headers, payload: whole))
+            return .message(
+                sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, headers: headers, payload: whole))
 
         case .ping:
             buffer.moveReaderIndex(to: lineEnd)
@@ -245,7 +249,9 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
                 throw NATSProtocolError(.invalidHeaders, "header line without a colon")
             }
             let name = line[..<colon]
-            guard !name.isEmpty, !name.contains(" ") else { throw NATSProtocolError(.invalidHeaders, "invalid header name") }
+            guard !name.isEmpty, !name.contains(" ") else {
+                throw NATSProtocolError(.invalidHeaders, "invalid header name")
+            }
             let value = line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
             headers.append(name: String(name), value: String(value))
         }
@@ -275,9 +281,13 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
                 var index = start - base
                 let stop = end - base
                 while index < stop {
-                    while index < stop, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+                    while index < stop, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+                        index += 1
+                    }
                     let tokenStart = index
-                    while index < stop, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") { index += 1 }
+                    while index < stop, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") {
+                        index += 1
+                    }
                     if index > tokenStart { result.append(tokenStart + base, index - tokenStart) }
                 }
             }
@@ -303,7 +313,9 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
 
         func restBytes() -> [UInt8] {
             var offset = start
-            while offset < end, let byte = buffer.getInteger(at: offset, as: UInt8.self), byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+            while offset < end, let byte = buffer.getInteger(at: offset, as: UInt8.self),
+                byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+            {
                 offset += 1
             }
             return buffer.getBytes(at: offset, length: end - offset) ?? []

@@ -76,7 +76,9 @@ package struct CBORReader {
             return .text(text)
         case 4:
             let count = try readArgument(info)
-            guard count <= UInt64(bytes.count - offset) else { throw Failure(reason: "CBOR array longer than the input") }
+            guard count <= UInt64(bytes.count - offset) else {
+                throw Failure(reason: "CBOR array longer than the input")
+            }
             var items: [CBORValue] = []
             for _ in 0..<count { items.append(try read(depth: depth + 1)) }
             return .array(items)
@@ -86,7 +88,9 @@ package struct CBORReader {
             var entries: [CBORMapEntry] = []
             for _ in 0..<count {
                 let key = try read(depth: depth + 1)
-                guard !entries.contains(where: { $0.key == key }) else { throw Failure(reason: "duplicate CBOR map key") }
+                guard !entries.contains(where: { $0.key == key }) else {
+                    throw Failure(reason: "duplicate CBOR map key")
+                }
                 entries.append(CBORMapEntry(key: key, value: try read(depth: depth + 1)))
             }
             return .map(entries)

@@ -37,12 +37,15 @@ public actor AppAttestAttester: DeviceAttester {
             guard let data = try await store.data(forKey: storageKey) else { return nil }
             return String(decoding: data, as: UTF8.self)
         } catch {
-            throw DeviceAttestationError(code: .storage, message: "The App Attest key id could not be read.", underlying: error)
+            throw DeviceAttestationError(
+                code: .storage, message: "The App Attest key id could not be read.", underlying: error)
         }
     }
 
     /// Creates and attests a new key (one retry with another new key on `invalidKey`).
-    public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAttestation {
+    public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAttestation
+    {
         guard service.isSupported else {
             throw DeviceAttestationError(code: .unsupported, message: "App Attest is not supported on this device.")
         }
@@ -55,7 +58,8 @@ public actor AppAttestAttester: DeviceAttester {
                 do {
                     try await store.set(Data(keyID.utf8), forKey: storageKey)
                 } catch {
-                    throw DeviceAttestationError(code: .storage, message: "The App Attest key id could not be stored.", underlying: error)
+                    throw DeviceAttestationError(
+                        code: .storage, message: "The App Attest key id could not be stored.", underlying: error)
                 }
                 return DeviceKeyAttestation(format: format, keyID: keyID, attestationObject: object)
             } catch let error as DeviceAttestationError {
@@ -66,13 +70,16 @@ public actor AppAttestAttester: DeviceAttester {
                     attempt += 1
                     continue
                 }
-                throw DeviceAttestationError(code: code, message: "App Attest could not attest a key.", underlying: error)
+                throw DeviceAttestationError(
+                    code: code, message: "App Attest could not attest a key.", underlying: error)
             }
         }
     }
 
     /// Signs an assertion with the stored key; on `invalidKey` forgets the key and throws `invalid_key`.
-    public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAssertion {
+    public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAssertion
+    {
         guard let keyID = try await attestedKeyID() else {
             throw DeviceAttestationError(code: .keyNotAttested, message: "No App Attest key has been attested yet.")
         }
@@ -85,7 +92,8 @@ public actor AppAttestAttester: DeviceAttester {
             if code == .invalidKey {
                 try await resetKey()
             }
-            throw DeviceAttestationError(code: code, message: "App Attest could not sign an assertion.", underlying: error)
+            throw DeviceAttestationError(
+                code: code, message: "App Attest could not sign an assertion.", underlying: error)
         }
     }
 
@@ -94,13 +102,18 @@ public actor AppAttestAttester: DeviceAttester {
         do {
             try await store.removeValue(forKey: storageKey)
         } catch {
-            throw DeviceAttestationError(code: .storage, message: "The App Attest key id could not be removed.", underlying: error)
+            throw DeviceAttestationError(
+                code: .storage, message: "The App Attest key id could not be removed.", underlying: error)
         }
     }
 
-    static func clientDataHash(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) throws(DeviceAttestationError) -> Data {
-        guard !challenge.isEmpty, let hash = AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: deviceKeyThumbprint) else {
-            throw DeviceAttestationError(code: .invalidChallenge, message: "The challenge is empty or the key thumbprint is not 32 bytes.")
+    static func clientDataHash(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) throws(DeviceAttestationError) -> Data
+    {
+        guard !challenge.isEmpty,
+            let hash = AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: deviceKeyThumbprint)
+        else {
+            throw DeviceAttestationError(
+                code: .invalidChallenge, message: "The challenge is empty or the key thumbprint is not 32 bytes.")
         }
         return Data(hash.bytes)
     }

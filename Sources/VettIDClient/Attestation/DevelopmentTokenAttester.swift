@@ -15,12 +15,16 @@ public struct DevelopmentTokenAttester: DeviceAttester, CustomStringConvertible 
     public func attestedKeyID() async throws(DeviceAttestationError) -> String? { nil }
 
     /// The development token (no key is created).
-    public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAttestation {
+    public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAttestation
+    {
         DeviceKeyAttestation(format: format, developmentToken: token)
     }
 
     /// The development token.
-    public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAssertion {
+    public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAssertion
+    {
         DeviceKeyAssertion(format: format, developmentToken: token)
     }
 

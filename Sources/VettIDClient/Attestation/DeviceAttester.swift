@@ -19,13 +19,15 @@ public protocol DeviceAttester: Sendable {
     /// - Parameters:
     ///   - challenge: The raw bytes of a fresh server challenge.
     ///   - deviceKeyThumbprint: The raw 32-byte RFC 7638 thumbprint of the device's DPoP key.
-    func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAttestation
+    func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAttestation
 
     /// Signs an assertion over `challenge` with the attested key, bound to the device key.
     /// - Throws: ``DeviceAttestationError/Code/keyNotAttested`` without an attested key;
     ///   ``DeviceAttestationError/Code/invalidKey`` when the platform lost the key (it has been reset: attest and
     ///   register a new key, then try once more).
-    func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError) -> DeviceKeyAssertion
+    func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
+        -> DeviceKeyAssertion
 
     /// Forgets the attested key; the next attestation creates a new one.
     func resetKey() async throws(DeviceAttestationError)

@@ -13,7 +13,9 @@ public struct DeviceKeyAssertion: Sendable {
     public var developmentToken: String?
 
     /// Creates an assertion.
-    public init(format: DeviceAttestationFormat, keyID: String? = nil, assertion: Data? = nil, developmentToken: String? = nil) {
+    public init(
+        format: DeviceAttestationFormat, keyID: String? = nil, assertion: Data? = nil, developmentToken: String? = nil
+    ) {
         self.format = format
         self.keyID = keyID
         self.assertion = assertion

@@ -15,7 +15,10 @@ public struct DeviceKeyAttestation: Sendable {
     public var developmentToken: String?
 
     /// Creates an attestation.
-    public init(format: DeviceAttestationFormat, keyID: String? = nil, attestationObject: Data? = nil, developmentToken: String? = nil) {
+    public init(
+        format: DeviceAttestationFormat, keyID: String? = nil, attestationObject: Data? = nil,
+        developmentToken: String? = nil
+    ) {
         self.format = format
         self.keyID = keyID
         self.attestationObject = attestationObject

@@ -148,7 +148,8 @@ public final class AuthManager {
             }
         } catch {
             logger.warning("Restoring the session failed", metadata: ["error.type": "\(type(of: error))"])
-            self.error = APIError(code: .notAuthenticated, description: "The stored session cannot be read.", underlying: error)
+            self.error = APIError(
+                code: .notAuthenticated, description: "The stored session cannot be read.", underlying: error)
             currentUser = nil
             return
         }
@@ -222,7 +223,8 @@ public final class AuthManager {
             do {
                 _ = try await apiClient.perform { client in try await client.logout() }
             } catch {
-                logger.info("Server logout failed; clearing the local session", metadata: ["error.code": "\(error.code)"])
+                logger.info(
+                    "Server logout failed; clearing the local session", metadata: ["error.code": "\(error.code)"])
             }
         }
         await clearLocalSession()

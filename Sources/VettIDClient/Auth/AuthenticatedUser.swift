@@ -25,7 +25,8 @@ public struct AuthenticatedUser: Codable, Sendable, Equatable, Identifiable {
 
     init(_ user: Components.Schemas.User) {
         self.init(
-            id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, createdAt: user.createdAt)
+            id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName,
+            createdAt: user.createdAt)
     }
 
     /// From `GET /auth/me`: `{"user": …}` (this server, the product documents) or a bare user (servers before

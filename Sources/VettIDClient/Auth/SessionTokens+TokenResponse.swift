@@ -6,7 +6,9 @@ extension SessionTokens {
     /// empty, from the `auth-token` cookie in `Set-Cookie`.
     init(tokenResponse: Components.Schemas.TokenResponse, setCookie: String?, now: Date = Date()) throws {
         var accessToken = tokenResponse.accessToken
-        if accessToken.isEmpty, let setCookie, let cookie = CookieParser.value(named: "auth-token", inSetCookie: setCookie) {
+        if accessToken.isEmpty, let setCookie,
+            let cookie = CookieParser.value(named: "auth-token", inSetCookie: setCookie)
+        {
             accessToken = cookie
         }
         guard !accessToken.isEmpty else {

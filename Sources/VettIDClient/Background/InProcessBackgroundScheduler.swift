@@ -1,6 +1,6 @@
 import Foundation
-import VettIDCrypto
 public import Logging
+import VettIDCrypto
 
 /// A ``BackgroundScheduler`` that runs work in this process, timed by an injected clock: for Linux, the CLI's
 /// `vettid vault watch`, and tests (with a manual clock, nothing sleeps for real).
@@ -43,7 +43,8 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, Sendable {
     }
 
     /// Registers (or replaces) the handler of `identifier`.
-    public func register(identifier: String, handler: @escaping BackgroundTaskHandler) throws(BackgroundSchedulerError) {
+    public func register(identifier: String, handler: @escaping BackgroundTaskHandler) throws(BackgroundSchedulerError)
+    {
         state.withLock { state in state.handlers[identifier] = handler }
     }
 
@@ -68,9 +69,12 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, Sendable {
             return true
         }
         guard registered else {
-            throw BackgroundSchedulerError(code: .notRegistered, message: "No handler is registered for '\(identifier)'.")
+            throw BackgroundSchedulerError(
+                code: .notRegistered, message: "No handler is registered for '\(identifier)'.")
         }
-        logger.debug("Background: scheduled", metadata: ["background.identifier": "\(identifier)", "background.interval": "\(interval)"])
+        logger.debug(
+            "Background: scheduled",
+            metadata: ["background.identifier": "\(identifier)", "background.interval": "\(interval)"])
     }
 
     /// Cancels the pending timer of `identifier`; a run in progress continues.
@@ -97,7 +101,9 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, Sendable {
 
     private func fire(_ identifier: String, generation expected: UInt64) async {
         let started = state.withLock { state -> (run: Task<Bool, Never>, expiry: Task<Void, Never>?)? in
-            guard state.pending[identifier]?.generation == expected, let handler = state.handlers[identifier] else { return nil }
+            guard state.pending[identifier]?.generation == expected, let handler = state.handlers[identifier] else {
+                return nil
+            }
             state.pending.removeValue(forKey: identifier)
             let run = Task { await handler() }
             state.running[identifier, default: [:]][expected] = run
@@ -120,6 +126,8 @@ public final class InProcessBackgroundScheduler: BackgroundScheduler, Sendable {
         let success = await started.run.value
         started.expiry?.cancel()
         state.withLock { state in _ = state.running[identifier]?.removeValue(forKey: expected) }
-        logger.debug("Background: finished", metadata: ["background.identifier": "\(identifier)", "background.success": "\(success)"])
+        logger.debug(
+            "Background: finished",
+            metadata: ["background.identifier": "\(identifier)", "background.success": "\(success)"])
     }
 }

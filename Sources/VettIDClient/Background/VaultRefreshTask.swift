@@ -120,7 +120,11 @@ public actor VaultRefreshTask {
         } report: { [logger, continuation] outcome in
             switch outcome {
             case .synced(let result):
-                logger.debug("Vault refresh: synced", metadata: ["vault.sync_status": "\(result.status)", "vault.stored_keys": "\(result.storedTransactionKeys)"])
+                logger.debug(
+                    "Vault refresh: synced",
+                    metadata: [
+                        "vault.sync_status": "\(result.status)", "vault.stored_keys": "\(result.storedTransactionKeys)",
+                    ])
             case .failed(let error):
                 logger.warning("Vault refresh: sync failed", metadata: ["error.code": "\(error.code)"])
             case .expired:

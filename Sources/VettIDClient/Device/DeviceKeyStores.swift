@@ -6,9 +6,9 @@ public enum DeviceKeyStores {
         switch kind {
         case .secureEnclave:
             #if canImport(CryptoKit) && canImport(Security)
-            return SecureEnclaveDeviceKeyStore(store: store)
+                return SecureEnclaveDeviceKeyStore(store: store)
             #else
-            return SoftwareDeviceKeyStore(store: store)
+                return SoftwareDeviceKeyStore(store: store)
             #endif
         case .software:
             return SoftwareDeviceKeyStore(store: store)

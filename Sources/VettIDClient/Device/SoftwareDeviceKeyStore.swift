@@ -47,7 +47,8 @@ public actor SoftwareDeviceKeyStore: DeviceKeyStore {
             return key
         } catch {
             if loading == task { loading = nil }
-            throw (error as? DeviceKeyError) ?? DeviceKeyError(code: .storage, message: "The device key could not be loaded.", underlying: error)
+            throw (error as? DeviceKeyError)
+                ?? DeviceKeyError(code: .storage, message: "The device key could not be loaded.", underlying: error)
         }
     }
 

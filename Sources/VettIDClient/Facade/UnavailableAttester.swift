@@ -25,6 +25,8 @@ public struct UnavailableAttester: DeviceAttester {
     static var unavailable: DeviceAttestationError {
         DeviceAttestationError(
             code: .unsupported,
-            message: "This device cannot attest (no App Attest); configure the server's development token for simulators and Linux.")
+            message:
+                "This device cannot attest (no App Attest); configure the server's development token for simulators and Linux."
+        )
     }
 }

@@ -38,7 +38,8 @@ extension VettID {
         do {
             data = try encoder.encode(body)
         } catch {
-            throw APIError(code: .invalidRequest, description: "The request body could not be encoded.", underlying: error)
+            throw APIError(
+                code: .invalidRequest, description: "The request body could not be encoded.", underlying: error)
         }
         return try await send(.post, path, body: data, decoder: decoder)
     }
@@ -47,7 +48,8 @@ extension VettID {
         _ method: HTTPRequest.Method, _ path: String, body: Data?, decoder: JSONDecoder
     ) async throws(APIError) -> T {
         guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("://") else {
-            throw APIError(code: .invalidRequest, description: "The path must be relative to the base URL and start with /.")
+            throw APIError(
+                code: .invalidRequest, description: "The path must be relative to the base URL and start with /.")
         }
         var request = HTTPRequest(method: method, scheme: nil, authority: nil, path: path)
         request.headerFields[.accept] = "application/json"
@@ -63,7 +65,8 @@ extension VettID {
             return try decoder.decode(T.self, from: data)
         } catch {
             throw APIError(
-                code: .invalidResponse, description: "The answer to \(method) \(path) is not a \(T.self).", underlying: error)
+                code: .invalidResponse, description: "The answer to \(method) \(path) is not a \(T.self).",
+                underlying: error)
         }
     }
 }

@@ -94,9 +94,9 @@ public final class VettID {
             switch configuration.platform.storeKind {
             case .keychain:
                 #if canImport(Security)
-                return KeychainSecureStore(service: configuration.bundleID)
+                    return KeychainSecureStore(service: configuration.bundleID)
                 #else
-                throw ConfigurationError(code: .invalidValue, message: "This platform has no Keychain.")
+                    throw ConfigurationError(code: .invalidValue, message: "This platform has no Keychain.")
                 #endif
             case .encryptedFile:
                 let folder =
@@ -111,12 +111,13 @@ public final class VettID {
     }
 
     static func makeAttester(_ configuration: VettIDConfiguration, store: any SecureStore) -> any DeviceAttester {
-        switch configuration.platform.attestationKind(developmentTokenConfigured: configuration.developmentToken != nil) {
+        switch configuration.platform.attestationKind(developmentTokenConfigured: configuration.developmentToken != nil)
+        {
         case .appAttest:
             #if canImport(DeviceCheck)
-            if #available(iOS 14.0, macOS 11.0, *) {
-                return AppAttestAttester(service: DeviceCheckAppAttestService(), store: store)
-            }
+                if #available(iOS 14.0, macOS 11.0, *) {
+                    return AppAttestAttester(service: DeviceCheckAppAttestService(), store: store)
+                }
             #endif
             return UnavailableAttester()
         case .developmentToken:

@@ -71,7 +71,8 @@ public struct VettIDConfiguration: Sendable {
     static func defaultDirectory(bundleID: String, environment: [String: String]) -> URL {
         let base =
             environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".local/share")
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(
+                ".local/share")
         return base.appendingPathComponent(bundleID)
     }
 }

@@ -63,7 +63,8 @@ public final class GateClient: Sendable {
         self.attester = attester
         let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
-        let proofProvider = DeviceDPoPProofProvider(keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
+        let proofProvider = DeviceDPoPProofProvider(
+            keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
         self.proofProvider = proofProvider
         let client = Client(
             serverURL: configuration.baseURL,
@@ -86,7 +87,8 @@ public final class GateClient: Sendable {
             now: configuration.now
         )
         self.minter = minter
-        self.tokenCache = GateTokenCache(refreshMargin: configuration.tokenRefreshMargin, now: configuration.now) { () async throws(GateError) -> GateAccessToken in
+        self.tokenCache = GateTokenCache(refreshMargin: configuration.tokenRefreshMargin, now: configuration.now) {
+            () async throws(GateError) -> GateAccessToken in
             try await minter.mint()
         }
     }
@@ -201,7 +203,8 @@ public final class GateClient: Sendable {
             } catch {
                 throw GateError(
                     code: .invalidResponse,
-                    message: "The proxied response body could not be read within \(configuration.maximumResponseBodySize) bytes.",
+                    message:
+                        "The proxied response body could not be read within \(configuration.maximumResponseBodySize) bytes.",
                     status: response.status.code,
                     underlying: error
                 )
@@ -222,9 +225,12 @@ public final class GateClient: Sendable {
         let nonces = DPoPNonceMiddleware(proofProvider: proofProvider)
         let proofs = DPoPProofMiddleware(proofProvider: proofProvider)
         do {
-            return try await proofs.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
-                try await nonces.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
-                    try await logging.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
+            return try await proofs.intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+                request, body, baseURL in
+                try await nonces.intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+                    request, body, baseURL in
+                    try await logging.intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+                        request, body, baseURL in
                         try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
                     }
                 }
@@ -232,7 +238,8 @@ public final class GateClient: Sendable {
         } catch let error as APIError {
             throw GateError(code: .deviceKey, message: error.description, serverCode: error.code, underlying: error)
         } catch {
-            throw GateError(code: .network, message: "No answer from the Gate to the proxied request.", underlying: error)
+            throw GateError(
+                code: .network, message: "No answer from the Gate to the proxied request.", underlying: error)
         }
     }
 
@@ -240,10 +247,12 @@ public final class GateClient: Sendable {
     /// scheme or authority.
     static func proxyPath(_ path: String) throws(GateError) -> String {
         guard !path.contains("://"), !path.hasPrefix("//"), !path.isEmpty else {
-            throw GateError(code: .invalidRequest, message: "The proxy path must be a path relative to the Gate's base URL.")
+            throw GateError(
+                code: .invalidRequest, message: "The proxy path must be a path relative to the Gate's base URL.")
         }
         guard path.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw GateError(code: .invalidRequest, message: "The proxy path must be percent-encoded ASCII without spaces.")
+            throw GateError(
+                code: .invalidRequest, message: "The proxy path must be percent-encoded ASCII without spaces.")
         }
         let withoutFragment = String(path.prefix { $0 != "#" })  // a fragment never goes on the wire
         return withoutFragment.hasPrefix("/") ? withoutFragment : "/" + withoutFragment

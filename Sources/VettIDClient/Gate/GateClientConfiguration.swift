@@ -51,7 +51,8 @@ public struct GateClientConfiguration: Sendable {
     ) throws(ConfigurationError) {
         try Self.validateIdentity(baseURL: baseURL, teamID: teamID, bundleID: bundleID)
         guard tokenRefreshMargin >= 0, maximumResponseBodySize > 0 else {
-            throw ConfigurationError(code: .invalidValue, message: "The refresh margin must be >= 0 and the body limit > 0.")
+            throw ConfigurationError(
+                code: .invalidValue, message: "The refresh margin must be >= 0 and the body limit > 0.")
         }
         self.baseURL = baseURL
         self.teamID = teamID
@@ -96,22 +97,30 @@ public struct GateClientConfiguration: Sendable {
             throw ConfigurationError(code: .invalidBaseURL, message: "The base URL is not valid.")
         }
         guard isValidTeamID(teamID) else {
-            throw ConfigurationError(code: .invalidTeamID, message: "The team id must be 10 upper-case letters or digits.")
+            throw ConfigurationError(
+                code: .invalidTeamID, message: "The team id must be 10 upper-case letters or digits.")
         }
         guard isValidBundleID(bundleID) else {
-            throw ConfigurationError(code: .invalidBundleID, message: "The bundle id '\(bundleID)' is not a valid bundle id.")
+            throw ConfigurationError(
+                code: .invalidBundleID, message: "The bundle id '\(bundleID)' is not a valid bundle id.")
         }
     }
 
     static func isValidTeamID(_ teamID: String) -> Bool {
-        teamID.utf8.count == 10 && teamID.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+        teamID.utf8.count == 10
+            && teamID.utf8.allSatisfy {
+                ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+            }
     }
 
     static func isValidBundleID(_ bundleID: String) -> Bool {
         !bundleID.isEmpty && bundleID.utf8.count <= 255 && !bundleID.hasPrefix(".") && !bundleID.hasSuffix(".")
             && bundleID.utf8.allSatisfy { byte in
-                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
             }
     }
 }

@@ -42,14 +42,21 @@ extension GateError {
         for _ in 0..<8 {
             if let gateError = current as? GateError { return gateError }
             if let apiError = current as? APIError {
-                return GateError(code: .deviceKey, message: apiError.description, serverCode: apiError.code, underlying: apiError)
+                return GateError(
+                    code: .deviceKey, message: apiError.description, serverCode: apiError.code, underlying: apiError)
             }
             if let clientError = current as? ClientError {
-                if clientError.response == nil, !(clientError.underlyingError is GateError), !(clientError.underlyingError is APIError) {
-                    return GateError(code: .network, message: "No answer from the Gate to \(operation).", underlying: clientError.underlyingError)
+                if clientError.response == nil, !(clientError.underlyingError is GateError),
+                    !(clientError.underlyingError is APIError)
+                {
+                    return GateError(
+                        code: .network, message: "No answer from the Gate to \(operation).",
+                        underlying: clientError.underlyingError)
                 }
                 if clientError.response != nil, !(clientError.underlyingError is GateError) {
-                    return GateError(code: .invalidResponse, message: "The Gate's answer to \(operation) could not be read.", underlying: clientError.underlyingError)
+                    return GateError(
+                        code: .invalidResponse, message: "The Gate's answer to \(operation) could not be read.",
+                        underlying: clientError.underlyingError)
                 }
                 current = clientError.underlyingError
                 continue

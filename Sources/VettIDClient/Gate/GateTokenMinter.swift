@@ -10,9 +10,11 @@ import VettIDCrypto
 /// (`assertion_invalid`, `invalid_grant`) for a key registered earlier, the key is reset, a new one is attested
 /// and registered, and the mint is tried once more.
 struct GateTokenMinter: Sendable {
-    static let appAttestGrant = Components.Schemas.GateTokenRequest.GrantTypePayload.urn_colon_vettid_colon_params_colon_grantType_colon_appAttest
+    static let appAttestGrant = Components.Schemas.GateTokenRequest.GrantTypePayload
+        .urn_colon_vettid_colon_params_colon_grantType_colon_appAttest
     static let developmentGrant =
-        Components.Schemas.GateTokenRequest.GrantTypePayload.urn_colon_vettid_colon_params_colon_grantType_colon_development
+        Components.Schemas.GateTokenRequest.GrantTypePayload
+        .urn_colon_vettid_colon_params_colon_grantType_colon_development
 
     let client: Client
     let deviceKeyStore: any DeviceKeyStore
@@ -29,10 +31,12 @@ struct GateTokenMinter: Sendable {
         if attester.format == .development {
             let assertion: DeviceKeyAssertion
             do throws(DeviceAttestationError) {
-                assertion = try await attester.generateAssertion(challenge: [], deviceKeyThumbprint: key.thumbprintBytes)
+                assertion = try await attester.generateAssertion(
+                    challenge: [], deviceKeyThumbprint: key.thumbprintBytes)
             } catch { throw GateError(error) }
             logger.debug("Gate: exchanging a development token")
-            return try await exchange(.init(grantType: Self.developmentGrant, developmentToken: assertion.developmentToken))
+            return try await exchange(
+                .init(grantType: Self.developmentGrant, developmentToken: assertion.developmentToken))
         }
         var registeredNow = false
         let registered = try await isRegistered(key)
@@ -42,8 +46,10 @@ struct GateTokenMinter: Sendable {
         }
         do throws(GateError) {
             return try await assertAndExchange(key)
-        } catch where !registeredNow && Self.needsNewRegistration(error) {
-            logger.notice("Gate: the attested key is no longer accepted; attesting a new one", metadata: ["error.code": "\(error.code)"])
+        } catch  where !registeredNow && Self.needsNewRegistration(error) {
+            logger.notice(
+                "Gate: the attested key is no longer accepted; attesting a new one",
+                metadata: ["error.code": "\(error.code)"])
             do throws(DeviceAttestationError) { try await attester.resetKey() } catch { throw GateError(error) }
             try await register(key)
             return try await assertAndExchange(key)
@@ -55,7 +61,8 @@ struct GateTokenMinter: Sendable {
         let challenge = try await challenge(purpose: .attest)
         let attestation: DeviceKeyAttestation
         do throws(DeviceAttestationError) {
-            attestation = try await attester.attestKey(challenge: challenge.bytes, deviceKeyThumbprint: key.thumbprintBytes)
+            attestation = try await attester.attestKey(
+                challenge: challenge.bytes, deviceKeyThumbprint: key.thumbprintBytes)
         } catch { throw GateError(error) }
         guard let keyID = attestation.keyID, let object = attestation.attestationObject else {
             throw GateError(code: .attestation, message: "The attester produced no key id or attestation object.")
@@ -69,7 +76,8 @@ struct GateTokenMinter: Sendable {
         )
         do {
             // The `DPoP` value is written at send time by DPoPProofMiddleware (newest nonce, exact target URI).
-            _ = try await client.registerAttestation(.init(headers: .init(dpop: ""), body: .json(request))).created.body.json
+            _ = try await client.registerAttestation(.init(headers: .init(dpop: ""), body: .json(request))).created.body
+                .json
         } catch {
             throw GateError.from(error, operation: "registerAttestation")
         }
@@ -85,7 +93,9 @@ struct GateTokenMinter: Sendable {
     /// Whether the stored registration matches the attester's key and the current device key.
     func isRegistered(_ key: DeviceKey) async throws(GateError) -> Bool {
         let attestedKeyID: String?
-        do throws(DeviceAttestationError) { attestedKeyID = try await attester.attestedKeyID() } catch { throw GateError(error) }
+        do throws(DeviceAttestationError) { attestedKeyID = try await attester.attestedKeyID() } catch {
+            throw GateError(error)
+        }
         guard let attestedKeyID,
             let data = try? await store.data(forKey: registrationKey),
             let record = try? JSONDecoder().decode(GateRegistrationRecord.self, from: data)
@@ -106,14 +116,17 @@ struct GateTokenMinter: Sendable {
         let challenge = try await challenge(purpose: .assert)
         let assertion: DeviceKeyAssertion
         do throws(DeviceAttestationError) {
-            assertion = try await attester.generateAssertion(challenge: challenge.bytes, deviceKeyThumbprint: key.thumbprintBytes)
+            assertion = try await attester.generateAssertion(
+                challenge: challenge.bytes, deviceKeyThumbprint: key.thumbprintBytes)
         } catch { throw GateError(error) }
         guard let keyID = assertion.keyID, let signed = assertion.assertion else {
             throw GateError(code: .attestation, message: "The attester produced no assertion.")
         }
         logger.debug("Gate: exchanging an assertion for an access token")
         return try await exchange(
-            .init(grantType: Self.appAttestGrant, keyId: keyID, challenge: challenge.text, assertion: signed.base64EncodedString())
+            .init(
+                grantType: Self.appAttestGrant, keyId: keyID, challenge: challenge.text,
+                assertion: signed.base64EncodedString())
         )
     }
 
@@ -126,18 +139,24 @@ struct GateTokenMinter: Sendable {
         }
         // A token that is not DPoP-bound would be sent with the wrong scheme; refuse it (RFC 9449 §5).
         guard body.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame else {
-            throw GateError(code: .invalidResponse, message: "The Gate issued a '\(body.tokenType)' token instead of a DPoP-bound one.")
+            throw GateError(
+                code: .invalidResponse,
+                message: "The Gate issued a '\(body.tokenType)' token instead of a DPoP-bound one.")
         }
         guard !body.accessToken.isEmpty, body.expiresIn > 0 else {
             throw GateError(code: .invalidResponse, message: "The Gate issued an empty or already expired token.")
         }
-        return GateAccessToken(value: body.accessToken, expiresAt: now().addingTimeInterval(TimeInterval(body.expiresIn)))
+        return GateAccessToken(
+            value: body.accessToken, expiresAt: now().addingTimeInterval(TimeInterval(body.expiresIn)))
     }
 
-    private func challenge(purpose: Components.Schemas.AttestationChallengeRequest.PurposePayload) async throws(GateError) -> (text: String, bytes: [UInt8]) {
+    private func challenge(purpose: Components.Schemas.AttestationChallengeRequest.PurposePayload)
+        async throws(GateError) -> (text: String, bytes: [UInt8])
+    {
         let body: Components.Schemas.AttestationChallenge
         do {
-            body = try await client.createAttestationChallenge(.init(body: .json(.init(purpose: purpose)))).created.body.json
+            body = try await client.createAttestationChallenge(.init(body: .json(.init(purpose: purpose)))).created.body
+                .json
         } catch {
             throw GateError.from(error, operation: "createAttestationChallenge")
         }
@@ -150,7 +169,9 @@ struct GateTokenMinter: Sendable {
 
     static func needsNewRegistration(_ error: GateError) -> Bool {
         if let code = error.attestationCode, code == .invalidKey || code == .keyNotAttested { return true }
-        if error.code == .server, let code = error.serverCode, code == .assertionInvalid || code == .invalidGrant { return true }
+        if error.code == .server, let code = error.serverCode, code == .assertionInvalid || code == .invalidGrant {
+            return true
+        }
         return false
     }
 }

@@ -69,7 +69,9 @@ public final class APIClient: Sendable {
     }
 
     /// Runs a call on the full chain and converts any failure into an ``APIError``.
-    public func perform<Result: Sendable>(_ call: @Sendable (Client) async throws -> Result) async throws(APIError) -> Result {
+    public func perform<Result: Sendable>(_ call: @Sendable (Client) async throws -> Result) async throws(APIError)
+        -> Result
+    {
         do {
             return try await call(client)
         } catch {
@@ -85,7 +87,8 @@ public final class APIClient: Sendable {
     ///   - body: The body, if any (sent again on a replay only if it can be iterated more than once).
     /// - Returns: The 2xx answer; anything else throws.
     /// - Throws: ``APIError`` (the server's code, or `http_error` with the status when the body has none).
-    public func send(_ request: HTTPRequest, body: HTTPBody? = nil) async throws(APIError) -> (HTTPResponse, HTTPBody?) {
+    public func send(_ request: HTTPRequest, body: HTTPBody? = nil) async throws(APIError) -> (HTTPResponse, HTTPBody?)
+    {
         let transport = configuration.transport
         let baseURL = configuration.baseURL
         let operationID = "appRequest"
@@ -104,7 +107,9 @@ public final class APIClient: Sendable {
     }
 
     /// Runs a call on the unauthenticated chain and converts any failure into an ``APIError``.
-    func performUnauthenticated<Result: Sendable>(_ call: @Sendable (Client) async throws -> Result) async throws(APIError) -> Result {
+    func performUnauthenticated<Result: Sendable>(_ call: @Sendable (Client) async throws -> Result)
+        async throws(APIError) -> Result
+    {
         do {
             return try await call(unauthenticatedClient)
         } catch {

@@ -44,7 +44,8 @@ public struct APIClientConfiguration: Sendable {
         guard let url = URL(string: string) else {
             throw ConfigurationError(code: .invalidBaseURL, message: "'\(string)' is not a URL.")
         }
-        try self.init(baseURL: url, transport: transport, logger: logger, retryPolicy: retryPolicy, proofProvider: proofProvider)
+        try self.init(
+            baseURL: url, transport: transport, logger: logger, retryPolicy: retryPolicy, proofProvider: proofProvider)
     }
 
     static func validate(_ url: URL) throws {
@@ -55,7 +56,8 @@ public struct APIClientConfiguration: Sendable {
             )
         }
         guard let host = url.host, !host.isEmpty else {
-            throw ConfigurationError(code: .invalidBaseURL, message: "The base URL '\(url.absoluteString)' has no host.")
+            throw ConfigurationError(
+                code: .invalidBaseURL, message: "The base URL '\(url.absoluteString)' has no host.")
         }
         guard url.query == nil, url.fragment == nil else {
             throw ConfigurationError(

@@ -1,9 +1,9 @@
 public import OpenAPIRuntime
 
 #if canImport(OpenAPIAsyncHTTPClient)
-import OpenAPIAsyncHTTPClient
+    import OpenAPIAsyncHTTPClient
 #elseif canImport(OpenAPIURLSession)
-import OpenAPIURLSession
+    import OpenAPIURLSession
 #endif
 
 /// The platform's default HTTP transport for the generated client.
@@ -14,11 +14,11 @@ public enum DefaultTransport {
     /// Makes the default transport for this platform.
     public static func make() -> any ClientTransport {
         #if canImport(OpenAPIAsyncHTTPClient)
-        return AsyncHTTPClientTransport()
+            return AsyncHTTPClientTransport()
         #elseif canImport(OpenAPIURLSession)
-        return URLSessionTransport()
+            return URLSessionTransport()
         #else
-        #error("VettIDClient needs OpenAPIAsyncHTTPClient (Linux) or OpenAPIURLSession (Apple platforms).")
+            #error("VettIDClient needs OpenAPIAsyncHTTPClient (Linux) or OpenAPIURLSession (Apple platforms).")
         #endif
     }
 }

@@ -12,9 +12,11 @@ public enum PlatformLogger {
         subsystem: String, category: String = "dev.vettid", policy: UnifiedLogPolicy = UnifiedLogPolicy()
     ) -> Logger {
         #if canImport(os)
-        if #available(iOS 14.0, macOS 11.0, *) {
-            return Logger(label: category) { _ in OSLogHandler(subsystem: subsystem, category: category, policy: policy) }
-        }
+            if #available(iOS 14.0, macOS 11.0, *) {
+                return Logger(label: category) { _ in
+                    OSLogHandler(subsystem: subsystem, category: category, policy: policy)
+                }
+            }
         #endif
         return portable(category: category, policy: policy)
     }

@@ -63,7 +63,8 @@ public struct AuthHeaderMiddleware: ClientMiddleware {
 
     /// The absolute URL of a request relative to the base URL.
     static func requestURL(_ request: HTTPRequest, baseURL: URL) -> URL {
-        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         return URL(string: base + (request.path ?? "")) ?? baseURL
     }
 }

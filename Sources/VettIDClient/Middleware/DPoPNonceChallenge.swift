@@ -18,10 +18,14 @@ public enum DPoPNonceChallenge {
         guard let nonce = response.headerFields[nonceField], !nonce.isEmpty else { return false }
         switch response.status.code {
         case 400:
-            guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return false }
+            guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+                return false
+            }
             return object["error"] as? String == "use_dpop_nonce"
         case 401:
-            return response.headerFields[values: .wwwAuthenticate].contains { dpopError(inWWWAuthenticate: $0) == "use_dpop_nonce" }
+            return response.headerFields[values: .wwwAuthenticate].contains {
+                dpopError(inWWWAuthenticate: $0) == "use_dpop_nonce"
+            }
         default:
             return false
         }
@@ -33,7 +37,9 @@ public enum DPoPNonceChallenge {
     /// case-insensitive (RFC 9110 §11.1).
     public static func dpopError(inWWWAuthenticate value: String) -> String? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count > 4, trimmed.prefix(4).lowercased() == "dpop", trimmed.dropFirst(4).first == " " else { return nil }
+        guard trimmed.count > 4, trimmed.prefix(4).lowercased() == "dpop", trimmed.dropFirst(4).first == " " else {
+            return nil
+        }
         var rest = Substring(trimmed.dropFirst(5))
         while !rest.isEmpty {
             rest = rest.drop { $0 == " " || $0 == "," }

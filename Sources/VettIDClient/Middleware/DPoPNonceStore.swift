@@ -32,7 +32,9 @@ public actor DPoPNonceStore {
     /// `scheme://host:port` with scheme and host lower-cased and the default port made explicit, or `nil` when
     /// the URL has no scheme or host.
     public static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
+            return nil
+        }
         let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
         return "\(scheme)://\(host):\(port)"
     }

@@ -18,8 +18,11 @@ public struct DPoPNonceTransport: ClientTransport {
     }
 
     /// Sends the request through the middleware.
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        try await middleware.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        try await middleware.intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+            request, body, baseURL in
             try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
         }
     }

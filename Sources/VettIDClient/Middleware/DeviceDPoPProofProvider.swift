@@ -19,7 +19,10 @@ public struct DeviceDPoPProofProvider: DPoPProofProvider {
     ///   - keyStore: The device key.
     ///   - nonceStore: The per-origin nonces.
     ///   - now: The clock for `iat`.
-    public init(keyStore: any DeviceKeyStore, nonceStore: DPoPNonceStore = DPoPNonceStore(), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        keyStore: any DeviceKeyStore, nonceStore: DPoPNonceStore = DPoPNonceStore(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.keyStore = keyStore
         self.nonceStore = nonceStore
         self.now = now

@@ -33,7 +33,9 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
     static func error(response: HTTPResponse, body: Data) -> APIError {
         var error = APIError(response: response, body: body)
         if error.code == .httpError, response.status.code == 401,
-            let code = response.headerFields[values: .wwwAuthenticate].lazy.compactMap(DPoPNonceChallenge.dpopError(inWWWAuthenticate:)).first,
+            let code = response.headerFields[values: .wwwAuthenticate].lazy.compactMap(
+                DPoPNonceChallenge.dpopError(inWWWAuthenticate:)
+            ).first,
             !code.isEmpty
         {
             error.code = APIError.Code(rawValue: code)

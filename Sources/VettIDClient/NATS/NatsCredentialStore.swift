@@ -40,7 +40,8 @@ public actor NatsCredentialStore {
             encoder.outputFormatting = [.sortedKeys]
             try await store.set(try encoder.encode(credentials), forKey: storageKey)
         } catch {
-            throw APIError(code: .storageFailed, description: "The NATS credentials could not be stored.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The NATS credentials could not be stored.", underlying: error)
         }
     }
 

@@ -65,7 +65,8 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
 
     /// Whether less than `refreshWindow` of the token's life remains at `date` (or it has expired): time to
     /// get a new one.
-    public func shouldRefresh(at date: Date, refreshWindow: TimeInterval = NatsCredentials.defaultRefreshWindow) -> Bool {
+    public func shouldRefresh(at date: Date, refreshWindow: TimeInterval = NatsCredentials.defaultRefreshWindow) -> Bool
+    {
         expiresAt.timeIntervalSince(date) < refreshWindow
     }
 

@@ -17,7 +17,10 @@ public struct NatsTokenInfo: Sendable, Hashable {
     public let expiresAt: Date
 
     /// Creates a token record.
-    public init(tokenID: String, clientType: NatsClientType, deviceID: String?, userPublicKey: String, issuedAt: Date, expiresAt: Date) {
+    public init(
+        tokenID: String, clientType: NatsClientType, deviceID: String?, userPublicKey: String, issuedAt: Date,
+        expiresAt: Date
+    ) {
         self.tokenID = tokenID
         self.clientType = clientType
         self.deviceID = deviceID

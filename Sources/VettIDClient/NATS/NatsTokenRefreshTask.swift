@@ -107,7 +107,9 @@ public actor NatsTokenRefreshTask {
     /// Refreshes the stored credentials if they are missing or within the refresh window.
     public func refreshIfNeeded() async -> NatsRefreshOutcome {
         if let stored = await store.load(), !stored.shouldRefresh(at: now(), refreshWindow: refreshWindow) {
-            logger.debug("NATS refresh: not needed", metadata: ["nats.token_id": "\(stored.tokenID)", "nats.expires_at": "\(stored.expiresAt)"])
+            logger.debug(
+                "NATS refresh: not needed",
+                metadata: ["nats.token_id": "\(stored.tokenID)", "nats.expires_at": "\(stored.expiresAt)"])
             return .notNeeded(expiresAt: stored.expiresAt)
         }
         let credentials: NatsCredentials
@@ -126,10 +128,13 @@ public actor NatsTokenRefreshTask {
         do {
             try await store.save(credentials)
         } catch {
-            logger.warning("NATS refresh: the credentials could not be stored", metadata: ["error.code": "\(error.code)"])
+            logger.warning(
+                "NATS refresh: the credentials could not be stored", metadata: ["error.code": "\(error.code)"])
             return .failed("\(error.code.rawValue): \(error.description)")
         }
-        logger.info("NATS refresh: new token stored", metadata: ["nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)"])
+        logger.info(
+            "NATS refresh: new token stored",
+            metadata: ["nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)"])
         await onRefresh(credentials)
         return .refreshed(credentials)
     }

@@ -50,7 +50,8 @@ struct PasswordGuessEstimator: Sendable {
             for start in 0...end {
                 let raw = prefix[end + 1] - prefix[start]
                 let floor = log10(end == start ? 11.0 : 51.0)
-                byEnd[end].append(PasswordMatch(start: start, end: end, log10Guesses: max(raw, floor), kind: .bruteforce))
+                byEnd[end].append(
+                    PasswordMatch(start: start, end: end, log10Guesses: max(raw, floor), kind: .bruteforce))
             }
         }
 

@@ -47,10 +47,16 @@ struct PasswordMatchers: Sendable {
                 let caseFactor = Self.uppercaseVariations(original[i...j])
                 for dictionary in dictionaries {
                     if let rank = dictionary.ranks[word] {
-                        result.append(PasswordMatch(start: i, end: j, log10Guesses: log10(Double(rank) * caseFactor), kind: dictionary.kind))
+                        result.append(
+                            PasswordMatch(
+                                start: i, end: j, log10Guesses: log10(Double(rank) * caseFactor), kind: dictionary.kind)
+                        )
                     }
                     if j - i + 1 >= 4, reversed != word, let rank = dictionary.ranks[reversed] {
-                        result.append(PasswordMatch(start: i, end: j, log10Guesses: log10(Double(rank) * caseFactor * 2), kind: dictionary.kind))
+                        result.append(
+                            PasswordMatch(
+                                start: i, end: j, log10Guesses: log10(Double(rank) * caseFactor * 2),
+                                kind: dictionary.kind))
                     }
                     for variant in variants {
                         let slice = variant.scalars[i...j]
@@ -60,7 +66,9 @@ struct PasswordMatchers: Sendable {
                         if let rank = dictionary.ranks[token] {
                             let leetFactor = Double(substitutions + 1)
                             result.append(
-                                PasswordMatch(start: i, end: j, log10Guesses: log10(Double(rank) * caseFactor * leetFactor), kind: dictionary.kind)
+                                PasswordMatch(
+                                    start: i, end: j, log10Guesses: log10(Double(rank) * caseFactor * leetFactor),
+                                    kind: dictionary.kind)
                             )
                         }
                     }
@@ -110,7 +118,11 @@ struct PasswordMatchers: Sendable {
             guard j - i + 1 >= 3 else { continue }
             let token = scalars[i...j]
             let shifted = token.filter { PasswordKeyboard.keys[$0]?.shifted == true }.count
-            result.append(PasswordMatch(start: i, end: j, log10Guesses: Self.keyboardLog10Guesses(length: j - i + 1, turns: turns, shifted: shifted), kind: .keyboard))
+            result.append(
+                PasswordMatch(
+                    start: i, end: j,
+                    log10Guesses: Self.keyboardLog10Guesses(length: j - i + 1, turns: turns, shifted: shifted),
+                    kind: .keyboard))
         }
         return result
     }
@@ -119,7 +131,9 @@ struct PasswordMatchers: Sendable {
         var guesses = 0.0
         for i in 2...max(2, length) {
             for j in 1...max(1, min(turns, i - 1)) {
-                guesses += PasswordMath.binomial(i - 1, j - 1) * PasswordKeyboard.startingPositions * pow(PasswordKeyboard.averageDegree, Double(j))
+                guesses +=
+                    PasswordMath.binomial(i - 1, j - 1) * PasswordKeyboard.startingPositions
+                    * pow(PasswordKeyboard.averageDegree, Double(j))
             }
         }
         let unshifted = length - shifted
@@ -149,7 +163,9 @@ struct PasswordMatchers: Sendable {
                 continue
             }
             var j = i + 1
-            while j + 1 < n, Int(scalars[j + 1].value) - Int(scalars[j].value) == delta, Self.sameClass(scalars[j], scalars[j + 1]) {
+            while j + 1 < n, Int(scalars[j + 1].value) - Int(scalars[j].value) == delta,
+                Self.sameClass(scalars[j], scalars[j + 1])
+            {
                 j += 1
             }
             if j - i + 1 >= 3 {
@@ -163,7 +179,8 @@ struct PasswordMatchers: Sendable {
                     base = 26
                 }
                 if delta < 0 { base *= 2 }
-                result.append(PasswordMatch(start: i, end: j, log10Guesses: log10(base * Double(j - i + 1)), kind: .sequence))
+                result.append(
+                    PasswordMatch(start: i, end: j, log10Guesses: log10(base * Double(j - i + 1)), kind: .sequence))
             }
             i = j
         }
@@ -177,7 +194,9 @@ struct PasswordMatchers: Sendable {
 
     // MARK: Repeats
 
-    private func repeatMatches(_ lower: [Unicode.Scalar], estimate: (ArraySlice<Unicode.Scalar>) -> Double) -> [PasswordMatch] {
+    private func repeatMatches(_ lower: [Unicode.Scalar], estimate: (ArraySlice<Unicode.Scalar>) -> Double)
+        -> [PasswordMatch]
+    {
         var result: [PasswordMatch] = []
         let n = lower.count
         var i = 0
@@ -185,7 +204,9 @@ struct PasswordMatchers: Sendable {
             var best: (base: Int, count: Int)?
             for base in 1...max(1, (n - i) / 2) where i + 2 * base <= n {
                 var count = 1
-                while i + (count + 1) * base <= n, lower[(i + count * base)..<(i + (count + 1) * base)] == lower[i..<(i + base)] {
+                while i + (count + 1) * base <= n,
+                    lower[(i + count * base)..<(i + (count + 1) * base)] == lower[i..<(i + base)]
+                {
                     count += 1
                 }
                 let enough = base == 1 ? count >= 3 : count >= 2
@@ -197,7 +218,8 @@ struct PasswordMatchers: Sendable {
             }
             let end = i + best.base * best.count - 1
             let baseLog = estimate(lower[i..<(i + best.base)])
-            result.append(PasswordMatch(start: i, end: end, log10Guesses: baseLog + log10(Double(best.count)), kind: .repeated))
+            result.append(
+                PasswordMatch(start: i, end: end, log10Guesses: baseLog + log10(Double(best.count)), kind: .repeated))
             i += 1
         }
         return result
@@ -225,7 +247,8 @@ struct PasswordMatchers: Sendable {
             }
             for length in [6, 8] {
                 guard number(i, length) != nil else { continue }
-                let splits: [(day: Int, month: Int, year: Int)] = length == 8
+                let splits: [(day: Int, month: Int, year: Int)] =
+                    length == 8
                     ? [
                         (number(i + 6, 2)!, number(i + 4, 2)!, number(i, 4)!),
                         (number(i, 2)!, number(i + 2, 2)!, number(i + 4, 4)!),
@@ -236,8 +259,13 @@ struct PasswordMatchers: Sendable {
                         (number(i, 2)!, number(i + 2, 2)!, Self.fullYear(number(i + 4, 2)!)),
                         (number(i + 2, 2)!, number(i, 2)!, Self.fullYear(number(i + 4, 2)!)),
                     ]
-                if let date = splits.first(where: { (1...31).contains($0.day) && (1...12).contains($0.month) && (1900...2050).contains($0.year) }) {
-                    result.append(PasswordMatch(start: i, end: i + length - 1, log10Guesses: log10(365 * yearSpace(date.year)), kind: .date))
+                if let date = splits.first(where: {
+                    (1...31).contains($0.day) && (1...12).contains($0.month) && (1900...2050).contains($0.year)
+                }) {
+                    result.append(
+                        PasswordMatch(
+                            start: i, end: i + length - 1, log10Guesses: log10(365 * yearSpace(date.year)), kind: .date)
+                    )
                 }
             }
         }

@@ -78,14 +78,17 @@ public struct PasswordStrengthMeter: Sendable {
         }
         if score < policy.minimumScore {
             reasons.append(
-                .init(code: .tooGuessable, message: "is too easy to guess (strength \(score) of 4, needs \(policy.minimumScore))")
+                .init(
+                    code: .tooGuessable,
+                    message: "is too easy to guess (strength \(score) of 4, needs \(policy.minimumScore))")
             )
             reasons += Self.patternReasons(estimate.sequence)
             if Self.usesOneKind(scalars) {
                 reasons.append(.init(code: .singleCharacterKind, message: "uses only one kind of character"))
             }
         }
-        return PasswordStrength(score: score, log10Guesses: estimate.log10Guesses, isAcceptable: reasons.isEmpty, reasons: reasons)
+        return PasswordStrength(
+            score: score, log10Guesses: estimate.log10Guesses, isAcceptable: reasons.isEmpty, reasons: reasons)
     }
 
     /// zxcvbn's score for a number of guesses.
@@ -96,7 +99,8 @@ public struct PasswordStrengthMeter: Sendable {
     private func matchers(userInputs: [String]) -> PasswordMatchers {
         var inputRanks: [String: Int] = [:]
         for input in userInputs {
-            let words = input.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init) + [input.lowercased()]
+            let words =
+                input.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init) + [input.lowercased()]
             for word in words where word.count >= 3 { inputRanks[word] = 1 }
         }
         return PasswordMatchers(
@@ -119,22 +123,35 @@ public struct PasswordStrengthMeter: Sendable {
     private static func patternReasons(_ sequence: [PasswordMatch]) -> [PasswordWeakness] {
         let kinds = Set(sequence.map(\.kind))
         var reasons: [PasswordWeakness] = []
-        if kinds.contains(.commonPassword) { reasons.append(.init(code: .commonPassword, message: "is a commonly used password")) }
-        if kinds.contains(.dictionaryWord) { reasons.append(.init(code: .dictionaryWord, message: "contains a common word or password")) }
-        if kinds.contains(.userInput) { reasons.append(.init(code: .userInput, message: "contains part of your email address")) }
-        if kinds.contains(.repeated) { reasons.append(.init(code: .repeatedCharacters, message: "contains repeated characters")) }
-        if kinds.contains(.sequence) { reasons.append(.init(code: .sequentialCharacters, message: "contains a sequence such as abc or 123")) }
-        if kinds.contains(.keyboard) { reasons.append(.init(code: .keyboardPattern, message: "contains a keyboard pattern")) }
+        if kinds.contains(.commonPassword) {
+            reasons.append(.init(code: .commonPassword, message: "is a commonly used password"))
+        }
+        if kinds.contains(.dictionaryWord) {
+            reasons.append(.init(code: .dictionaryWord, message: "contains a common word or password"))
+        }
+        if kinds.contains(.userInput) {
+            reasons.append(.init(code: .userInput, message: "contains part of your email address"))
+        }
+        if kinds.contains(.repeated) {
+            reasons.append(.init(code: .repeatedCharacters, message: "contains repeated characters"))
+        }
+        if kinds.contains(.sequence) {
+            reasons.append(.init(code: .sequentialCharacters, message: "contains a sequence such as abc or 123"))
+        }
+        if kinds.contains(.keyboard) {
+            reasons.append(.init(code: .keyboardPattern, message: "contains a keyboard pattern"))
+        }
         if kinds.contains(.date) { reasons.append(.init(code: .dateOrYear, message: "contains a date or year")) }
         return reasons
     }
 
     private static func usesOneKind(_ scalars: [Unicode.Scalar]) -> Bool {
-        let kinds = Set(scalars.map { scalar -> Int in
-            if PasswordMatchers.isDigit(scalar) { return 0 }
-            if PasswordMatchers.isLetter(scalar) { return 1 }
-            return 2
-        })
+        let kinds = Set(
+            scalars.map { scalar -> Int in
+                if PasswordMatchers.isDigit(scalar) { return 0 }
+                if PasswordMatchers.isLetter(scalar) { return 1 }
+                return 2
+            })
         return kinds.count == 1
     }
 }

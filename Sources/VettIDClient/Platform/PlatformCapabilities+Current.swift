@@ -1,8 +1,8 @@
 #if canImport(CryptoKit)
-import CryptoKit
+    import CryptoKit
 #endif
 #if canImport(DeviceCheck)
-import DeviceCheck
+    import DeviceCheck
 #endif
 
 extension PlatformCapabilities {
@@ -12,18 +12,18 @@ extension PlatformCapabilities {
     /// (scripts/check-apple-only) and never run on a device by this project.
     public static var current: PlatformCapabilities {
         #if canImport(CryptoKit) && canImport(DeviceCheck)
-        #if targetEnvironment(simulator)
-        let simulator = true
+            #if targetEnvironment(simulator)
+                let simulator = true
+            #else
+                let simulator = false
+            #endif
+            return PlatformCapabilities(
+                isSimulator: simulator,
+                hasSecureEnclave: SecureEnclave.isAvailable,
+                hasAppAttest: DCAppAttestService.shared.isSupported,
+                hasKeychain: true)
         #else
-        let simulator = false
-        #endif
-        return PlatformCapabilities(
-            isSimulator: simulator,
-            hasSecureEnclave: SecureEnclave.isAvailable,
-            hasAppAttest: DCAppAttestService.shared.isSupported,
-            hasKeychain: true)
-        #else
-        return .linux
+            return .linux
         #endif
     }
 }

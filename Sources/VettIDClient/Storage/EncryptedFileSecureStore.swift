@@ -121,7 +121,8 @@ public actor EncryptedFileSecureStore: SecureStore {
             let box = try ChaChaPoly.SealedBox(combined: bytes.subdata(in: headerLength..<bytes.count))
             plaintext = try ChaChaPoly.open(box, using: key, authenticating: header)
         } catch {
-            throw SecureStoreError(code: .corrupted, message: "The store file failed authentication.", underlying: error)
+            throw SecureStoreError(
+                code: .corrupted, message: "The store file failed authentication.", underlying: error)
         }
         do {
             return try JSONDecoder().decode(StoreContent.self, from: plaintext).items

@@ -75,7 +75,8 @@ public actor FileSecureStoreKeyProvider: SecureStoreKeyProvider {
             }
         }
         guard try POSIXFile.permissions(path) & 0o077 == 0 else {
-            throw SecureStoreError(code: .insecurePermissions, message: "The key file \(path) is readable by other users.")
+            throw SecureStoreError(
+                code: .insecurePermissions, message: "The key file \(path) is readable by other users.")
         }
         guard let bytes = try POSIXFile.readIfExists(path), bytes.count == 32 else {
             throw SecureStoreError(code: .invalidKey, message: "The key file \(path) does not hold a 256-bit key.")

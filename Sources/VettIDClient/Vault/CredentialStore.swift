@@ -20,7 +20,10 @@ public actor CredentialStore {
     ///   - store: Where the item lives (`KeychainSecureStore`, ``EncryptedFileSecureStore``, …).
     ///   - storageKey: The item's key.
     ///   - now: The clock for ``VaultCredential/updatedAt``.
-    public init(store: any SecureStore, storageKey: String = "vettid.vault.credential", now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        store: any SecureStore, storageKey: String = "vettid.vault.credential",
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.store = store
         self.storageKey = storageKey
         self.now = now
@@ -33,13 +36,15 @@ public actor CredentialStore {
         do {
             data = try await store.data(forKey: storageKey)
         } catch {
-            throw APIError(code: .storageFailed, description: "The vault credential could not be read.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The vault credential could not be read.", underlying: error)
         }
         guard let data else { return nil }
         do {
             return try JSONDecoder().decode(VaultCredential.self, from: data)
         } catch {
-            throw APIError(code: .storageFailed, description: "The stored vault credential is unreadable.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The stored vault credential is unreadable.", underlying: error)
         }
     }
 
@@ -60,12 +65,14 @@ public actor CredentialStore {
             encoder.outputFormatting = [.sortedKeys]
             data = try encoder.encode(credential)
         } catch {
-            throw APIError(code: .storageFailed, description: "The vault credential could not be encoded.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The vault credential could not be encoded.", underlying: error)
         }
         do {
             try await store.set(data, forKey: storageKey)
         } catch {
-            throw APIError(code: .storageFailed, description: "The vault credential could not be written.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The vault credential could not be written.", underlying: error)
         }
     }
 
@@ -78,7 +85,8 @@ public actor CredentialStore {
         defer { endWrite() }
         var credential = try await require()
         guard credential.package.userGUID == package.userGUID else {
-            throw APIError(code: .invalidResponse, description: "The server returned a credential package for another member.")
+            throw APIError(
+                code: .invalidResponse, description: "The server returned a credential package for another member.")
         }
         credential.package = package
         credential.updatedAt = now()
@@ -93,7 +101,8 @@ public actor CredentialStore {
         defer { endWrite() }
         var credential = try await require()
         guard let index = credential.package.transactionKeys.firstIndex(where: { $0.keyID == id }) else {
-            throw APIError(code: .noTransactionKey, description: "The stored credential holds no unused transaction key '\(id)'.")
+            throw APIError(
+                code: .noTransactionKey, description: "The stored credential holds no unused transaction key '\(id)'.")
         }
         let key = credential.package.transactionKeys.remove(at: index)
         credential.updatedAt = now()
@@ -110,12 +119,16 @@ public actor CredentialStore {
     /// - Returns: The stored credential after the write (unchanged, and not rewritten, when nothing was new).
     /// - Throws: ``APIError`` `not_enrolled`; `invalid_response` when the stored credential is another one now.
     @discardableResult
-    public func appendTransactionKeys(_ keys: [TransactionKey], credentialID: String? = nil) async throws(APIError) -> VaultCredential {
+    public func appendTransactionKeys(_ keys: [TransactionKey], credentialID: String? = nil) async throws(APIError)
+        -> VaultCredential
+    {
         await beginWrite()
         defer { endWrite() }
         var credential = try await require()
         if let credentialID, credential.package.credentialID != credentialID {
-            throw APIError(code: .invalidResponse, description: "The synced transaction keys belong to another credential than the stored one.")
+            throw APIError(
+                code: .invalidResponse,
+                description: "The synced transaction keys belong to another credential than the stored one.")
         }
         var known = Set(credential.package.transactionKeys.map(\.keyID))
         var added = false
@@ -152,7 +165,9 @@ public actor CredentialStore {
         do {
             try await store.set(try JSONEncoder().encode(pending), forKey: pendingKey)
         } catch {
-            throw APIError(code: .storageFailed, description: "The pending vault authentication could not be written.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The pending vault authentication could not be written.",
+                underlying: error)
         }
     }
 
@@ -172,7 +187,8 @@ public actor CredentialStore {
         do {
             try await store.removeValue(forKey: storageKey)
         } catch {
-            throw APIError(code: .storageFailed, description: "The vault credential could not be removed.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The vault credential could not be removed.", underlying: error)
         }
     }
 }

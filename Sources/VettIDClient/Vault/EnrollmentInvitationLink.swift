@@ -44,7 +44,8 @@ public struct EnrollmentInvitationLink: Sendable, Hashable, CustomStringConverti
             components.path.isEmpty || components.path == "/",
             components.user == nil, components.password == nil, components.port == nil, components.fragment == nil
         else {
-            throw InvitationLinkError(code: .notAnInvitation, message: "The text is not a vettid://enroll invitation link.")
+            throw InvitationLinkError(
+                code: .notAnInvitation, message: "The text is not a vettid://enroll invitation link.")
         }
         let items = components.queryItems ?? []
         let codes = items.filter { $0.name == "code" }.compactMap(\.value)
@@ -53,7 +54,8 @@ public struct EnrollmentInvitationLink: Sendable, Hashable, CustomStringConverti
         }
         let origins = items.filter { $0.name == "api" }.compactMap(\.value)
         guard origins.count == 1, items.filter({ $0.name == "api" }).count == 1 else {
-            throw InvitationLinkError(code: .missingAPIOrigin, message: "The invitation link must carry exactly one API origin.")
+            throw InvitationLinkError(
+                code: .missingAPIOrigin, message: "The invitation link must carry exactly one API origin.")
         }
         self.code = try Self.normalizedCode(codes[0])
         self.apiOrigin = try Self.validatedOrigin(origins[0])
@@ -63,7 +65,8 @@ public struct EnrollmentInvitationLink: Sendable, Hashable, CustomStringConverti
     public var payload: String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let api = apiOrigin.absoluteString.addingPercentEncoding(withAllowedCharacters: allowed) ?? apiOrigin.absoluteString
+        let api =
+            apiOrigin.absoluteString.addingPercentEncoding(withAllowedCharacters: allowed) ?? apiOrigin.absoluteString
         return "\(Self.scheme)://\(Self.action)?code=\(code)&api=\(api)"
     }
 

@@ -48,5 +48,7 @@ public struct EnrollmentSession: Sendable, Hashable, CustomStringConvertible {
     public var passwordKey: TransactionKey? { transactionKeys.first { $0.keyID == passwordKeyID } }
 
     /// Shows the session id and next step, never the token or the challenge.
-    public var description: String { "EnrollmentSession(\(id), next: \(nextStep), attestation required: \(attestationRequired))" }
+    public var description: String {
+        "EnrollmentSession(\(id), next: \(nextStep), attestation required: \(attestationRequired))"
+    }
 }

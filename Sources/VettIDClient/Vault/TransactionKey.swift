@@ -36,16 +36,21 @@ public struct TransactionKey: Sendable, Hashable, Codable, CustomStringConvertib
     ///   - purpose: `.enrollmentPassword` or `.authenticationPassword`.
     ///   - contextID: The enrollment session id or the action id.
     /// - Throws: ``APIError`` `encryption_failed` (bad key), `invalid_response` (unknown algorithm).
-    public func sealPassword(_ password: String, purpose: TransactionKeyPurpose, contextID: String) throws(APIError) -> EncryptedPayload {
+    public func sealPassword(_ password: String, purpose: TransactionKeyPurpose, contextID: String) throws(APIError)
+        -> EncryptedPayload
+    {
         guard algorithm == "X25519" else {
-            throw APIError(code: .invalidResponse, description: "The transaction key uses an unknown algorithm '\(algorithm)'.")
+            throw APIError(
+                code: .invalidResponse, description: "The transaction key uses an unknown algorithm '\(algorithm)'.")
         }
         do {
             let key = try TransactionKeyPair.publicKey(base64URL: publicKey)
             let context = TransactionKeyContext(purpose: purpose, contextID: contextID, keyID: keyID)
             return try TransactionKeyEnvelope.seal(Array(password.utf8), to: key, context: context)
         } catch {
-            throw APIError(code: .encryptionFailed, description: "The password could not be sealed to the transaction key.", underlying: error)
+            throw APIError(
+                code: .encryptionFailed, description: "The password could not be sealed to the transaction key.",
+                underlying: error)
         }
     }
 

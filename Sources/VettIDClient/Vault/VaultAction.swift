@@ -16,7 +16,10 @@ public struct VaultAction: Sendable, Hashable, CustomStringConvertible {
     public let transactionKey: TransactionKey
 
     /// Creates an action.
-    public init(id: String, token: String, expiresAt: Date, ledgerAuthToken: LedgerAuthToken, useKeyID: String, transactionKey: TransactionKey) {
+    public init(
+        id: String, token: String, expiresAt: Date, ledgerAuthToken: LedgerAuthToken, useKeyID: String,
+        transactionKey: TransactionKey
+    ) {
         self.id = id
         self.token = token
         self.expiresAt = expiresAt

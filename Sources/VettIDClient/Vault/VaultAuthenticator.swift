@@ -54,7 +54,8 @@ public struct VaultAuthenticator: Sendable {
     public func requestAction() async throws(APIError) -> VaultAction {
         let credential = try await credentialStore.require()
         guard !credential.package.transactionKeys.isEmpty else {
-            throw APIError(code: .noTransactionKey, description: "The stored credential has no unused transaction key left.")
+            throw APIError(
+                code: .noTransactionKey, description: "The stored credential has no unused transaction key left.")
         }
         var assertion: VaultActionAssertion?
         if credential.hasAttestedKey {
@@ -69,7 +70,8 @@ public struct VaultAuthenticator: Sendable {
             logger.warning("Vault: the server's LAT does not match the stored one; the password was not sent")
             throw APIError(
                 code: .latMismatch,
-                description: "The server could not prove it is the one this device enrolled with; the password was not sent."
+                description:
+                    "The server could not prove it is the one this device enrolled with; the password was not sent."
             )
         }
         return action
@@ -80,19 +82,26 @@ public struct VaultAuthenticator: Sendable {
         let credential = try await credentialStore.require()
         // Re-check: an action from elsewhere must not bypass the LAT comparison.
         guard action.ledgerAuthToken.matches(credential.package.ledgerAuthToken) else {
-            throw APIError(code: .latMismatch, description: "The action's LAT does not match the stored one; the password was not sent.")
+            throw APIError(
+                code: .latMismatch,
+                description: "The action's LAT does not match the stored one; the password was not sent.")
         }
         guard let stored = credential.package.transactionKey(id: action.useKeyID) else {
-            throw APIError(code: .noTransactionKey, description: "The stored credential holds no unused transaction key '\(action.useKeyID)'.")
+            throw APIError(
+                code: .noTransactionKey,
+                description: "The stored credential holds no unused transaction key '\(action.useKeyID)'.")
         }
         guard stored.publicKey == action.transactionKey.publicKey else {
-            throw APIError(code: .invalidResponse, description: "The server's transaction key differs from the stored one; the password was not sent.")
+            throw APIError(
+                code: .invalidResponse,
+                description: "The server's transaction key differs from the stored one; the password was not sent.")
         }
         let envelope = try stored.sealPassword(password, purpose: .authenticationPassword, contextID: action.id)
         let key = try await credentialStore.consumeTransactionKey(id: action.useKeyID)
         var sent = credential.package
         sent.transactionKeys.removeAll { $0.keyID == key.keyID }
-        try await credentialStore.savePendingExecution(PendingVaultExecution(action: action, package: sent, envelope: envelope))
+        try await credentialStore.savePendingExecution(
+            PendingVaultExecution(action: action, package: sent, envelope: envelope))
         let session = try await send(action: action, package: sent, envelope: envelope)
         logger.debug("Vault: authenticated", metadata: ["vault.key_version": "\(session.credential.keyVersion)"])
         return session
@@ -100,7 +109,8 @@ public struct VaultAuthenticator: Sendable {
 
     /// Sends an auth execute and stores its package. A network failure keeps the pending record (the next
     /// ``authenticate(password:)`` repeats it); any answer from the server clears it.
-    private func send(action: VaultAction, package: CredentialPackage, envelope: EncryptedPayload) async throws(APIError)
+    private func send(action: VaultAction, package: CredentialPackage, envelope: EncryptedPayload)
+        async throws(APIError)
         -> VaultSession
     {
         let session: VaultSession
@@ -121,14 +131,16 @@ public struct VaultAuthenticator: Sendable {
     private func recoverPendingExecution() async throws(APIError) {
         guard let pending = await credentialStore.pendingExecution() else { return }
         guard pending.actionExpiresAt > now() else {
-            logger.warning("Vault: a lost authentication answer could not be recovered in time; re-enroll if the LAT no longer matches")
+            logger.warning(
+                "Vault: a lost authentication answer could not be recovered in time; re-enroll if the LAT no longer matches"
+            )
             await credentialStore.clearPendingExecution()
             return
         }
         do throws(APIError) {
             _ = try await send(action: pending.action, package: pending.package, envelope: pending.envelope)
             logger.info("Vault: recovered the credential package of an authentication whose answer was lost")
-        } catch where error.code == .networkError {
+        } catch  where error.code == .networkError {
             throw error
         } catch {
             logger.debug("Vault: the lost authentication was not repeatable", metadata: ["error.code": "\(error.code)"])
@@ -140,7 +152,8 @@ public struct VaultAuthenticator: Sendable {
     static func actionClientData(credentialID: String, now: Date) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         let nonce = Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let object = ActionClientData(action: "authenticate", credentialID: credentialID, iat: Int64(now.timeIntervalSince1970), nonce: nonce)
+        let object = ActionClientData(
+            action: "authenticate", credentialID: credentialID, iat: Int64(now.timeIntervalSince1970), nonce: nonce)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(object)) ?? Data())
@@ -148,12 +161,15 @@ public struct VaultAuthenticator: Sendable {
 
     private func makeAssertion(credentialID: String) async throws(APIError) -> VaultActionAssertion {
         let key: DeviceKey
-        do throws(DeviceKeyError) { key = try await deviceKeyStore.deviceKey() } catch { throw APIError.deviceKey(error) }
+        do throws(DeviceKeyError) { key = try await deviceKeyStore.deviceKey() } catch {
+            throw APIError.deviceKey(error)
+        }
         let clientData = Self.actionClientData(credentialID: credentialID, now: now())
         let assertion: DeviceKeyAssertion
         do throws(DeviceAttestationError) {
             // clientDataHash = SHA-256(client_data ‖ jkt_bytes), the SDK's binding for every App Attest object.
-            assertion = try await attester.generateAssertion(challenge: clientData, deviceKeyThumbprint: key.thumbprintBytes)
+            assertion = try await attester.generateAssertion(
+                challenge: clientData, deviceKeyThumbprint: key.thumbprintBytes)
         } catch { throw APIError.attestation(error) }
         guard let signed = assertion.assertion else {
             throw APIError(code: .attestationFailed, description: "The attester produced no assertion.")

@@ -39,7 +39,8 @@ public struct VaultCredential: Sendable, Hashable, Codable, CustomStringConverti
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         package = try container.decode(CredentialPackage.self, forKey: .package)
-        attestationFormat = try container.decodeIfPresent(String.self, forKey: .attestationFormat).map(DeviceAttestationFormat.init(rawValue:))
+        attestationFormat = try container.decodeIfPresent(String.self, forKey: .attestationFormat).map(
+            DeviceAttestationFormat.init(rawValue:))
         updatedAt = try container.decode(Date.self, forKey: .updatedAt)
     }
 

@@ -73,13 +73,18 @@ public actor VaultEnrollment {
         guard phase == .notStarted else {
             throw APIError(code: .stepOutOfOrder, description: "This enrollment has already started; create a new one.")
         }
-        if let trustedOrigin, DPoPNonceStore.origin(of: trustedOrigin) != DPoPNonceStore.origin(of: invitation.apiOrigin) {
-            throw APIError(code: .untrustedOrigin, description: "The invitation is for \(invitation.apiOrigin.absoluteString), not this server.")
+        if let trustedOrigin,
+            DPoPNonceStore.origin(of: trustedOrigin) != DPoPNonceStore.origin(of: invitation.apiOrigin)
+        {
+            throw APIError(
+                code: .untrustedOrigin,
+                description: "The invitation is for \(invitation.apiOrigin.absoluteString), not this server.")
         }
         let session = try await service.enrollStart(invitationCode: invitation.code)
         self.session = session
         phase = session.attestationRequired ? .awaitingAttestation : .awaitingPassword
-        logger.debug("Vault enrollment started", metadata: ["vault.attestation_required": "\(session.attestationRequired)"])
+        logger.debug(
+            "Vault enrollment started", metadata: ["vault.attestation_required": "\(session.attestationRequired)"])
         return session
     }
 
@@ -92,7 +97,9 @@ public actor VaultEnrollment {
             throw APIError(code: .stepOutOfOrder, description: "The enrollment is not waiting for an attestation.")
         }
         let key: DeviceKey
-        do throws(DeviceKeyError) { key = try await deviceKeyStore.deviceKey() } catch { throw APIError.deviceKey(error) }
+        do throws(DeviceKeyError) { key = try await deviceKeyStore.deviceKey() } catch {
+            throw APIError.deviceKey(error)
+        }
         let attestation: DeviceKeyAttestation
         do throws(DeviceAttestationError) {
             attestation = try await attester.attestKey(challenge: challenge, deviceKeyThumbprint: key.thumbprintBytes)
@@ -113,8 +120,14 @@ public actor VaultEnrollment {
         }
         // The first attempt uses password_key_id; the server claims a key when it opens the envelope (before its
         // policy check), so after a refusal the next attempt goes to another unused key of the session.
-        guard let key = ([session.passwordKey].compactMap { $0 } + session.transactionKeys).first(where: { !usedKeyIDs.contains($0.keyID) }) else {
-            throw APIError(code: .noTransactionKey, description: "The session has no unused transaction key left for the password.")
+        guard
+            let key = ([session.passwordKey].compactMap { $0 } + session.transactionKeys).first(where: {
+                !usedKeyIDs.contains($0.keyID)
+            })
+        else {
+            throw APIError(
+                code: .noTransactionKey, description: "The session has no unused transaction key left for the password."
+            )
         }
         let envelope = try key.sealPassword(password, purpose: .enrollmentPassword, contextID: session.id)
         usedKeyIDs.insert(key.keyID)

@@ -34,11 +34,14 @@ extension APIError {
 
     /// An ``APIError`` for a device-key failure.
     static func deviceKey(_ error: DeviceKeyError) -> APIError {
-        APIError(code: .deviceKeyFailed, description: "The device key is not available: \(error.message)", underlying: error)
+        APIError(
+            code: .deviceKeyFailed, description: "The device key is not available: \(error.message)", underlying: error)
     }
 
     /// An ``APIError`` for an attester failure.
     static func attestation(_ error: DeviceAttestationError) -> APIError {
-        APIError(code: .attestationFailed, description: "The device could not prove the app: \(error.message)", underlying: error)
+        APIError(
+            code: .attestationFailed, description: "The device could not prove the app: \(error.message)",
+            underlying: error)
     }
 }

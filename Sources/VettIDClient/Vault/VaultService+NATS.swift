@@ -27,7 +27,9 @@ extension VaultService: NatsCredentialProvider {
     ///   - deviceID: Names the device in ``getNatsStatus()`` (at most 128 characters).
     /// - Throws: ``APIError``: `not_found` (404, no NATS account yet), `nats_not_configured` (503),
     ///   `invalid_response` (the token names no member namespace, or another member's), `reauthentication_required`, ….
-    public func createNatsToken(clientType: NatsClientType = .app, deviceID: String? = nil) async throws(APIError) -> NatsCredentials {
+    public func createNatsToken(clientType: NatsClientType = .app, deviceID: String? = nil) async throws(APIError)
+        -> NatsCredentials
+    {
         guard let wireType = Components.Schemas.NatsClientType(rawValue: clientType.rawValue) else {
             throw APIError(code: .invalidRequest, description: "Unknown NATS client type '\(clientType.rawValue)'.")
         }
@@ -37,10 +39,12 @@ extension VaultService: NatsCredentialProvider {
         }
         let permissions = NatsPermissionSet(publish: body.permissions.publish, subscribe: body.permissions.subscribe)
         guard let namespace = Self.namespace(in: permissions) else {
-            throw APIError(code: .invalidResponse, description: "The NATS token's permissions name no member namespace.")
+            throw APIError(
+                code: .invalidResponse, description: "The NATS token's permissions name no member namespace.")
         }
         if let stored = try? await credentialStore.load(), stored.package.userGUID != namespace.userGUID {
-            throw APIError(code: .invalidResponse, description: "The NATS token is for another member than the stored credential.")
+            throw APIError(
+                code: .invalidResponse, description: "The NATS token is for another member than the stored credential.")
         }
         guard !body.natsJwt.isEmpty, !body.natsSeed.isEmpty, !body.natsEndpoint.isEmpty else {
             throw APIError(code: .invalidResponse, description: "The server issued an incomplete NATS token.")
@@ -58,7 +62,10 @@ extension VaultService: NatsCredentialProvider {
         )
         configuration.logger.debug(
             "Vault: NATS token issued",
-            metadata: ["nats.token_id": "\(credentials.tokenID)", "nats.client_type": "\(clientType.rawValue)", "nats.expires_at": "\(credentials.expiresAt)"]
+            metadata: [
+                "nats.token_id": "\(credentials.tokenID)", "nats.client_type": "\(clientType.rawValue)",
+                "nats.expires_at": "\(credentials.expiresAt)",
+            ]
         )
         return credentials
     }

@@ -56,7 +56,8 @@ extension VaultService {
         }
         var keys: [TransactionKey] = []
         for item in body.newTransactionKeys { keys.append(try Self.key(from: item)) }
-        let stored = try await credentialStore.appendTransactionKeys(keys, credentialID: credential.package.credentialID)
+        let stored = try await credentialStore.appendTransactionKeys(
+            keys, credentialID: credential.package.credentialID)
         let result = VaultSyncResult(
             status: VaultSyncStatus(rawValue: body.status.rawValue),
             lastSyncAt: body.lastSyncAt,
@@ -67,7 +68,10 @@ extension VaultService {
         )
         configuration.logger.debug(
             "Vault: synced",
-            metadata: ["vault.sync_status": "\(result.status)", "vault.new_keys": "\(keys.count)", "vault.stored_keys": "\(result.storedTransactionKeys)"]
+            metadata: [
+                "vault.sync_status": "\(result.status)", "vault.new_keys": "\(keys.count)",
+                "vault.stored_keys": "\(result.storedTransactionKeys)",
+            ]
         )
         return result
     }
@@ -104,15 +108,19 @@ extension VaultService {
         var reauthenticated = false
         if token == nil {
             guard reauthenticate else {
-                throw APIError(code: .reauthenticationRequired, description: "There is no unexpired vault session; authenticate with the vault password.")
+                throw APIError(
+                    code: .reauthenticationRequired,
+                    description: "There is no unexpired vault session; authenticate with the vault password.")
             }
             token = try await refreshSession(after: nil, cause: nil).token
             reauthenticated = true
         }
-        guard let current = token else { throw APIError(code: .reauthenticationRequired, description: "There is no vault session.") }
+        guard let current = token else {
+            throw APIError(code: .reauthenticationRequired, description: "There is no vault session.")
+        }
         do {
             return try await call(operation, token: current, body)
-        } catch where error.code == .invalidToken {
+        } catch  where error.code == .invalidToken {
             await sessionStore.invalidate(current)
             guard !reauthenticated else { throw error }
             guard reauthenticate else {
@@ -123,7 +131,8 @@ extension VaultService {
                     underlying: error
                 )
             }
-            configuration.logger.debug("Vault: session refused, re-authenticating once", metadata: ["vault.operation": "\(operation)"])
+            configuration.logger.debug(
+                "Vault: session refused, re-authenticating once", metadata: ["vault.operation": "\(operation)"])
             let fresh = try await refreshSession(after: current, cause: error)
             return try await call(operation, token: fresh.token, body)
         }
@@ -145,8 +154,10 @@ extension VaultService {
         }
         do {
             return try await session.perform(body)
-        } catch where Self.endsMemberSession(error) {
-            configuration.logger.info("Vault: the member session has ended", metadata: ["vault.operation": "\(operation)", "error.code": "\(error.code)"])
+        } catch  where Self.endsMemberSession(error) {
+            configuration.logger.info(
+                "Vault: the member session has ended",
+                metadata: ["vault.operation": "\(operation)", "error.code": "\(error.code)"])
             throw APIError(
                 code: .signInRequired,
                 status: error.status,
@@ -169,7 +180,8 @@ extension VaultService {
             throw APIError(
                 code: .reauthenticationRequired,
                 status: cause?.status,
-                description: "The vault session is missing, expired or was refused, and no re-authentication is configured.",
+                description:
+                    "The vault session is missing, expired or was refused, and no re-authentication is configured.",
                 underlying: cause
             )
         }

@@ -7,14 +7,18 @@ import VettIDCrypto
 extension VaultService {
     static func requireDPoP(_ tokenType: String, what: String) throws(APIError) {
         guard tokenType.caseInsensitiveCompare("DPoP") == .orderedSame else {
-            throw APIError(code: .invalidResponse, description: "The server issued a '\(tokenType)' \(what) instead of a DPoP-bound one.")
+            throw APIError(
+                code: .invalidResponse,
+                description: "The server issued a '\(tokenType)' \(what) instead of a DPoP-bound one.")
         }
     }
 
     static func key(from wire: Components.Schemas.TransactionKey) throws(APIError) -> TransactionKey {
         let key = TransactionKey(keyID: wire.keyId, publicKey: wire.publicKey, algorithm: wire.algorithm.rawValue)
         guard key.isValid else {
-            throw APIError(code: .invalidResponse, description: "The server sent a transaction key that is not a 32-byte X25519 key.")
+            throw APIError(
+                code: .invalidResponse,
+                description: "The server sent a transaction key that is not a 32-byte X25519 key.")
         }
         return key
     }
@@ -22,17 +26,21 @@ extension VaultService {
     static func session(from body: Components.Schemas.EnrollStartResponse) throws(APIError) -> EnrollmentSession {
         try requireDPoP(body.tokenType, what: "enrollment token")
         guard !body.enrollmentToken.isEmpty, !body.enrollmentSessionId.isEmpty else {
-            throw APIError(code: .invalidResponse, description: "The server sent an empty enrollment session id or token.")
+            throw APIError(
+                code: .invalidResponse, description: "The server sent an empty enrollment session id or token.")
         }
         var keys: [TransactionKey] = []
         for item in body.transactionKeys { keys.append(try Self.key(from: item)) }
         guard keys.contains(where: { $0.keyID == body.passwordKeyId }) else {
-            throw APIError(code: .invalidResponse, description: "The password key is not among the session's transaction keys.")
+            throw APIError(
+                code: .invalidResponse, description: "The password key is not among the session's transaction keys.")
         }
         var challenge: [UInt8]?
         if body.attestationRequired {
             guard let text = body.attestationChallenge, let bytes = Base64URL.decode(text), bytes.count >= 16 else {
-                throw APIError(code: .invalidResponse, description: "Attestation is required but the challenge is not base64url of at least 16 bytes.")
+                throw APIError(
+                    code: .invalidResponse,
+                    description: "Attestation is required but the challenge is not base64url of at least 16 bytes.")
             }
             challenge = bytes
         }
@@ -52,8 +60,11 @@ extension VaultService {
     static func package(from wire: Components.Schemas.CredentialPackage) throws(APIError) -> CredentialPackage {
         var keys: [TransactionKey] = []
         for item in wire.transactionKeys { keys.append(try Self.key(from: item)) }
-        guard !wire.userGuid.isEmpty, !wire.credentialId.isEmpty, !wire.sealedCredential.isEmpty, !wire.ledgerAuthToken.token.isEmpty else {
-            throw APIError(code: .invalidResponse, description: "The credential package is missing its ids, blob or LAT.")
+        guard !wire.userGuid.isEmpty, !wire.credentialId.isEmpty, !wire.sealedCredential.isEmpty,
+            !wire.ledgerAuthToken.token.isEmpty
+        else {
+            throw APIError(
+                code: .invalidResponse, description: "The credential package is missing its ids, blob or LAT.")
         }
         return CredentialPackage(
             userGUID: wire.userGuid,
@@ -76,7 +87,8 @@ extension VaultService {
         }
         let key = try Self.key(from: body.transactionKey)
         guard key.keyID == body.useKeyId else {
-            throw APIError(code: .invalidResponse, description: "The action's transaction key is not the one named by use_key_id.")
+            throw APIError(
+                code: .invalidResponse, description: "The action's transaction key is not the one named by use_key_id.")
         }
         return VaultAction(
             id: body.actionId,

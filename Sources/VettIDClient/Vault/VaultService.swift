@@ -65,11 +65,14 @@ public final class VaultService: VaultServiceProtocol {
         self.memberSession = memberSession
         self.deviceKeyStore = deviceKeyStore
         self.attester = attester
-        self.credentialStore = CredentialStore(store: store, storageKey: configuration.credentialStorageKey, now: configuration.now)
-        self.sessionStore = VaultSessionStore(store: store, storageKey: configuration.sessionStorageKey, now: configuration.now)
+        self.credentialStore = CredentialStore(
+            store: store, storageKey: configuration.credentialStorageKey, now: configuration.now)
+        self.sessionStore = VaultSessionStore(
+            store: store, storageKey: configuration.sessionStorageKey, now: configuration.now)
         let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
-        self.proofProvider = DeviceDPoPProofProvider(keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
+        self.proofProvider = DeviceDPoPProofProvider(
+            keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
     }
 
     // MARK: Flows
@@ -100,7 +103,8 @@ public final class VaultService: VaultServiceProtocol {
 
     /// Enrolls in one call: start, attestation when required, password, finalize; the package is stored.
     /// - Throws: ``APIError`` (see ``VaultEnrollment``).
-    public func enroll(invitation: EnrollmentInvitationLink, password: String) async throws(APIError) -> VaultCredential {
+    public func enroll(invitation: EnrollmentInvitationLink, password: String) async throws(APIError) -> VaultCredential
+    {
         try await enrollment().run(invitation: invitation, password: password)
     }
 
@@ -135,19 +139,25 @@ public final class VaultService: VaultServiceProtocol {
         guard let deviceType = Components.Schemas.DeviceType(rawValue: configuration.deviceType.rawValue) else {
             throw APIError(code: .invalidRequest, description: "Unknown device type '\(configuration.deviceType)'.")
         }
-        let request = Components.Schemas.EnrollStartRequest(invitationCode: code, deviceType: deviceType, deviceId: configuration.deviceID)
+        let request = Components.Schemas.EnrollStartRequest(
+            invitationCode: code, deviceType: deviceType, deviceId: configuration.deviceID)
         let body: Components.Schemas.EnrollStartResponse = try await call("enrollStart", token: nil) { client in
             try await client.enrollStart(.init(headers: .init(dpop: ""), body: .json(request))).created.body.json
         }
         let session = try Self.session(from: body)
-        configuration.logger.debug("Vault: enrollment session opened", metadata: ["vault.next_step": "\(session.nextStep)"])
+        configuration.logger.debug(
+            "Vault: enrollment session opened", metadata: ["vault.next_step": "\(session.nextStep)"])
         return session
     }
 
     /// Sends the attestation (`format`, `key_id`, `attestation_object` in standard base64, `development_token`).
-    public func submitAttestation(_ attestation: DeviceKeyAttestation, session: EnrollmentSession) async throws(APIError) -> EnrollmentStep {
+    public func submitAttestation(_ attestation: DeviceKeyAttestation, session: EnrollmentSession)
+        async throws(APIError) -> EnrollmentStep
+    {
         guard let format = Components.Schemas.AttestationFormat(rawValue: attestation.format.rawValue) else {
-            throw APIError(code: .invalidRequest, description: "The server does not know the attestation format '\(attestation.format)'.")
+            throw APIError(
+                code: .invalidRequest,
+                description: "The server does not know the attestation format '\(attestation.format)'.")
         }
         let request = Components.Schemas.EnrollAttestationRequest(
             enrollmentSessionId: session.id,
@@ -163,7 +173,9 @@ public final class VaultService: VaultServiceProtocol {
     }
 
     /// Sends the sealed password.
-    public func setPassword(_ encryptedPassword: EncryptedPayload, session: EnrollmentSession) async throws(APIError) -> EnrollmentStep {
+    public func setPassword(_ encryptedPassword: EncryptedPayload, session: EnrollmentSession) async throws(APIError)
+        -> EnrollmentStep
+    {
         let request = Components.Schemas.EnrollPasswordRequest(
             enrollmentSessionId: session.id,
             encryptedPassword: Self.wire(encryptedPassword)
@@ -182,13 +194,17 @@ public final class VaultService: VaultServiceProtocol {
         }
         let package = try Self.package(from: body.credentialPackage)
         guard package.userGUID == session.userGUID else {
-            throw APIError(code: .invalidResponse, description: "The credential package belongs to another member than the session.")
+            throw APIError(
+                code: .invalidResponse,
+                description: "The credential package belongs to another member than the session.")
         }
         return package
     }
 
     /// Asks for an `authenticate` action.
-    public func actionRequest(userGUID: String, credentialID: String, assertion: VaultActionAssertion?) async throws(APIError) -> VaultAction {
+    public func actionRequest(userGUID: String, credentialID: String, assertion: VaultActionAssertion?)
+        async throws(APIError) -> VaultAction
+    {
         let request = Components.Schemas.ActionRequest(
             userGuid: userGUID,
             credentialId: credentialID,
@@ -203,7 +219,9 @@ public final class VaultService: VaultServiceProtocol {
     }
 
     /// Sends the sealed credential and the sealed password with the action token.
-    public func authExecute(action: VaultAction, credential: CredentialPackage, encryptedPassword: EncryptedPayload) async throws(APIError) -> VaultSession {
+    public func authExecute(action: VaultAction, credential: CredentialPackage, encryptedPassword: EncryptedPayload)
+        async throws(APIError) -> VaultSession
+    {
         let request = Components.Schemas.AuthExecuteRequest(
             actionId: action.id,
             credentialId: credential.credentialID,
@@ -216,7 +234,8 @@ public final class VaultService: VaultServiceProtocol {
         }
         try Self.requireDPoP(body.tokenType, what: "vault session token")
         guard !body.sessionToken.isEmpty, body.expiresIn > 0 else {
-            throw APIError(code: .invalidResponse, description: "The server issued an empty or expired vault session token.")
+            throw APIError(
+                code: .invalidResponse, description: "The server issued an empty or expired vault session token.")
         }
         let package = try Self.package(from: body.credentialPackage)
         guard package.userGUID == credential.userGUID else {
@@ -246,13 +265,16 @@ public final class VaultService: VaultServiceProtocol {
             DPoPNonceMiddleware(proofProvider: proofProvider),
             LoggingMiddleware(logger: configuration.logger),
         ]
-        let client = Client(serverURL: configuration.baseURL, transport: configuration.transport, middlewares: middlewares)
+        let client = Client(
+            serverURL: configuration.baseURL, transport: configuration.transport, middlewares: middlewares)
         do {
             return try await body(client)
         } catch {
             let apiError = APIError.from(error)
             // A proof that could not be signed means the device key is unavailable.
-            if apiError.code == .invalidDPoPProof, apiError.status == nil, let keyError = apiError.underlying as? DeviceKeyError {
+            if apiError.code == .invalidDPoPProof, apiError.status == nil,
+                let keyError = apiError.underlying as? DeviceKeyError
+            {
                 throw APIError.deviceKey(keyError)
             }
             configuration.logger.debug("Vault: \(operation) failed", metadata: ["error.code": "\(apiError.code)"])

@@ -13,19 +13,23 @@ public protocol VaultServiceProtocol: Sendable {
     func enrollStart(invitationCode: String) async throws(APIError) -> EnrollmentSession
 
     /// Sends the device attestation for the session's challenge (`enrollAttestation`); returns the next step.
-    func submitAttestation(_ attestation: DeviceKeyAttestation, session: EnrollmentSession) async throws(APIError) -> EnrollmentStep
+    func submitAttestation(_ attestation: DeviceKeyAttestation, session: EnrollmentSession) async throws(APIError)
+        -> EnrollmentStep
 
     /// Sends the password sealed to the session's password key (`enrollPassword`); returns the next step.
-    func setPassword(_ encryptedPassword: EncryptedPayload, session: EnrollmentSession) async throws(APIError) -> EnrollmentStep
+    func setPassword(_ encryptedPassword: EncryptedPayload, session: EnrollmentSession) async throws(APIError)
+        -> EnrollmentStep
 
     /// Seals the credential (`enrollFinalize`) and returns the package to store.
     func finalize(session: EnrollmentSession) async throws(APIError) -> CredentialPackage
 
     /// Asks for a single-use `authenticate` action (`actionRequest`, with a DPoP proof by the enrolled key).
-    func actionRequest(userGUID: String, credentialID: String, assertion: VaultActionAssertion?) async throws(APIError) -> VaultAction
+    func actionRequest(userGUID: String, credentialID: String, assertion: VaultActionAssertion?) async throws(APIError)
+        -> VaultAction
 
     /// Authenticates with the sealed credential and the sealed password (`authExecute`, with the action token).
-    func authExecute(action: VaultAction, credential: CredentialPackage, encryptedPassword: EncryptedPayload) async throws(APIError) -> VaultSession
+    func authExecute(action: VaultAction, credential: CredentialPackage, encryptedPassword: EncryptedPayload)
+        async throws(APIError) -> VaultSession
 
     /// Reads the vault's status (`getVaultStatus`) with the vault session; re-authenticates once when needed.
     func getVaultStatus() async throws(APIError) -> VaultStatus

@@ -52,7 +52,10 @@ public actor VaultSessionStore {
     private var refreshing: Task<VaultSessionToken, any Error>?
 
     /// Creates a session store.
-    public init(store: any SecureStore, storageKey: String, expiryMargin: TimeInterval = 10, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        store: any SecureStore, storageKey: String, expiryMargin: TimeInterval = 10,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.store = store
         self.storageKey = storageKey
         self.expiryMargin = expiryMargin
@@ -88,7 +91,8 @@ public actor VaultSessionStore {
             encoder.outputFormatting = [.sortedKeys]
             try await store.set(try encoder.encode(token), forKey: storageKey)
         } catch {
-            throw APIError(code: .storageFailed, description: "The vault session could not be stored.", underlying: error)
+            throw APIError(
+                code: .storageFailed, description: "The vault session could not be stored.", underlying: error)
         }
     }
 
@@ -107,7 +111,9 @@ public actor VaultSessionStore {
 
     /// A fresh token after `refused` failed: the newer token if another call already re-authenticated, the result
     /// of a running re-authentication, or a new run of `reauthenticate`.
-    func refresh(after refused: String?, using reauthenticate: @escaping @Sendable () async throws -> VaultSession) async throws(APIError) -> VaultSessionToken {
+    func refresh(after refused: String?, using reauthenticate: @escaping @Sendable () async throws -> VaultSession)
+        async throws(APIError) -> VaultSessionToken
+    {
         if let current = await current(), current.token != refused { return current }
         let task: Task<VaultSessionToken, any Error>
         if let refreshing {
@@ -126,7 +132,9 @@ public actor VaultSessionStore {
         }
     }
 
-    private func runReauthentication(_ reauthenticate: @Sendable () async throws -> VaultSession) async throws -> VaultSessionToken {
+    private func runReauthentication(_ reauthenticate: @Sendable () async throws -> VaultSession) async throws
+        -> VaultSessionToken
+    {
         let session = try await reauthenticate()
         let token = VaultSessionToken(token: session.token, expiresAt: session.expiresAt)
         // A store failure leaves the token usable in memory.

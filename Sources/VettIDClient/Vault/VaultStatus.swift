@@ -6,7 +6,9 @@ public import Foundation
 /// `not_enrolled` → `pending` (enrollment started) → `enrolled` (finalized) → `active` (deployed); `error` when the
 /// server could not provision or serve the vault (see ``VaultStatus/errorMessage``). docs/protocol.md §6 has the
 /// transitions.
-public struct VaultStatusValue: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct VaultStatusValue: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// The wire value, e.g. `active`.
     public let rawValue: String
     /// Creates a status from its wire value.

@@ -1,7 +1,9 @@
 public import Foundation
 
 /// What a `POST /vault/sync` did (an open set).
-public struct VaultSyncStatus: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct VaultSyncStatus: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// The wire value.
     public let rawValue: String
     /// Creates a value from its wire form.

@@ -1,10 +1,11 @@
 // Client side of RFC 9449: builds DPoP proof JWTs.
 
 import Crypto
+
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Builds DPoP proofs (RFC 9449 §4.2) signed by a ``DPoPSigner``.
@@ -40,7 +41,9 @@ public struct DPoPProofBuilder: Sendable {
     }
 
     /// Builds and signs a proof for a `URL`; the same as the `String` overload with `url.absoluteString`.
-    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil) async throws(DPoPError) -> String {
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil)
+        async throws(DPoPError) -> String
+    {
         try await proof(method: method, url: url.absoluteString, accessToken: accessToken, nonce: nonce)
     }
 
@@ -51,7 +54,9 @@ public struct DPoPProofBuilder: Sendable {
     ///   - accessToken: the access token sent with the request in `Authorization: DPoP`, if any.
     ///   - nonce: the latest `DPoP-Nonce` from this server, if any.
     /// - Returns: the compact JWS for the `DPoP` header.
-    public func proof(method: String, url: String, accessToken: String? = nil, nonce: String? = nil) async throws(DPoPError) -> String {
+    public func proof(method: String, url: String, accessToken: String? = nil, nonce: String? = nil)
+        async throws(DPoPError) -> String
+    {
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw DPoPError(.cannotBuildProof, "the HTTP method is empty or not a token")
         }
@@ -65,7 +70,9 @@ public struct DPoPProofBuilder: Sendable {
         jtiBytes.reserveCapacity(16)
         for _ in 0..<2 {
             let word: UInt64 = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) { jtiBytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                jtiBytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
 
         var claims: [(String, JSONValue)] = [

@@ -30,7 +30,9 @@ public struct DPoPRequest: Sendable {
     }
 
     /// Creates a request context with a single proof.
-    public init(proof: String, method: String, targetURI: String, accessToken: String? = nil, boundKeyThumbprint: String? = nil) {
+    public init(
+        proof: String, method: String, targetURI: String, accessToken: String? = nil, boundKeyThumbprint: String? = nil
+    ) {
         self.init(
             proofHeaderValues: [proof],
             method: method,

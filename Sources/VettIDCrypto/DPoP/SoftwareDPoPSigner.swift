@@ -1,10 +1,11 @@
 // A DPoP signer holding a P-256 private key in memory.
 
 public import Crypto
+
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// A ``DPoPSigner`` over a software P-256 key (for Linux, tests, and devices without a Secure Enclave).

@@ -1,10 +1,11 @@
 // HPKE (RFC 9180) base mode envelope to a transaction key.
 
 public import Crypto
+
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Encrypts a secret (a password) to a server transaction key and opens it on the server.

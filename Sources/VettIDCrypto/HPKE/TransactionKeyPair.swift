@@ -18,7 +18,9 @@ public struct TransactionKeyPair: Sendable, CustomStringConvertible {
     /// Restores a key pair from its 32-byte raw private key.
     public init(keyID: String, privateKeyRawRepresentation: [UInt8]) throws(TransactionKeyEnvelopeError) {
         do {
-            self.init(keyID: keyID, privateKey: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKeyRawRepresentation))
+            self.init(
+                keyID: keyID,
+                privateKey: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKeyRawRepresentation))
         } catch {
             throw TransactionKeyEnvelopeError(.invalidKey, "an X25519 private key is 32 bytes")
         }
@@ -41,7 +43,9 @@ public struct TransactionKeyPair: Sendable, CustomStringConvertible {
     public var privateKeyRawRepresentation: [UInt8] { Array(privateKey.rawRepresentation) }
 
     /// Parses a public key sent as unpadded base64url of 32 bytes.
-    public static func publicKey(base64URL: String) throws(TransactionKeyEnvelopeError) -> Curve25519.KeyAgreement.PublicKey {
+    public static func publicKey(base64URL: String) throws(TransactionKeyEnvelopeError)
+        -> Curve25519.KeyAgreement.PublicKey
+    {
         guard let bytes = Base64URL.decode(base64URL), bytes.count == 32,
             let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: bytes)
         else { throw TransactionKeyEnvelopeError(.invalidKey, "an X25519 public key is 32 bytes of base64url") }

@@ -21,12 +21,15 @@ public enum ES256 {
     }
 
     /// Builds a compact JWS: serializes `header` and `payload` exactly as given and signs with `signer`.
-    public static func compactJWS(header: JSONValue, payload: JSONValue, signer: some DPoPSigner) async throws -> String {
+    public static func compactJWS(header: JSONValue, payload: JSONValue, signer: some DPoPSigner) async throws -> String
+    {
         try await compactJWS(encodedHeader: Base64URL.encode(header.serialized()), payload: payload, signer: signer)
     }
 
     /// Builds a compact JWS over a protected header already base64url-encoded (a signer's fixed header, encoded once).
-    public static func compactJWS(encodedHeader: String, payload: JSONValue, signer: some DPoPSigner) async throws -> String {
+    public static func compactJWS(encodedHeader: String, payload: JSONValue, signer: some DPoPSigner) async throws
+        -> String
+    {
         let input = encodedHeader + "." + Base64URL.encode(payload.serialized())
         let signature = try await signer.sign(Array(input.utf8))
         guard signature.count == 64 else { throw JOSEError(.invalidSignature, "an ES256 signer must return 64 bytes") }

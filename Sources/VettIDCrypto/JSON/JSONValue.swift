@@ -316,7 +316,9 @@ struct JSONParser {
 
     private mutating func parseNumber() -> JSONValue? {
         let start = index
-        func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
+        func isDigit(_ i: Int) -> Bool {
+            i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard isDigit(index) else { return nil }
         if bytes[index] == UInt8(ascii: "0") {
@@ -332,7 +334,9 @@ struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard isDigit(index) else { return nil }
             while isDigit(index) { index += 1 }
         }

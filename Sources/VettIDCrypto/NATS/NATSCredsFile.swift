@@ -23,7 +23,8 @@ public struct NATSCredsFile: Sendable, Equatable, CustomStringConvertible {
     /// line starting `SO`, `SA` or `SU` is the seed. CRLF and LF line endings are both accepted.
     public static func parse(_ text: String) throws(NATSJWTError) -> NATSCredsFile {
         // In Swift "\r\n" is one Character, so split on both forms.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { line in
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
+            line in
             line.hasSuffix("\r") ? line.dropLast() : line[...]
         }
         var blocks: [Substring] = []

@@ -1,9 +1,9 @@
 // Encoding, signing, decoding and verifying NATS JWT v2 tokens (nats-io/jwt v2 claims.go, decoder.go).
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// NATS JWT v2: `base64url(header).base64url(claims).base64url(ed25519 signature)`.
@@ -86,7 +86,9 @@ public enum NATSJWT {
     /// Decodes `token`, checks its header, claim kind and issuer type, and verifies its signature with `iss`.
     ///
     /// This does not check expiry; use ``NATSJWTClaims/isValid(at:)``.
-    public static func decode<Body>(_ token: String, as _: Body.Type = Body.self) throws(NATSJWTError) -> NATSJWTClaims<Body> {
+    public static func decode<Body>(_ token: String, as _: Body.Type = Body.self) throws(NATSJWTError) -> NATSJWTClaims<
+        Body
+    > {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
             let headerBytes = Base64URL.decode(segments[0]),

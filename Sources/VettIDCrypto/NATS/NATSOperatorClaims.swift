@@ -64,7 +64,8 @@ public struct NATSOperatorClaims: NATSClaimsBody, Hashable {
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
         let type = try container.decodeIfPresent(String.self, forKey: .type)
         guard type == Self.claimType else {
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "not operator claims")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "not operator claims")
         }
     }
 

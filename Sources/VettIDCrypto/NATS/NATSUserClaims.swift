@@ -93,7 +93,9 @@ public struct NATSUserClaims: NATSClaimsBody, Hashable {
         try container.encode(maxData, forKey: .data)
         try container.encode(maxPayload, forKey: .payload)
         if bearerToken { try container.encode(true, forKey: .bearerToken) }
-        if !allowedConnectionTypes.isEmpty { try container.encode(allowedConnectionTypes, forKey: .allowedConnectionTypes) }
+        if !allowedConnectionTypes.isEmpty {
+            try container.encode(allowedConnectionTypes, forKey: .allowedConnectionTypes)
+        }
         try container.encodeIfPresent(issuerAccount, forKey: .issuerAccount)
         if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
         try container.encode(Self.claimType, forKey: .type)

@@ -28,7 +28,9 @@ public struct NKeyPair: Sendable, CustomStringConvertible {
     public init(seed: String) throws(NKeyError) {
         let raw = try Self.decodeChecked(seed)
         // `raw` is the checked body without its 2 CRC bytes: 2 prefix bytes + 32 seed bytes.
-        guard raw.count == 34 else { throw NKeyError(.invalidLength, "a seed decodes to 36 bytes, got \(raw.count + 2)") }
+        guard raw.count == 34 else {
+            throw NKeyError(.invalidLength, "a seed decodes to 36 bytes, got \(raw.count + 2)")
+        }
         guard raw[0] & 0xF8 == NKeyType.seedPrefixByte else {
             throw NKeyError(.invalidSeed, "the text is not an NKey seed")
         }

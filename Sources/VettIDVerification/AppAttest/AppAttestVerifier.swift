@@ -1,9 +1,9 @@
-public import VettIDAttestation
-// Server-side verification of App Attest attestations and assertions (Apple's documented steps).
-
 public import Crypto
 import SwiftASN1
+public import VettIDAttestation
 import X509
+
+// Server-side verification of App Attest attestations and assertions (Apple's documented steps).
 
 /// Verifies App Attest attestation objects and assertions.
 ///
@@ -50,12 +50,16 @@ public struct AppAttestVerifier: Sendable {
             let x5c = statement[textKey: "x5c"]?.arrayValue, !x5c.isEmpty,
             let receipt = statement[textKey: "receipt"]?.bytesValue
         else { throw AppAttestError(.malformedAttestation, "missing fmt, attStmt.x5c, attStmt.receipt or authData") }
-        guard format == "apple-appattest" else { throw AppAttestError(.unsupportedFormat, "fmt is not apple-appattest") }
+        guard format == "apple-appattest" else {
+            throw AppAttestError(.unsupportedFormat, "fmt is not apple-appattest")
+        }
 
         let certificates: [Certificate]
         do {
             certificates = try x5c.map { item in
-                guard let der = item.bytesValue else { throw AppAttestError(.malformedCertificate, "x5c holds a non-bytes item") }
+                guard let der = item.bytesValue else {
+                    throw AppAttestError(.malformedCertificate, "x5c holds a non-bytes item")
+                }
                 return try Certificate(derEncoded: der)
             }
         } catch {
@@ -64,10 +68,14 @@ public struct AppAttestVerifier: Sendable {
         let credentialCertificate = certificates[0]
 
         // 1. Chain to a trusted root.
-        var verifier = Verifier(rootCertificates: CertificateStore(configuration.trustedRoots)) { configuration.chainPolicy }
-        let result = await verifier.validate(leaf: credentialCertificate, intermediates: CertificateStore(certificates.dropFirst()))
+        var verifier = Verifier(rootCertificates: CertificateStore(configuration.trustedRoots)) {
+            configuration.chainPolicy
+        }
+        let result = await verifier.validate(
+            leaf: credentialCertificate, intermediates: CertificateStore(certificates.dropFirst()))
         guard case .validCertificate = result else {
-            throw AppAttestError(.untrustedCertificateChain, "the certificate chain does not validate to a trusted root")
+            throw AppAttestError(
+                .untrustedCertificateChain, "the certificate chain does not validate to a trusted root")
         }
 
         // 2-4. Nonce.
@@ -75,7 +83,9 @@ public struct AppAttestVerifier: Sendable {
         guard let nonceExtension = credentialCertificate.extensions[oid: AppAttestNonceExtension.oid],
             let certifiedNonce = try? AppAttestNonceExtension.nonce(fromExtensionValue: nonceExtension.value)
         else { throw AppAttestError(.missingNonceExtension, "the credential certificate has no nonce extension") }
-        guard certifiedNonce == nonce else { throw AppAttestError(.nonceMismatch, "the certified nonce does not match") }
+        guard certifiedNonce == nonce else {
+            throw AppAttestError(.nonceMismatch, "the certified nonce does not match")
+        }
 
         // 5. Key id.
         guard let publicKey = P256.Signing.PublicKey(credentialCertificate.publicKey) else {
@@ -103,7 +113,9 @@ public struct AppAttestVerifier: Sendable {
         }
 
         // 9. Credential id.
-        guard credentialID == keyID else { throw AppAttestError(.credentialIDMismatch, "the credential id is not the key id") }
+        guard credentialID == keyID else {
+            throw AppAttestError(.credentialIDMismatch, "the credential id is not the key id")
+        }
 
         return AttestedKey(keyID: keyID, publicKey: publicKey, environment: environment, receipt: receipt, counter: 0)
     }

@@ -1,7 +1,7 @@
 public import VettIDAttestation
-// Settings of an App Attest verifier.
-
 public import X509
+
+// Settings of an App Attest verifier.
 
 extension AppAttestVerifier {
     /// The immutable settings of an ``AppAttestVerifier``.

@@ -1,8 +1,8 @@
-import VettIDAttestation
-// Apple App Attestation Root CA, the trust anchor for real App Attest attestations.
-
 import SwiftASN1
+import VettIDAttestation
 public import X509
+
+// Apple App Attestation Root CA, the trust anchor for real App Attest attestations.
 
 /// Apple's App Attestation Root CA, embedded so the server trusts it without network access.
 ///

@@ -1,7 +1,7 @@
-public import VettIDAttestation
-// What a successful App Attest attestation establishes.
-
 public import Crypto
+public import VettIDAttestation
+
+// What a successful App Attest attestation establishes.
 
 /// A key that passed attestation; the server stores it under ``keyID`` with ``counter``.
 public struct AttestedKey: Sendable {

@@ -1,10 +1,10 @@
 import VettIDCrypto
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
-import Foundation
+    import FoundationEssentials
+    import Foundation
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Public keys from proofs' `jwk` headers, parsed once per key: a device signs every proof with the same key, and

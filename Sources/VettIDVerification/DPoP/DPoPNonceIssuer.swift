@@ -1,11 +1,12 @@
+public import Crypto
 import VettIDCrypto
+
 // Stateless DPoP nonces: an HMAC over a time window under a server key.
 
-public import Crypto
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Issues and validates DPoP nonces without storing them.

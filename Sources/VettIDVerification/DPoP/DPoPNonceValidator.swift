@@ -1,10 +1,11 @@
 import VettIDCrypto
+
 // The seam through which a verifier checks server-issued nonces (RFC 9449 §8, §9).
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// The outcome of checking a `nonce` claim.

@@ -1,11 +1,12 @@
+import Crypto
 import VettIDCrypto
+
 // Storage of accepted proof identifiers, to refuse replays (RFC 9449 §11.1).
 
-import Crypto
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// The identity of an accepted proof: SHA-256 over the normalized target URI and the `jti`, so the

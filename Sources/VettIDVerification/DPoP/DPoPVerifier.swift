@@ -1,10 +1,11 @@
 public import VettIDCrypto
+
 // Server side of RFC 9449: verifies DPoP proofs with every check of §4.3, in order.
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Verifies DPoP proofs (RFC 9449 §4.3, §7.1, §11).
@@ -57,7 +58,9 @@ public struct DPoPVerifier: Sendable {
 
         // 1. One header, bounded size, well-formed JWS.
         guard let proof = request.proofHeaderValues.first else { throw DPoPError(.missingProof, "no DPoP header") }
-        guard request.proofHeaderValues.count == 1 else { throw DPoPError(.multipleProofs, "more than one DPoP header") }
+        guard request.proofHeaderValues.count == 1 else {
+            throw DPoPError(.multipleProofs, "more than one DPoP header")
+        }
         guard proof.utf8.count <= configuration.maxProofBytes else {
             throw DPoPError(.proofTooLarge, "the proof exceeds \(configuration.maxProofBytes) bytes")
         }
@@ -75,7 +78,8 @@ public struct DPoPVerifier: Sendable {
         }
 
         // 3. alg allowlist and key type.
-        guard let alg = jws.header["alg"]?.stringValue, configuration.allowedAlgorithms.contains(alg), alg == ES256.algorithm
+        guard let alg = jws.header["alg"]?.stringValue, configuration.allowedAlgorithms.contains(alg),
+            alg == ES256.algorithm
         else { throw DPoPError(.unsupportedAlgorithm, "alg is not in the allowlist") }
         guard let jwkJSON = jws.header["jwk"], jwkJSON.objectMembers != nil else {
             throw DPoPError(.invalidKey, "jwk is missing or not an object")
@@ -85,7 +89,8 @@ public struct DPoPVerifier: Sendable {
         }
 
         // 4. No private members.
-        guard jwkJSON.objectMembers?.contains(where: { P256PublicJWK.privateMemberNames.contains($0.0) }) == false else {
+        guard jwkJSON.objectMembers?.contains(where: { P256PublicJWK.privateMemberNames.contains($0.0) }) == false
+        else {
             throw DPoPError(.privateKeyInJWK, "jwk carries private key material")
         }
         guard let x = jwkJSON["x"]?.stringValue, let y = jwkJSON["y"]?.stringValue else {
@@ -110,7 +115,9 @@ public struct DPoPVerifier: Sendable {
         let htm = try Self.requiredString("htm", in: claims)
         let htu = try Self.requiredString("htu", in: claims)
         guard let iatValue = claims["iat"] else { throw DPoPError(.missingClaim, "iat is missing") }
-        guard let iat = iatValue.doubleValue, iat.isFinite else { throw DPoPError(.invalidClaim, "iat is not a number") }
+        guard let iat = iatValue.doubleValue, iat.isFinite else {
+            throw DPoPError(.invalidClaim, "iat is not a number")
+        }
         guard htm == request.method else { throw DPoPError(.methodMismatch, "htm does not match the request method") }
         // Normalisation is a pure function: when the claim is the request URI byte for byte (the usual case), one
         // normalisation serves both.
@@ -120,7 +127,9 @@ public struct DPoPVerifier: Sendable {
         guard let claimedURI = htu == request.targetURI ? requestURI : DPoPTargetURI.normalize(htu) else {
             throw DPoPError(.invalidTargetURI, "htu is not a valid URI")
         }
-        guard claimedURI == requestURI else { throw DPoPError(.targetURIMismatch, "htu does not match the request URI") }
+        guard claimedURI == requestURI else {
+            throw DPoPError(.targetURIMismatch, "htu does not match the request URI")
+        }
 
         // 7. iat window.
         let nowSeconds = now.timeIntervalSince1970
@@ -188,7 +197,9 @@ public struct DPoPVerifier: Sendable {
 
     private static func requiredString(_ name: String, in claims: JSONValue) throws(DPoPError) -> String {
         guard let value = claims[name] else { throw DPoPError(.missingClaim, "\(name) is missing") }
-        guard let string = value.stringValue, !string.isEmpty else { throw DPoPError(.invalidClaim, "\(name) is not a non-empty string") }
+        guard let string = value.stringValue, !string.isEmpty else {
+            throw DPoPError(.invalidClaim, "\(name) is not a non-empty string")
+        }
         return string
     }
 }

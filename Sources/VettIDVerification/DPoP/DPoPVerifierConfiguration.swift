@@ -1,4 +1,5 @@
 import VettIDCrypto
+
 // Settings of a DPoP verifier.
 
 extension DPoPVerifier {

@@ -1,10 +1,11 @@
 import VettIDCrypto
+
 // A bounded in-memory replay cache for one server instance.
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// A ``DPoPReplayCache`` in memory, bounded to ``capacity`` entries.

@@ -1,10 +1,11 @@
 public import VettIDCrypto
+
 // The result of a successful DPoP verification.
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// A DPoP proof that passed every check.

@@ -108,7 +108,8 @@ public struct EnrollmentStateMachine: Sendable {
         switch state {
         case .attesting(.startingSession):
             switch error.code {
-            case .invitationNotFound, .invitationUsed, .invitationRevoked, .invitationExpired, .untrustedOrigin, .invalidRequest:
+            case .invitationNotFound, .invitationUsed, .invitationRevoked, .invitationExpired, .untrustedOrigin,
+                .invalidRequest:
                 state = .scanningQR(error: Self.message(for: error))
                 failedEffect = .none
                 return .none
@@ -118,7 +119,9 @@ public struct EnrollmentStateMachine: Sendable {
         case .finalizing(.sendingPassword) where error.code == .weakPassword:
             // The server's verdict wins over the meter's.
             let reasons = error.reasons.map { PasswordWeakness(code: .tooGuessable, message: $0) }
-            state = .settingPassword(strength: PasswordStrength(score: error.score ?? 0, log10Guesses: 0, isAcceptable: false, reasons: reasons))
+            state = .settingPassword(
+                strength: PasswordStrength(
+                    score: error.score ?? 0, log10Guesses: 0, isAcceptable: false, reasons: reasons))
             failedEffect = .none
             return .none
         case .attesting, .finalizing:
@@ -187,17 +190,22 @@ public struct EnrollmentStateMachine: Sendable {
         case .invitationExpired: return "This invitation has expired. Ask for a new one."
         case .untrustedOrigin: return "This invitation is for another server."
         case .sessionExpired: return "The enrollment took too long and expired. Scan a new invitation."
-        case .stepOutOfOrder, .transactionKeyUsed: return "The enrollment cannot continue. Start again with a new invitation."
-        case .attestationFailed, .attestationInvalid, .attestationUntrustedRoot, .attestationWrongEnvironment, .challengeExpired:
+        case .stepOutOfOrder, .transactionKeyUsed:
+            return "The enrollment cannot continue. Start again with a new invitation."
+        case .attestationFailed, .attestationInvalid, .attestationUntrustedRoot, .attestationWrongEnvironment,
+            .challengeExpired:
             return "This device could not be verified."
         case .deviceKeyFailed: return "This device's key is not available."
         case .storageFailed: return "The credential could not be saved on this device."
         case .networkError: return "Cannot reach the server. Check your connection."
         case .rateLimited:
-            if let wait = error.retryAfter { return "Too many attempts. Try again in \(max(1, wait.components.seconds)) seconds." }
+            if let wait = error.retryAfter {
+                return "Too many attempts. Try again in \(max(1, wait.components.seconds)) seconds."
+            }
             return "Too many attempts. Try again later."
         default:
-            return (error.status ?? 0) >= 500 ? "The server had a problem. Try again." : "Enrollment failed: \(error.description)"
+            return (error.status ?? 0) >= 500
+                ? "The server had a problem. Try again." : "Enrollment failed: \(error.description)"
         }
     }
 }

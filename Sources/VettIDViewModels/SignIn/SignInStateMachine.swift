@@ -81,17 +81,22 @@ public struct SignInStateMachine: Sendable, Equatable {
         fieldErrors = [:]
         switch error.code {
         case .invalidCredentials:
-            state = .failed(SignInFailure(message: "Wrong email or password.", retryable: false, code: error.code.rawValue))
+            state = .failed(
+                SignInFailure(message: "Wrong email or password.", retryable: false, code: error.code.rawValue))
         case .invalidEmail:
             fieldErrors[.email] = "This email address is not valid."
-            state = .failed(SignInFailure(message: "Check the email address.", retryable: false, code: error.code.rawValue))
+            state = .failed(
+                SignInFailure(message: "Check the email address.", retryable: false, code: error.code.rawValue))
         case .emailTaken:
             fieldErrors[.email] = "An account with this email already exists."
-            state = .failed(SignInFailure(message: "Log in instead, or use another email.", retryable: false, code: error.code.rawValue))
+            state = .failed(
+                SignInFailure(
+                    message: "Log in instead, or use another email.", retryable: false, code: error.code.rawValue))
         case .weakPassword:
             let reasons = error.reasons.isEmpty ? "Choose a stronger password." : error.reasons.joined(separator: " ")
             fieldErrors[.password] = reasons
-            state = .failed(SignInFailure(message: "The password is too weak.", retryable: false, code: error.code.rawValue))
+            state = .failed(
+                SignInFailure(message: "The password is too weak.", retryable: false, code: error.code.rawValue))
         case .rateLimited:
             var message = "Too many attempts."
             if let wait = error.retryAfter {
@@ -101,12 +106,16 @@ public struct SignInStateMachine: Sendable, Equatable {
             }
             state = .failed(SignInFailure(message: message, retryable: true, code: error.code.rawValue))
         case .networkError:
-            state = .failed(SignInFailure(message: "Cannot reach the server. Check your connection.", retryable: true, code: error.code.rawValue))
+            state = .failed(
+                SignInFailure(
+                    message: "Cannot reach the server. Check your connection.", retryable: true,
+                    code: error.code.rawValue))
         default:
             let serverSide = (error.status ?? 0) >= 500
             state = .failed(
                 SignInFailure(
-                    message: serverSide ? "The server had a problem. Try again." : "Sign-in failed: \(error.description)",
+                    message: serverSide
+                        ? "The server had a problem. Try again." : "Sign-in failed: \(error.description)",
                     retryable: serverSide,
                     code: error.code.rawValue
                 )

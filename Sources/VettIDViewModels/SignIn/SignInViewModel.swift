@@ -69,7 +69,8 @@ public final class SignInViewModel {
 
     /// Validates and submits the form. The password field is cleared after a successful sign-in.
     public func submit() async {
-        guard case .send(let mode, let email, let password) = machine.submit(email: email, password: self.password) else {
+        guard case .send(let mode, let email, let password) = machine.submit(email: email, password: self.password)
+        else {
             return
         }
         do {

@@ -31,7 +31,8 @@ public struct VaultAuthStateMachine: Sendable {
         default: return .none
         }
         guard !password.isEmpty else {
-            state = .failed(VaultAuthFailure(message: "Enter your vault password.", retryable: false, code: "empty_password"))
+            state = .failed(
+                VaultAuthFailure(message: "Enter your vault password.", retryable: false, code: "empty_password"))
             return .none
         }
         pendingPassword = password
@@ -81,17 +82,24 @@ public struct VaultAuthStateMachine: Sendable {
         case .invalidCredentials:
             return VaultAuthFailure(message: "Wrong password.", retryable: false, code: code)
         case .credentialLocked:
-            return VaultAuthFailure(message: "Too many wrong passwords: your vault credential is locked.", retryable: false, code: code)
+            return VaultAuthFailure(
+                message: "Too many wrong passwords: your vault credential is locked.", retryable: false, code: code)
         case .notEnrolled:
-            return VaultAuthFailure(message: "This device is not enrolled. Enroll it with an invitation first.", retryable: false, code: code)
+            return VaultAuthFailure(
+                message: "This device is not enrolled. Enroll it with an invitation first.", retryable: false,
+                code: code)
         case .noTransactionKey:
-            return VaultAuthFailure(message: "This device has no unused keys left. Sync the vault, then try again.", retryable: false, code: code)
+            return VaultAuthFailure(
+                message: "This device has no unused keys left. Sync the vault, then try again.", retryable: false,
+                code: code)
         case .staleCredential:
-            return VaultAuthFailure(message: "The credential on this device is out of date.", retryable: false, code: code)
+            return VaultAuthFailure(
+                message: "The credential on this device is out of date.", retryable: false, code: code)
         case .actionReplayed, .transactionKeyUsed, .sessionExpired:
             return VaultAuthFailure(message: "The request expired. Try again.", retryable: true, code: code)
         case .networkError:
-            return VaultAuthFailure(message: "Cannot reach the server. Check your connection.", retryable: true, code: code)
+            return VaultAuthFailure(
+                message: "Cannot reach the server. Check your connection.", retryable: true, code: code)
         case .rateLimited:
             var message = "Too many attempts."
             if let wait = error.retryAfter {

@@ -141,7 +141,10 @@ public struct VaultStatusStateMachine: Sendable {
         case .active: return .active(status)
         case .error: return .error(message: status.errorMessage ?? "The vault reported an error.", retryable: true)
         default:
-            return .error(message: "The server reported a vault status this app does not know ('\(status.status)'). Update the app.", retryable: false)
+            return .error(
+                message:
+                    "The server reported a vault status this app does not know ('\(status.status)'). Update the app.",
+                retryable: false)
         }
     }
 

@@ -16,7 +16,9 @@ public enum SecureEnclave {
             public struct PrivateKey: @unchecked Sendable {
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
                 /// (the `LAContext` parameter is left out: the SDK never passes one).
-                public init(compactRepresentable: Bool = true, accessControl: SecAccessControl) throws { fatalError("shim") }
+                public init(compactRepresentable: Bool = true, accessControl: SecAccessControl) throws {
+                    fatalError("shim")
+                }
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
                 public init(dataRepresentation: Data) throws { fatalError("shim") }
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/datarepresentation

@@ -1,7 +1,6 @@
 // Shim of the parts of Apple's Security framework the SDK calls (type-checking only; every body traps).
 // Core Foundation types are modelled as Swift types: see ../README.md.
 
-
 public typealias OSStatus = Int32
 public typealias CFString = String
 public typealias CFTypeRef = Any

@@ -22,7 +22,9 @@ public struct OSLogInterpolation: StringInterpolationProtocol {
     public init(literalCapacity: Int, interpolationCount: Int) {}
     public mutating func appendLiteral(_ literal: String) {}
     /// https://developer.apple.com/documentation/os/osloginterpolation/appendinterpolation(_:align:privacy:)-1vwwb
-    public mutating func appendInterpolation(_ argumentString: @autoclosure @escaping () -> String, privacy: OSLogPrivacy = .private) {}
+    public mutating func appendInterpolation(
+        _ argumentString: @autoclosure @escaping () -> String, privacy: OSLogPrivacy = .private
+    ) {}
 }
 
 /// https://developer.apple.com/documentation/os/oslogmessage

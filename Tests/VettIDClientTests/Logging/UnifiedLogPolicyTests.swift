@@ -31,7 +31,8 @@ import VettIDClient
     @Test func theTextIsTheMessageAndTheMetadataSortedByKey() throws {
         let entry = try #require(
             UnifiedLogPolicy().entry(
-                level: .error, message: "refresh failed", metadata: ["status": "401", "attempt": "2", "code": "invalid_token"]))
+                level: .error, message: "refresh failed",
+                metadata: ["status": "401", "attempt": "2", "code": "invalid_token"]))
         #expect(entry.type == .error)
         #expect(entry.message == "refresh failed")
         #expect(entry.metadata == "attempt=2 code=invalid_token status=401")
@@ -41,11 +42,12 @@ import VettIDClient
     @Test func thePlatformLoggerHonoursTheThreshold() {
         let silent = PlatformLogger.make(subsystem: "com.example.app", policy: UnifiedLogPolicy(threshold: .off))
         #if canImport(os)
-        #expect(silent.handler is OSLogHandler, "Apple platforms write to the unified log")
+            #expect(silent.handler is OSLogHandler, "Apple platforms write to the unified log")
         #else
-        #expect(silent.handler is SwiftLogNoOpLogHandler, "off the unified log, off is a no-op handler")
+            #expect(silent.handler is SwiftLogNoOpLogHandler, "off the unified log, off is a no-op handler")
         #endif
-        let warning = PlatformLogger.make(subsystem: "com.example.app", policy: UnifiedLogPolicy(threshold: .minimum(.warning)))
+        let warning = PlatformLogger.make(
+            subsystem: "com.example.app", policy: UnifiedLogPolicy(threshold: .minimum(.warning)))
         #expect(warning.logLevel == .warning)
     }
 }

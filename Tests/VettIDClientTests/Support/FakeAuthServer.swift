@@ -67,7 +67,9 @@ actor FakeAuthServer {
             guard authorized(request) else { return errorResponse(.unauthorized, code: "invalid_token") }
             revokeAll()
             return (
-                HTTPResponse(status: .noContent, headerFields: [.setCookie: "auth-token=; Max-Age=0; HttpOnly; Secure; SameSite=Strict"]),
+                HTTPResponse(
+                    status: .noContent,
+                    headerFields: [.setCookie: "auth-token=; Max-Age=0; HttpOnly; Secure; SameSite=Strict"]),
                 nil
             )
         default:

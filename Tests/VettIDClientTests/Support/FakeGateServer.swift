@@ -3,10 +3,10 @@ import HTTPTypes
 import OpenAPIRuntime
 import VettIDAttestation
 import VettIDCrypto
-
-@testable import VettIDClient
 import VettIDSoftwareAttestation
 import VettIDVerification
+
+@testable import VettIDClient
 
 /// Accepts exactly one current nonce (the fake Gate rotates it).
 actor RotatingNonce: DPoPNonceValidator {
@@ -64,11 +64,14 @@ actor FakeGateServer {
         let authority = try SoftwareAttestationAuthority.generate()
         self.authority = authority
         self.verifier = AppAttestVerifier(
-            configuration: .init(appID: appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
+            configuration: .init(
+                appID: appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
         )
         let nonces = RotatingNonce()
         self.nonces = nonces
-        self.proofVerifier = DPoPVerifier(configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: nonces, now: now)
+        self.proofVerifier = DPoPVerifier(
+            configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: nonces,
+            now: now)
     }
 
     func handle(_ request: RecordedRequest) async -> (HTTPResponse, HTTPBody?) {
@@ -122,22 +125,29 @@ actor FakeGateServer {
             guard let challenge = body["challenge"] as? String, consume(challenge),
                 let keyIDText = body["key_id"] as? String, let keyID = Data(base64Encoded: keyIDText),
                 let objectText = body["attestation_object"] as? String, let object = Data(base64Encoded: objectText),
-                let jwk = body["device_key_jwk"] as? [String: Any], let x = jwk["x"] as? String, let y = jwk["y"] as? String,
+                let jwk = body["device_key_jwk"] as? [String: Any], let x = jwk["x"] as? String,
+                let y = jwk["y"] as? String,
                 let deviceKey = try? P256PublicJWK(x: x, y: y), deviceKey.thumbprint == proof.thumbprint,
-                let binding = AppAttestClientDataHash.binding(challenge: Base64URL.decode(challenge)!, keyThumbprint: Base64URL.decode(proof.thumbprint)!)
+                let binding = AppAttestClientDataHash.binding(
+                    challenge: Base64URL.decode(challenge)!, keyThumbprint: Base64URL.decode(proof.thumbprint)!)
             else { return errorResponse(.badRequest, code: "attestation_invalid") }
             do {
-                let attested = try await verifier.verifyAttestation(Array(object), keyID: Array(keyID), clientDataHash: binding)
+                let attested = try await verifier.verifyAttestation(
+                    Array(object), keyID: Array(keyID), clientDataHash: binding)
                 keys[keyIDText] = (attested, 0, proof.thumbprint)
             } catch {
                 return errorResponse(.badRequest, code: "attestation_invalid")
             }
-            return jsonResponse(.created, #"{"key_id":"\#(keyIDText)","status":"registered","environment":"software"}"#, headers: nonceHeader)
+            return jsonResponse(
+                .created, #"{"key_id":"\#(keyIDText)","status":"registered","environment":"software"}"#,
+                headers: nonceHeader)
         case (.post, "/token"):
             tokenCalls += 1
             switch body["grant_type"] as? String {
             case "urn:vettid:params:grant-type:development":
-                guard body["development_token"] as? String == "dev-token" else { return errorResponse(.badRequest, code: "invalid_grant") }
+                guard body["development_token"] as? String == "dev-token" else {
+                    return errorResponse(.badRequest, code: "invalid_grant")
+                }
             case "urn:vettid:params:grant-type:app-attest":
                 guard let challenge = body["challenge"] as? String, consume(challenge),
                     let keyID = body["key_id"] as? String, let assertionText = body["assertion"] as? String,
@@ -170,7 +180,9 @@ actor FakeGateServer {
             )
         default:
             guard isProxy else { return errorResponse(.notFound, code: "not_found") }
-            if path == "/proxy/echo/missing" { return errorResponse(.notFound, code: "not_found", headers: nonceHeader) }
+            if path == "/proxy/echo/missing" {
+                return errorResponse(.notFound, code: "not_found", headers: nonceHeader)
+            }
             let echo: [String: Any] = [
                 "method": request.method.rawValue,
                 "path": request.path,

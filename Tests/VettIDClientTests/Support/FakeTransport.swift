@@ -26,7 +26,8 @@ final class FakeTransport: ClientTransport, Sendable {
     ) {
         var bytes = Data()
         if let body { bytes = try await Data(collecting: body, upTo: 1 << 20) }
-        let recorded = RecordedRequest(method: request.method, path: request.path ?? "", headers: request.headerFields, body: bytes)
+        let recorded = RecordedRequest(
+            method: request.method, path: request.path ?? "", headers: request.headerFields, body: bytes)
         await log.append(recorded)
         return try await handler(recorded)
     }

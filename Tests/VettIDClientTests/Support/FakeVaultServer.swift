@@ -3,10 +3,10 @@ import HTTPTypes
 import OpenAPIRuntime
 import VettIDAttestation
 import VettIDCrypto
-
-@testable import VettIDClient
 import VettIDSoftwareAttestation
 import VettIDVerification
+
+@testable import VettIDClient
 
 /// An in-memory vault server behind a fake transport (unit tests only).
 ///
@@ -58,18 +58,22 @@ actor FakeVaultServer {
         let authority = try SoftwareAttestationAuthority.generate()
         self.authority = authority
         self.verifier = AppAttestVerifier(
-            configuration: .init(appID: Self.appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
+            configuration: .init(
+                appID: Self.appID, allowedEnvironments: [.development], trustedRoots: [authority.rootCertificate])
         )
         let nonces = RotatingNonce()
         self.nonces = nonces
-        self.proofVerifier = DPoPVerifier(configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: nonces)
+        self.proofVerifier = DPoPVerifier(
+            configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: nonces)
     }
 
     func set(attestationRequired: Bool) { self.attestationRequired = attestationRequired }
     func set(forgedLAT latID: String, token: String, version: Int) { self.forgedLAT = (latID, token, version) }
     func fail(_ path: String, status: HTTPResponse.Status, code: String) { failures[path] = (status, code) }
     func rotateNonce() async { _ = await nonces.rotate() }
-    func latToken(version: Int) -> String { Base64URL.encode(Array("lat-\(credential?.id ?? "")-\(version)".utf8.prefix(32))) }
+    func latToken(version: Int) -> String {
+        Base64URL.encode(Array("lat-\(credential?.id ?? "")-\(version)".utf8.prefix(32)))
+    }
 
     nonisolated func transport() -> FakeTransport {
         FakeTransport { request in await self.handle(request) }
@@ -86,10 +90,14 @@ actor FakeVaultServer {
             }
             let token = String(authorization.dropFirst(5))
             if path.hasPrefix("/vault/enroll/") {
-                guard let session, session.token == token else { return errorResponse(.unauthorized, code: "invalid_token") }
+                guard let session, session.token == token else {
+                    return errorResponse(.unauthorized, code: "invalid_token")
+                }
                 boundJKT = session.jkt
             } else {
-                guard actions.values.contains(where: { $0.token == token }) else { return errorResponse(.unauthorized, code: "invalid_token") }
+                guard actions.values.contains(where: { $0.token == token }) else {
+                    return errorResponse(.unauthorized, code: "invalid_token")
+                }
                 boundJKT = enrolledJKT
             }
             accessToken = token
@@ -127,7 +135,9 @@ actor FakeVaultServer {
         }
     }
 
-    private func json(_ status: HTTPResponse.Status, _ object: [String: Any], headers: HTTPFields) -> (HTTPResponse, HTTPBody?) {
+    private func json(_ status: HTTPResponse.Status, _ object: [String: Any], headers: HTTPFields) -> (
+        HTTPResponse, HTTPBody?
+    ) {
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return jsonResponse(status, String(decoding: data, as: UTF8.self), headers: headers)
     }
@@ -147,7 +157,9 @@ actor FakeVaultServer {
             .map { ["key_id": $0.keyID, "public_key": $0.publicKeyBase64URL, "algorithm": "X25519"] }
     }
 
-    private func start(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) -> (HTTPResponse, HTTPBody?) {
+    private func start(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) -> (
+        HTTPResponse, HTTPBody?
+    ) {
         guard body["invitation_code"] as? String == Self.invitationCode, body["device_type"] is String else {
             return errorResponse(.notFound, code: "invitation_not_found")
         }
@@ -175,22 +187,29 @@ actor FakeVaultServer {
         return json(.created, object, headers: headers)
     }
 
-    private func attestation(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) async -> (HTTPResponse, HTTPBody?) {
+    private func attestation(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) async -> (
+        HTTPResponse, HTTPBody?
+    ) {
         guard var session, session.step == "started", body["enrollment_session_id"] as? String == session.id else {
             return errorResponse(.conflict, code: "step_out_of_order")
         }
         let format = body["format"] as? String
         switch format {
         case "development":
-            guard body["development_token"] as? String == "dev-token" else { return errorResponse(.badRequest, code: "attestation_invalid") }
+            guard body["development_token"] as? String == "dev-token" else {
+                return errorResponse(.badRequest, code: "attestation_invalid")
+            }
         case "software":
             guard let keyIDText = body["key_id"] as? String, let keyID = Data(base64Encoded: keyIDText),
                 let objectText = body["attestation_object"] as? String, let object = Data(base64Encoded: objectText),
                 let challenge = session.challenge,
-                let binding = AppAttestClientDataHash.binding(challenge: Base64URL.decode(challenge)!, keyThumbprint: Base64URL.decode(proof.thumbprint)!)
+                let binding = AppAttestClientDataHash.binding(
+                    challenge: Base64URL.decode(challenge)!, keyThumbprint: Base64URL.decode(proof.thumbprint)!)
             else { return errorResponse(.badRequest, code: "attestation_invalid") }
             do {
-                attestedKey = (try await verifier.verifyAttestation(Array(object), keyID: Array(keyID), clientDataHash: binding), 0)
+                attestedKey = (
+                    try await verifier.verifyAttestation(Array(object), keyID: Array(keyID), clientDataHash: binding), 0
+                )
             } catch {
                 return errorResponse(.badRequest, code: "attestation_invalid")
             }
@@ -200,7 +219,12 @@ actor FakeVaultServer {
         session.step = "attested"
         session.attestationFormat = format
         self.session = session
-        return json(.ok, ["status": "attestation_verified", "device_type": "linux", "security_level": "software", "next_step": "password"], headers: headers)
+        return json(
+            .ok,
+            [
+                "status": "attestation_verified", "device_type": "linux", "security_level": "software",
+                "next_step": "password",
+            ], headers: headers)
     }
 
     struct Refusal: Error {
@@ -208,7 +232,8 @@ actor FakeVaultServer {
     }
 
     private func open(_ wire: Any?, purpose: TransactionKeyPurpose, contextID: String) -> Result<String, Refusal> {
-        guard let object = wire as? [String: Any], let keyID = object["key_id"] as? String, let enc = object["enc"] as? String,
+        guard let object = wire as? [String: Any], let keyID = object["key_id"] as? String,
+            let enc = object["enc"] as? String,
             let ciphertext = object["ciphertext"] as? String
         else { return .failure(Refusal(code: "invalid_request")) }
         guard let pair = keys[keyID] else { return .failure(Refusal(code: "invalid_request")) }
@@ -217,7 +242,8 @@ actor FakeVaultServer {
         let payload = EncryptedPayload(keyID: keyID, enc: enc, ciphertext: ciphertext)
         let context = TransactionKeyContext(purpose: purpose, contextID: contextID, keyID: keyID)
         receivedEnvelopes.append((payload, context))
-        guard let plaintext = try? TransactionKeyEnvelope.open(payload, context: context, privateKey: pair.privateKey) else {
+        guard let plaintext = try? TransactionKeyEnvelope.open(payload, context: context, privateKey: pair.privateKey)
+        else {
             return .failure(Refusal(code: "invalid_request"))
         }
         let password = String(decoding: plaintext, as: UTF8.self)
@@ -253,7 +279,10 @@ actor FakeVaultServer {
             "credential_id": credential.id,
             "sealed_credential": credential.sealed,
             "key_version": credential.keyVersion,
-            "ledger_auth_token": ["lat_id": "lat-\(credential.id)", "token": latToken(version: credential.latVersion), "version": credential.latVersion],
+            "ledger_auth_token": [
+                "lat_id": "lat-\(credential.id)", "token": latToken(version: credential.latVersion),
+                "version": credential.latVersion,
+            ],
             "transaction_keys": unusedKeys(),
         ]
     }
@@ -266,11 +295,16 @@ actor FakeVaultServer {
         self.session = session
         enrolledJKT = session.jkt
         credential = ("cred-1", Base64URL.encode(Array("sealed-v1".utf8)), 1, 1, "user-1")
-        return json(.ok, ["status": "enrolled", "credential_package": package(), "vault_status": "enrolled"], headers: headers)
+        return json(
+            .ok, ["status": "enrolled", "credential_package": package(), "vault_status": "enrolled"], headers: headers)
     }
 
-    private func actionRequest(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) -> (HTTPResponse, HTTPBody?) {
-        guard let credential, proof.thumbprint == enrolledJKT else { return errorResponse(.unauthorized, code: "invalid_dpop_proof") }
+    private func actionRequest(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        guard let credential, proof.thumbprint == enrolledJKT else {
+            return errorResponse(.unauthorized, code: "invalid_dpop_proof")
+        }
         guard body["user_guid"] as? String == credential.userGUID, body["credential_id"] as? String == credential.id,
             body["action"] as? String == "authenticate"
         else { return errorResponse(.notFound, code: "not_found") }
@@ -285,7 +319,8 @@ actor FakeVaultServer {
             else { return errorResponse(.unauthorized, code: "assertion_invalid") }
             do {
                 let next = try verifier.verifyAssertion(
-                    Array(assertion), clientData: clientData + Base64URL.decode(proof.thumbprint)!, publicKey: attested.key.publicKey,
+                    Array(assertion), clientData: clientData + Base64URL.decode(proof.thumbprint)!,
+                    publicKey: attested.key.publicKey,
                     storedCounter: attested.counter)
                 attestedKey = (attested.key, next)
                 assertionsVerified += 1
@@ -299,7 +334,10 @@ actor FakeVaultServer {
         counter += 1
         let action = (id: "action-\(counter)", token: "action-token-\(counter)")
         actions[action.id] = (action.token, keyID, false)
-        var lat: [String: Any] = ["lat_id": "lat-\(credential.id)", "token": latToken(version: credential.latVersion), "version": credential.latVersion]
+        var lat: [String: Any] = [
+            "lat_id": "lat-\(credential.id)", "token": latToken(version: credential.latVersion),
+            "version": credential.latVersion,
+        ]
         if let forgedLAT { lat = ["lat_id": forgedLAT.latID, "token": forgedLAT.token, "version": forgedLAT.version] }
         return json(
             .ok,
@@ -318,8 +356,11 @@ actor FakeVaultServer {
         }
         guard !action.used else { return errorResponse(.conflict, code: "action_replayed") }
         actions[actionID]?.used = true
-        guard var current = credential, body["credential_id"] as? String == current.id else { return errorResponse(.conflict, code: "not_enrolled") }
-        guard body["sealed_credential"] as? String == current.sealed, body["key_version"] as? Int == current.keyVersion else {
+        guard var current = credential, body["credential_id"] as? String == current.id else {
+            return errorResponse(.conflict, code: "not_enrolled")
+        }
+        guard body["sealed_credential"] as? String == current.sealed, body["key_version"] as? Int == current.keyVersion
+        else {
             return errorResponse(.conflict, code: "stale_credential")
         }
         guard (body["encrypted_password"] as? [String: Any])?["key_id"] as? String == action.keyID else {
@@ -329,7 +370,9 @@ actor FakeVaultServer {
         case .failure(let refusal):
             return errorResponse(refusal.code == "transaction_key_used" ? .conflict : .badRequest, code: refusal.code)
         case .success(let password):
-            guard password == passwordForAuthentication else { return errorResponse(.unauthorized, code: "invalid_credentials") }
+            guard password == passwordForAuthentication else {
+                return errorResponse(.unauthorized, code: "invalid_credentials")
+            }
         }
         current.keyVersion += 1
         current.latVersion += 1
@@ -338,7 +381,10 @@ actor FakeVaultServer {
         _ = issueKeys(2)
         return json(
             .ok,
-            ["status": "authenticated", "session_token": "vault-session-1", "token_type": "DPoP", "expires_in": 900, "credential_package": package()],
+            [
+                "status": "authenticated", "session_token": "vault-session-1", "token_type": "DPoP", "expires_in": 900,
+                "credential_package": package(),
+            ],
             headers: headers
         )
     }

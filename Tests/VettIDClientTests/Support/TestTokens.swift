@@ -3,7 +3,9 @@ import Foundation
 @testable import VettIDClient
 
 /// A token response body for the fake servers.
-func tokenResponseJSON(access: String, refresh: String, tokenType: String = "Bearer", email: String = "member@example.com") -> String {
+func tokenResponseJSON(
+    access: String, refresh: String, tokenType: String = "Bearer", email: String = "member@example.com"
+) -> String {
     #"""
     {"access_token":"\#(access)","token_type":"\#(tokenType)","expires_in":900,"refresh_token":"\#(refresh)",\#
     "refresh_token_expires_in":2592000,"user":\#(userJSON(email: email))}

@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import Testing
 import VettIDAttestation
+import VettIDSoftwareAttestation
 
 @testable import VettIDClient
-import VettIDSoftwareAttestation
 
 /// A vault service wired to a ``FakeVaultServer`` (unit tests only).
 struct VaultFixture {
@@ -21,7 +21,9 @@ struct VaultFixture {
 
     static let password = "trombone-quietly-vanilla-37"
 
-    static func make(_ attestation: Attestation = .development, attestationRequired: Bool = true) async throws -> VaultFixture {
+    static func make(_ attestation: Attestation = .development, attestationRequired: Bool = true) async throws
+        -> VaultFixture
+    {
         let server = try FakeVaultServer()
         await server.set(attestationRequired: attestationRequired)
         let transport = server.transport()
@@ -31,10 +33,12 @@ struct VaultFixture {
             switch attestation {
             case .development: DevelopmentTokenAttester(token: "dev-token")
             case .software:
-                SoftwareDeviceAttester(attester: SoftwareAttester(authority: server.authority, appID: FakeVaultServer.appID), store: store)
+                SoftwareDeviceAttester(
+                    attester: SoftwareAttester(authority: server.authority, appID: FakeVaultServer.appID), store: store)
             }
         let service = VaultService(
-            configuration: try VaultServiceConfiguration(baseURL: URL(string: FakeVaultServer.baseURL)!, deviceType: .linux, transport: transport),
+            configuration: try VaultServiceConfiguration(
+                baseURL: URL(string: FakeVaultServer.baseURL)!, deviceType: .linux, transport: transport),
             deviceKeyStore: keyStore,
             attester: attester,
             store: store
@@ -43,7 +47,10 @@ struct VaultFixture {
     }
 
     var invitation: EnrollmentInvitationLink {
-        get throws { try EnrollmentInvitationLink(code: FakeVaultServer.invitationCode, apiOrigin: URL(string: FakeVaultServer.baseURL)!) }
+        get throws {
+            try EnrollmentInvitationLink(
+                code: FakeVaultServer.invitationCode, apiOrigin: URL(string: FakeVaultServer.baseURL)!)
+        }
     }
 
     /// Enrolls with ``password``.

@@ -54,7 +54,8 @@ public struct GateRequestCommand: AsyncParsableCommand {
             guard let token, !token.isEmpty else {
                 throw CLIFailure(
                     code: "no_development_token",
-                    message: "pass --development-token or set VETTID_GATE_DEVELOPMENT_TOKEN (the Gate's development grant)"
+                    message:
+                        "pass --development-token or set VETTID_GATE_DEVELOPMENT_TOKEN (the Gate's development grant)"
                 )
             }
             var logger = Logger(label: "vettid-gate") { StreamLogHandler.standardError(label: $0) }
@@ -85,7 +86,10 @@ public struct GateRequestCommand: AsyncParsableCommand {
                 let text = String(decoding: response.body, as: UTF8.self)
                 context.output.emit(
                     text,
-                    json: ["status": response.status.code, "body": text, "content_type": response.headerFields[.contentType] ?? ""]
+                    json: [
+                        "status": response.status.code, "body": text,
+                        "content_type": response.headerFields[.contentType] ?? "",
+                    ]
                 )
             } catch {
                 throw Self.failure(error)

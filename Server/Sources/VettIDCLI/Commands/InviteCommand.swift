@@ -43,7 +43,8 @@ public struct InviteCommand: AsyncParsableCommand {
                     }
                 }
                 context.output.emit(
-                    qrText + "invitation \(invitation.code) (expires \(ISO8601DateFormatter().string(from: invitation.expiresAt)))\n"
+                    qrText
+                        + "invitation \(invitation.code) (expires \(ISO8601DateFormatter().string(from: invitation.expiresAt)))\n"
                         + "payload: \(invitation.qrPayload)",
                     json: InviteCommand.json(invitation)
                 )
@@ -64,7 +65,9 @@ public struct InviteCommand: AsyncParsableCommand {
                 let list = try await context.auth.apiClient.perform { client in
                     try await client.listInvitations().ok.body.json.invitations
                 }
-                let lines = list.map { "\($0.code)  \($0.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \($0.label ?? "")" }
+                let lines = list.map {
+                    "\($0.code)  \($0.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \($0.label ?? "")"
+                }
                 context.output.emit(
                     list.isEmpty ? "no invitations" : lines.joined(separator: "\n"),
                     json: ["invitations": list.map(InviteCommand.json)]

@@ -4,9 +4,9 @@ import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 
 /// `vettid nats`: the profile's device talks to its vault over NATS with a token the server issued.
 public struct NATSCommand: AsyncParsableCommand {
@@ -79,10 +79,12 @@ public struct NATSCommand: AsyncParsableCommand {
         case .handlerResult(let id, let handler, .failure(let error), _):
             return "\(handler) [\(id)] failed: \(error.code): \(error.message)"
         case .statusResponse(let id, let status, _):
-            return "status [\(id)]: vault \(status.vaultStatus), keys \(status.transactionKeysRemaining.map(String.init) ?? "-"), "
+            return
+                "status [\(id)]: vault \(status.vaultStatus), keys \(status.transactionKeysRemaining.map(String.init) ?? "-"), "
                 + "answered by \(status.workerID), handlers \(status.handlers.joined(separator: ", "))"
         case .eventTypes(let id, let types, _):
-            return "event types [\(id ?? "published")]: " + types.map { "\($0.handlerID) (\($0.description))" }.joined(separator: ", ")
+            return "event types [\(id ?? "published")]: "
+                + types.map { "\($0.handlerID) (\($0.description))" }.joined(separator: ", ")
         case .error(let id, let error, _):
             return "error [\(id ?? "-")]: \(error.code): \(error.message)"
         }
@@ -164,12 +166,16 @@ public struct NATSStatusCommand: AsyncParsableCommand {
             if let stored {
                 lines.append(
                     "stored: \(stored.tokenID), expires \(formatter.string(from: stored.expiresAt))"
-                        + (stored.isExpired ? " (expired)" : stored.shouldRefresh(at: Date()) ? " (due for refresh)" : ""))
+                        + (stored.isExpired
+                            ? " (expired)" : stored.shouldRefresh(at: Date()) ? " (due for refresh)" : ""))
             }
             var json: [String: Any] = [
                 "has_account": status.hasAccount,
                 "active_tokens": status.activeTokens.map {
-                    ["token_id": $0.tokenID, "client_type": $0.clientType.rawValue, "expires_at": formatter.string(from: $0.expiresAt)]
+                    [
+                        "token_id": $0.tokenID, "client_type": $0.clientType.rawValue,
+                        "expires_at": formatter.string(from: $0.expiresAt),
+                    ]
                 },
             ]
             json["owner_space"] = status.account?.ownerSpace
@@ -214,9 +220,11 @@ public struct NATSSendCommand: AsyncParsableCommand {
             let id = UUID().uuidString.lowercased()
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let message: VaultMessage =
-                if let handler { .executeHandler(id: id, handlerID: handler, payload: payload, timestamp: now) }
-                else if status { .statusRequest(id: id, timestamp: now) }
-                else { .eventTypesRequest(id: id, timestamp: now) }
+                if let handler {
+                    .executeHandler(id: id, handlerID: handler, payload: payload, timestamp: now)
+                } else if status { .statusRequest(id: id, timestamp: now) } else {
+                    .eventTypesRequest(id: id, timestamp: now)
+                }
             let response = try await manager.ownerSpace().request(message)
             await manager.disconnect()
             context.output.emit(NATSCommand.human(response), json: NATSCommand.json(response))
@@ -253,7 +261,9 @@ public struct NATSListenCommand: AsyncParsableCommand {
                 },
                 Task {
                     for await message in published {
-                        if let response = try? VaultResponse.decode(message.payload.readableBytesView) { sink.yield(response) }
+                        if let response = try? VaultResponse.decode(message.payload.readableBytesView) {
+                            sink.yield(response)
+                        }
                     }
                 },
             ]
@@ -298,7 +308,8 @@ public struct NATSRevokeCommand: AsyncParsableCommand {
             let store = NATSCommand.credentialStore(context)
             let stored = await store.load()
             guard let id = tokenID ?? stored?.tokenID else {
-                throw CLIFailure(code: "no_token", message: "no token id given and none stored; see `vettid nats status`")
+                throw CLIFailure(
+                    code: "no_token", message: "no token id given and none stored; see `vettid nats status`")
             }
             let revoked: NatsTokenRevocation
             do {

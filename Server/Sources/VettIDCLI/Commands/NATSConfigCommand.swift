@@ -54,7 +54,8 @@ public struct NATSConfigCommand: AsyncParsableCommand {
         }
         let text = try NATSServerConfigRenderer(trust: components.natsTrust).render(
             .init(
-                host: listenHost, port: listenPort, resolverDirectory: resolverDirectory, tlsCertificateFile: certificate,
+                host: listenHost, port: listenPort, resolverDirectory: resolverDirectory,
+                tlsCertificateFile: certificate,
                 tlsKeyFile: key),
             applicationAccountJWT: try await components.natsAccountJWT.current())
         try await components.shutdownStores()

@@ -21,7 +21,8 @@ public struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let logger = Logger.process(label: "vettid-server", level: configuration.logLevel, format: configuration.logFormat)
+        let logger = Logger.process(
+            label: "vettid-server", level: configuration.logLevel, format: configuration.logFormat)
         let components = try await ServerComponents.make(configuration: configuration, logger: logger)
         try await ServerRuntime(components: components) { port in
             logger.notice(

@@ -90,11 +90,13 @@ public struct VaultAuthCommand: AsyncParsableCommand {
     @MainActor
     public func run() async throws {
         try await withContext(global) { context in
-            let device = VaultDevice(context: context, serverURL: try await VaultDevice.rememberedServer(context: context))
+            let device = VaultDevice(
+                context: context, serverURL: try await VaultDevice.rememberedServer(context: context))
             // Development-token and unattested credentials need no assertion; the attester is never asked.
             let vault = try await device.service(attester: DevelopmentTokenAttester(token: ""))
             guard try await vault.storedCredential() != nil else {
-                throw CLIFailure(code: "not_enrolled", message: "this profile has no vault credential; run `vettid enroll` first")
+                throw CLIFailure(
+                    code: "not_enrolled", message: "this profile has no vault credential; run `vettid enroll` first")
             }
             let password = try PasswordPrompt.read(prompt: "Vault password: ")
             let session = try await vault.authenticate(password: password)
@@ -124,7 +126,8 @@ struct VaultDevice {
         self.serverURL = serverURL
     }
 
-    func service(attester: any DeviceAttester, reauthenticate: VaultReauthenticator? = nil) async throws -> VaultService {
+    func service(attester: any DeviceAttester, reauthenticate: VaultReauthenticator? = nil) async throws -> VaultService
+    {
         var logger = Logger(label: "vettid-vault") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         let configuration: VaultServiceConfiguration
@@ -147,7 +150,8 @@ struct VaultDevice {
 
     /// Remembers which server the profile's vault lives on (an invitation link may name another than `--server`).
     static func remember(server: URL, context: CLIContext) async throws {
-        try await context.store.set(Data(server.absoluteString.utf8), forKey: "profile.\(context.options.profile).vault.server")
+        try await context.store.set(
+            Data(server.absoluteString.utf8), forKey: "profile.\(context.options.profile).vault.server")
     }
 
     /// The vault's server: the remembered one, else the profile's.

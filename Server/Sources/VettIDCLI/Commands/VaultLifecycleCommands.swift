@@ -27,7 +27,8 @@ public struct VaultCommand: AsyncParsableCommand {
                 throw APIError(
                     code: .reauthenticationRequired,
                     description: "There is no vault session and no terminal to ask for the vault password: "
-                        + "run `vettid vault auth`, or `vettid login` so that status, sync and NATS use the member's session.")
+                        + "run `vettid vault auth`, or `vettid login` so that status, sync and NATS use the member's session."
+                )
             }
             return try await service.authenticate(password: password)
         }
@@ -81,7 +82,9 @@ public struct VaultStatusCommand: AsyncParsableCommand {
             if let version = status.credentialVersion { lines.append("credential version: \(version)") }
             if let keys = status.transactionKeysRemaining { lines.append("transaction keys: \(keys)") }
             if let level = status.securityLevel { lines.append("security level: \(level)") }
-            if let synced = status.lastSyncAt { lines.append("last sync: \(ISO8601DateFormatter().string(from: synced))") }
+            if let synced = status.lastSyncAt {
+                lines.append("last sync: \(ISO8601DateFormatter().string(from: synced))")
+            }
             if let message = status.errorMessage { lines.append("error: \(message)") }
             context.output.emit(lines.joined(separator: "\n"), json: VaultCommand.json(status))
         }
@@ -124,7 +127,8 @@ public struct VaultDeployCommand: AsyncParsableCommand {
             context.output.emit(
                 "vault \(deployed.status.rawValue): owner space \(deployed.ownerSpace), message space \(deployed.messageSpace)",
                 json: [
-                    "status": deployed.status.rawValue, "user_guid": deployed.userGuid, "owner_space": deployed.ownerSpace,
+                    "status": deployed.status.rawValue, "user_guid": deployed.userGuid,
+                    "owner_space": deployed.ownerSpace,
                     "message_space": deployed.messageSpace,
                     "deployed_at": ISO8601DateFormatter().string(from: deployed.deployedAt),
                 ])
@@ -165,7 +169,8 @@ public struct VaultWatchCommand: AsyncParsableCommand {
                 case .synced(let result):
                     context.output.emit("run \(count): " + VaultCommand.human(result), json: VaultCommand.json(result))
                 case .failed(let error):
-                    context.output.emit("run \(count): sync failed: \(error)", json: ["status": "failed", "error": "\(error)"])
+                    context.output.emit(
+                        "run \(count): sync failed: \(error)", json: ["status": "failed", "error": "\(error)"])
                 case .expired:
                     context.output.emit("run \(count): expired and cancelled", json: ["status": "expired"])
                 case .signInRequired:

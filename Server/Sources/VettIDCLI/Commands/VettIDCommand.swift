@@ -7,7 +7,8 @@ public struct VettIDCommand: AsyncParsableCommand {
         abstract: "The VettID reference client, and a way to run the whole system locally.",
         subcommands: [
             DemoCommand.self, ServerCommand.self, RegisterCommand.self, LoginCommand.self, WhoamiCommand.self,
-            LogoutCommand.self, InviteCommand.self, EnrollCommand.self, VaultAuthCommand.self, VaultCommand.self, NATSCommand.self,
+            LogoutCommand.self, InviteCommand.self, EnrollCommand.self, VaultAuthCommand.self, VaultCommand.self,
+            NATSCommand.self,
             GateCommand.self,
         ]
     )

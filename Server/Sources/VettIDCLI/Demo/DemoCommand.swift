@@ -1,8 +1,8 @@
 public import ArgumentParser
 import Foundation
 import Logging
-import VettIDServer
 import VettIDClient
+import VettIDServer
 
 /// `vettid demo`: runs the whole system on embedded defaults and walks every flow, one line per step.
 public struct DemoCommand: AsyncParsableCommand {

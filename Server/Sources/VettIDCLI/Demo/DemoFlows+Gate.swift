@@ -52,7 +52,9 @@ struct GateDemo {
         }
     }
 
-    private func walk(server: LoopbackServer, authority: SoftwareAttestationAuthority, appID: String, developmentToken: String) async throws {
+    private func walk(
+        server: LoopbackServer, authority: SoftwareAttestationAuthority, appID: String, developmentToken: String
+    ) async throws {
         let recorder = ExchangeRecorder()
         let transport = RecordingTransport(base: DefaultTransport.make(), recorder: recorder)
         let store = InMemorySecureStore()
@@ -60,10 +62,13 @@ struct GateDemo {
         sdkLogger.logLevel = .error
         let parts = appID.split(separator: ".", maxSplits: 1).map(String.init)
         let configuration = try GateClientConfiguration(
-            baseURL: server.baseURL, teamID: parts[0], bundleID: parts[1], logLevel: .error, logger: sdkLogger, transport: transport)
-        let attester = SoftwareDeviceAttester(attester: SoftwareAttester(authority: authority, appID: appID), store: store)
+            baseURL: server.baseURL, teamID: parts[0], bundleID: parts[1], logLevel: .error, logger: sdkLogger,
+            transport: transport)
+        let attester = SoftwareDeviceAttester(
+            attester: SoftwareAttester(authority: authority, appID: appID), store: store)
         let gate = GateClient(
-            configuration: configuration, deviceKeyStore: SoftwareDeviceKeyStore(store: store), attester: attester, store: store)
+            configuration: configuration, deviceKeyStore: SoftwareDeviceKeyStore(store: store), attester: attester,
+            store: store)
 
         try await reporter.step("challenge + register") {
             try await gate.registerDevice()
@@ -77,13 +82,20 @@ struct GateDemo {
                 exchanges.indices.contains(challenged + 1), exchanges[challenged + 1].status < 300
             else { throw DemoFailure("no use_dpop_nonce challenge was answered by a retry") }
             let path = exchanges[challenged].path
-            return ((), "first proof without nonce → 400 use_dpop_nonce on \(path); retried once with the DPoP-Nonce → \(exchanges[challenged + 1].status); nonce remembered per origin")
+            return (
+                (),
+                "first proof without nonce → 400 use_dpop_nonce on \(path); retried once with the DPoP-Nonce → \(exchanges[challenged + 1].status); nonce remembered per origin"
+            )
         }
         await recorder.reset()
         let token = try await reporter.step("token") {
             let token = try await gate.accessToken()
-            let calls = await recorder.exchanges.map { "\($0.method) \($0.path) → \($0.status)" }.joined(separator: ", ")
-            return (token, "fresh challenge + assertion → token_type DPoP, expires in \(Int(token.expiresAt.timeIntervalSinceNow.rounded())) s (\(calls))")
+            let calls = await recorder.exchanges.map { "\($0.method) \($0.path) → \($0.status)" }.joined(
+                separator: ", ")
+            return (
+                token,
+                "fresh challenge + assertion → token_type DPoP, expires in \(Int(token.expiresAt.timeIntervalSinceNow.rounded())) s (\(calls))"
+            )
         }
         _ = token
         await recorder.reset()
@@ -92,7 +104,9 @@ struct GateDemo {
                 path: "/proxy/demo/greet?lang=en", method: .post, body: Data(#"{"name":"vettid"}"#.utf8),
                 additionalHeaders: [.contentType: "application/json"])
             let text = String(decoding: response.body, as: UTF8.self)
-            return ((), "POST /proxy/demo/greet with Authorization: DPoP + proof (ath) → \(response.status.code) \(text)")
+            return (
+                (), "POST /proxy/demo/greet with Authorization: DPoP + proof (ath) → \(response.status.code) \(text)"
+            )
         }
         try await reporter.step("single-flight token") {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -125,8 +139,11 @@ struct DemoUpstream: Sendable {
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/api/**", method: method) { request, _ -> Response in
                 let body = try await request.body.collect(upTo: 1 << 20)
-                let text = #"{"upstream":"demo","method":"\#(request.method.rawValue)","uri":"\#(request.uri.description)","bytes":\#(body.readableBytes)}"#
-                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+                let text =
+                    #"{"upstream":"demo","method":"\#(request.method.rawValue)","uri":"\#(request.uri.description)","bytes":\#(body.readableBytes)}"#
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: text)))
             }
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -177,11 +194,18 @@ struct RecordingTransport: ClientTransport {
     let base: any ClientTransport
     let recorder: ExchangeRecorder
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) = try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        let (response, responseBody) = try await base.send(
+            request, body: body, baseURL: baseURL, operationID: operationID)
         let path = String((request.path ?? "").prefix { $0 != "?" })
-        let challenged = response.headerFields[DPoPNonceChallenge.nonceField] != nil && (response.status.code == 400 || response.status.code == 401)
-        await recorder.record(.init(method: request.method.rawValue, path: path, status: response.status.code, nonceChallenge: challenged))
+        let challenged =
+            response.headerFields[DPoPNonceChallenge.nonceField] != nil
+            && (response.status.code == 400 || response.status.code == 401)
+        await recorder.record(
+            .init(method: request.method.rawValue, path: path, status: response.status.code, nonceChallenge: challenged)
+        )
         return (response, responseBody)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import NATSClient
 import VettIDClient
-import VettIDNats
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 import VettIDServer
 
 /// The NATS part of the demo: the enrolled device sets up its vault messaging (namespaces, a 24 h app token kept in
@@ -42,17 +42,26 @@ struct NATSDemo {
             guard manager.state == .connected else { throw DemoFailure("the manager is \(manager.state)") }
             let stored = await NatsCredentialStore(store: deviceStore).load()
             guard stored?.tokenID == credentials.tokenID else { throw DemoFailure("the token was not kept") }
-            return ((), "\(credentials.endpoint) (CA generated for this run), JWT + seed; the token is kept in the SecureStore")
+            return (
+                (),
+                "\(credentials.endpoint) (CA generated for this run), JWT + seed; the token is kept in the SecureStore"
+            )
         }
         let owner = try manager.ownerSpace()
         try await reporter.step("nats: vault status request") {
             let status = try await owner.status()
-            return ((), "\(status.vaultStatus), \(status.transactionKeysRemaining ?? 0) transaction keys; answered by \(status.workerID) (queue group vault-workers) on the app's forApp inbox")
+            return (
+                (),
+                "\(status.vaultStatus), \(status.transactionKeysRemaining ?? 0) transaction keys; answered by \(status.workerID) (queue group vault-workers) on the app's forApp inbox"
+            )
         }
         try await reporter.step("nats: handler request") {
             let result = try await owner.executeHandler("echo", payload: .object([("hello", .string("vault"))]))
             let types = try await owner.getEventTypes()
-            return ((), "echo → \(String(decoding: result.serialized(), as: UTF8.self)); event types: \(types.map(\.handlerID).joined(separator: ", "))")
+            return (
+                (),
+                "echo → \(String(decoding: result.serialized(), as: UTF8.self)); event types: \(types.map(\.handlerID).joined(separator: ", "))"
+            )
         }
         try await reporter.step("nats: refuse other space") {
             let client = try await connect(nats, credentials)
@@ -64,7 +73,10 @@ struct NATSDemo {
             guard let error = await firstError(events, within: .seconds(5)), error.code == .permissionsViolation else {
                 throw DemoFailure("nats-server did not refuse the publish")
             }
-            return ((), "nats-server: \(error.code) for OwnerSpace.\(other.prefix(8))…: the JWT allows only \(account.ownerSpace.prefix(19))…")
+            return (
+                (),
+                "nats-server: \(error.code) for OwnerSpace.\(other.prefix(8))…: the JWT allows only \(account.ownerSpace.prefix(19))…"
+            )
         }
         try await reporter.step("nats: revoke a token") {
             let lost = try await vault.createNatsToken(clientType: .app, deviceID: "lost-phone")
@@ -80,7 +92,10 @@ struct NATSDemo {
                 throw DemoFailure("nats-server accepted a revoked token")
             } catch let error as NATSError {
                 guard manager.state == .connected else { throw DemoFailure("the device's own token was affected") }
-                return ((), "\(revoked.status): account JWT pushed via the system account; the client was cut off (\(cut?.code.rawValue ?? "")) and reconnecting fails (\(error.code)); the device's token still works")
+                return (
+                    (),
+                    "\(revoked.status): account JWT pushed via the system account; the client was cut off (\(cut?.code.rawValue ?? "")) and reconnecting fails (\(error.code)); the device's token still works"
+                )
             }
         }
         await manager.disconnect()

@@ -24,7 +24,9 @@ struct VaultDemo {
             appID: appID, allowedEnvironments: [.development], trustSoftwareRoot: true,
             softwareRoots: [authority.rootCertificate])
         let server = try await reporter.step("start vault backend") {
-            let server = try await LoopbackServer.start(label: "vettid-demo-vault", logger: logger, nats: .tls) { $0.gate = gate }
+            let server = try await LoopbackServer.start(label: "vettid-demo-vault", logger: logger, nats: .tls) {
+                $0.gate = gate
+            }
             return (
                 server,
                 "\(server.baseURL.absoluteString), attestation required, trusts the demo's software root only; nats-server (operator mode) at \(server.nats?.url ?? "-")"
@@ -43,14 +45,17 @@ struct VaultDemo {
         var sdkLogger = Logger(label: "vettid-vault") { StreamLogHandler.standardError(label: $0) }
         sdkLogger.logLevel = .error
         let memberStore = InMemorySecureStore()
-        let member = AuthManager(configuration: try .init(baseURL: server.baseURL, store: memberStore, logger: sdkLogger))
+        let member = AuthManager(
+            configuration: try .init(baseURL: server.baseURL, store: memberStore, logger: sdkLogger))
         let password = "vivid-Otter-parsley-42"
         let vaultPassword = "correct-Horse-battery-91"
 
         let link = try await reporter.step("invite") {
-            try await member.register(email: "vault-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: password)
+            try await member.register(
+                email: "vault-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: password)
             let invitation = try await member.apiClient.perform { client in
-                try await client.createInvitation(body: .json(.init(expiresIn: 600, label: "demo device"))).created.body.json
+                try await client.createInvitation(body: .json(.init(expiresIn: 600, label: "demo device"))).created.body
+                    .json
             }
             let png = try await member.apiClient.perform { client in
                 let body = try await client.getInvitationQRCode(
@@ -63,7 +68,10 @@ struct VaultDemo {
             let scanned = try QRImageDecoder.decode(path: file.path)
             guard scanned == invitation.qrPayload else { throw DemoFailure("the QR code decodes to \(scanned)") }
             let link = try EnrollmentInvitationLink(parsing: scanned)
-            return (link, "invitation \(invitation.code); QR PNG (\(png.count) B, libqrencode) decoded by zbarimg → \(scanned)")
+            return (
+                link,
+                "invitation \(invitation.code); QR PNG (\(png.count) B, libqrencode) decoded by zbarimg → \(scanned)"
+            )
         }
 
         let deviceStore = InMemorySecureStore()
@@ -71,28 +79,41 @@ struct VaultDemo {
             configuration: try VaultServiceConfiguration(
                 baseURL: server.baseURL, deviceType: .cli, logger: sdkLogger),
             deviceKeyStore: SoftwareDeviceKeyStore(store: deviceStore),
-            attester: SoftwareDeviceAttester(attester: SoftwareAttester(authority: authority, appID: appID), store: deviceStore),
+            attester: SoftwareDeviceAttester(
+                attester: SoftwareAttester(authority: authority, appID: appID), store: deviceStore),
             store: deviceStore)
         let enrollment = vault.enrollment()
         try await reporter.step("enroll: start") {
             let session = try await enrollment.start(link)
-            return ((), "session bound to the device's DPoP key; \(session.transactionKeys.count) one-time X25519 transaction keys")
+            return (
+                (),
+                "session bound to the device's DPoP key; \(session.transactionKeys.count) one-time X25519 transaction keys"
+            )
         }
         try await reporter.step("enroll: attest") {
             try await enrollment.attest()
-            return ((), "software App Attest object over SHA-256(challenge ‖ device key thumbprint), verified under the trusted root")
+            return (
+                (),
+                "software App Attest object over SHA-256(challenge ‖ device key thumbprint), verified under the trusted root"
+            )
         }
         try await reporter.step("refuse weak vault password") {
             do {
                 try await enrollment.setPassword("password1234")
                 throw DemoFailure("the server accepted a weak vault password")
             } catch let error as APIError where error.code == .weakPassword {
-                return ((), "weak_password (the HPKE-sealed password was opened once, then refused): \(error.reasons.first ?? "")")
+                return (
+                    (),
+                    "weak_password (the HPKE-sealed password was opened once, then refused): \(error.reasons.first ?? "")"
+                )
             }
         }
         try await reporter.step("enroll: password") {
             try await enrollment.setPassword(vaultPassword)
-            return ((), "HPKE-sealed to another unused transaction key (the refused attempt burned its key); Argon2id on the server")
+            return (
+                (),
+                "HPKE-sealed to another unused transaction key (the refused attempt burned its key); Argon2id on the server"
+            )
         }
         try await reporter.step("enroll: finalize") {
             let credential = try await enrollment.finalize()
@@ -104,24 +125,41 @@ struct VaultDemo {
         }
         try await reporter.step("authenticate") {
             let session = try await vault.authenticate(password: vaultPassword)
-            return ((), "LAT matched; action + HPKE password → vault session (\(Int(session.expiresAt.timeIntervalSinceNow.rounded())) s); credential, blob and LAT rotated to v\(session.credential.keyVersion)")
+            return (
+                (),
+                "LAT matched; action + HPKE password → vault session (\(Int(session.expiresAt.timeIntervalSinceNow.rounded())) s); credential, blob and LAT rotated to v\(session.credential.keyVersion)"
+            )
         }
         try await reporter.step("vault status") {
             let status = try await vault.getVaultStatus()
-            return ((), "\(status.status.rawValue) (vault session, DPoP-bound): credential v\(status.credentialVersion ?? 0), \(status.transactionKeysRemaining ?? 0) transaction keys, security level \(status.securityLevel ?? "?")")
+            return (
+                (),
+                "\(status.status.rawValue) (vault session, DPoP-bound): credential v\(status.credentialVersion ?? 0), \(status.transactionKeysRemaining ?? 0) transaction keys, security level \(status.securityLevel ?? "?")"
+            )
         }
         try await reporter.step("vault sync") {
             let result = try await vault.syncVault()
-            return ((), "\(result.status.rawValue): \(result.newTransactionKeys.count) new keys (refill to 20 only below 10), \(result.storedTransactionKeys) stored on the device")
+            return (
+                (),
+                "\(result.status.rawValue): \(result.newTransactionKeys.count) new keys (refill to 20 only below 10), \(result.storedTransactionKeys) stored on the device"
+            )
         }
         try await reporter.step("deploy vault") {
             let deployed = try await member.apiClient.perform { client in try await client.deployVault().ok.body.json }
-            return ((), "member deploys: \(deployed.status.rawValue), owner space \(deployed.ownerSpace.prefix(20))…, message space \(deployed.messageSpace.prefix(22))…")
+            return (
+                (),
+                "member deploys: \(deployed.status.rawValue), owner space \(deployed.ownerSpace.prefix(20))…, message space \(deployed.messageSpace.prefix(22))…"
+            )
         }
         try await reporter.step("vault status after deploy") {
             let status = try await vault.getVaultStatus()
-            guard status.status.rawValue == "active" else { throw DemoFailure("the vault is \(status.status.rawValue) after deploy") }
-            return ((), "\(status.status.rawValue); last sync \(status.lastSyncAt.map { "\(Int(-$0.timeIntervalSinceNow)) s ago" } ?? "never")")
+            guard status.status.rawValue == "active" else {
+                throw DemoFailure("the vault is \(status.status.rawValue) after deploy")
+            }
+            return (
+                (),
+                "\(status.status.rawValue); last sync \(status.lastSyncAt.map { "\(Int(-$0.timeIntervalSinceNow)) s ago" } ?? "never")"
+            )
         }
         try await reporter.step("refuse wrong vault password") {
             do {
@@ -146,6 +184,7 @@ struct VaultDemo {
             }
             return ((), "lat_mismatch: the server's LAT differs from the stored one, so the password was never sent")
         }
-        try await NATSDemo(reporter: reporter, server: server, vault: vault, deviceStore: deviceStore, logger: logger).run()
+        try await NATSDemo(reporter: reporter, server: server, vault: vault, deviceStore: deviceStore, logger: logger)
+            .run()
     }
 }

@@ -8,7 +8,9 @@ enum QRImageDecoder {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CLIFailure(code: "unreadable_image", message: "cannot read the image \(path)")
         }
-        guard let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile)
+        guard
+            let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(
+                where: FileManager.default.isExecutableFile)
         else {
             throw CLIFailure(code: "zbarimg_missing", message: "zbarimg is not installed (Debian package zbar-tools)")
         }

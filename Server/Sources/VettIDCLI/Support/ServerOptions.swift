@@ -17,7 +17,8 @@ public struct ServerOptions: ParsableArguments {
     @Option(
         name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
-    @Option(name: .customLong("nats-url"), help: "nats-server for revocations and the vault worker (nats:// or tls://).")
+    @Option(
+        name: .customLong("nats-url"), help: "nats-server for revocations and the vault worker (nats:// or tls://).")
     var natsURL: String?
 
     public init() {}

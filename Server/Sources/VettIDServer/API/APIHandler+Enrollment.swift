@@ -16,7 +16,8 @@ extension APIHandler {
             invitationCode: body.invitationCode, deviceType: body.deviceType.rawValue, deviceID: body.deviceId,
             deviceJKT: proof.thumbprint, clientIP: info.clientIP, logger: info.logger)
         let session = started.session
-        let next = EnrollmentStateMachine.nextStep(after: session.state, attestationRequired: session.attestationRequired)
+        let next = EnrollmentStateMachine.nextStep(
+            after: session.state, attestationRequired: session.attestationRequired)
         info.responseHeaders.append(.cacheControl, "no-store")
         return .created(
             .init(
@@ -48,7 +49,8 @@ extension APIHandler {
                     .init(
                         status: .attestationVerified,
                         deviceType: Components.Schemas.DeviceType(rawValue: attested.deviceType) ?? .cli,
-                        securityLevel: Components.Schemas.SecurityLevel(rawValue: attested.securityLevel) ?? .development,
+                        securityLevel: Components.Schemas.SecurityLevel(rawValue: attested.securityLevel)
+                            ?? .development,
                         nextStep: .password))))
     }
 
@@ -57,7 +59,8 @@ extension APIHandler {
         let info = try request
         let session = try await components.enrollment.session(
             body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
-        try await components.enrollment.setPassword(session, encrypted: body.encryptedPassword.payload, logger: info.logger)
+        try await components.enrollment.setPassword(
+            session, encrypted: body.encryptedPassword.payload, logger: info.logger)
         return .ok(.init(body: .json(.init(status: .passwordSet, nextStep: .finalize))))
     }
 
@@ -96,7 +99,8 @@ extension APIHandler {
     func proveDeviceToken(_ token: String, _ verified: VaultTokenService.Verified) async throws
         -> VaultTokenService.Verified
     {
-        _ = try await components.dpop.verify(try request, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
+        _ = try await components.dpop.verify(
+            try request, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
         return verified
     }
 }
@@ -119,7 +123,8 @@ extension Optional where Wrapped == EnrollmentStep {
 extension CredentialPackage {
     var api: Components.Schemas.CredentialPackage {
         .init(
-            userGuid: userGUID, credentialId: credentialID, sealedCredential: sealedCredential, keyVersion: Int(keyVersion),
+            userGuid: userGUID, credentialId: credentialID, sealedCredential: sealedCredential,
+            keyVersion: Int(keyVersion),
             ledgerAuthToken: lat.api, transactionKeys: transactionKeys.map(\.api))
     }
 }

@@ -35,8 +35,9 @@ extension APIHandler {
             keyID: body.keyId, attestationObject: body.attestationObject, challenge: body.challenge,
             deviceKey: deviceKey, proofJKT: proof.thumbprint, logger: info.logger
         )
-        let environment = Components.Schemas.AttestationRegisterResponse.EnvironmentPayload(
-            rawValue: registered.environment) ?? .production
+        let environment =
+            Components.Schemas.AttestationRegisterResponse.EnvironmentPayload(
+                rawValue: registered.environment) ?? .production
         return .created(
             .init(body: .json(.init(keyId: registered.keyID, status: .registered, environment: environment))))
     }
@@ -61,6 +62,7 @@ extension APIHandler {
             issued = try await components.gate.mintWithDevelopmentToken(token, proofJKT: proof.thumbprint)
         }
         try request.responseHeaders.append(.cacheControl, "no-store")
-        return .ok(.init(body: .json(.init(accessToken: issued.accessToken, tokenType: "DPoP", expiresIn: issued.expiresIn))))
+        return .ok(
+            .init(body: .json(.init(accessToken: issued.accessToken, tokenType: "DPoP", expiresIn: issued.expiresIn))))
     }
 }

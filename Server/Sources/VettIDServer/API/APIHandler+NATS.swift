@@ -40,7 +40,8 @@ extension APIHandler {
                         tokenId: issued.record.tokenID, natsJwt: issued.credentials.jwt,
                         natsSeed: issued.credentials.seed, natsCreds: issued.credentials.creds,
                         natsEndpoint: issued.endpoint, expiresAt: UnixTime.date(issued.record.expiresAt),
-                        permissions: .init(publish: issued.permissions.publish, subscribe: issued.permissions.subscribe)))))
+                        permissions: .init(publish: issued.permissions.publish, subscribe: issued.permissions.subscribe)
+                    ))))
     }
 
     func getNatsStatus(_ input: Operations.GetNatsStatus.Input) async throws -> Operations.GetNatsStatus.Output {
@@ -57,7 +58,8 @@ extension APIHandler {
                         activeTokens: status.activeTokens.map { token in
                             .init(
                                 tokenId: token.tokenID,
-                                clientType: Components.Schemas.NatsClientType(rawValue: token.clientType.rawValue) ?? .app,
+                                clientType: Components.Schemas.NatsClientType(rawValue: token.clientType.rawValue)
+                                    ?? .app,
                                 deviceId: token.deviceID, userPublicKey: token.userPublicKey,
                                 issuedAt: UnixTime.date(token.issuedAt), expiresAt: UnixTime.date(token.expiresAt))
                         }))))

@@ -14,7 +14,9 @@ extension APIHandler {
 
     /// A vault session (`Authorization: DPoP <session token>` + proof) or any member authentication.
     func authenticateVaultCaller() async throws -> VaultCaller {
-        if let token = try deviceTokenHeader(), let verified = await components.vaultTokens.verify(token, as: .session, now: components.clock.now()) {
+        if let token = try deviceTokenHeader(),
+            let verified = await components.vaultTokens.verify(token, as: .session, now: components.clock.now())
+        {
             let session = try await proveDeviceToken(token, verified)
             guard let userID = UUID(uuidString: session.userGUID) else {
                 throw APIFailure.invalidDeviceToken("the vault session names no member")
@@ -27,7 +29,8 @@ extension APIHandler {
 
     func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
         let caller = try await authenticateVaultCaller()
-        let status = try await components.vaultLifecycle.status(userID: caller.userID, credentialID: caller.credentialID)
+        let status = try await components.vaultLifecycle.status(
+            userID: caller.userID, credentialID: caller.credentialID)
         let credential = status.credential
         return .ok(
             .init(
@@ -39,7 +42,9 @@ extension APIHandler {
                         lastAuthAt: credential?.lastAuthAt.map(UnixTime.date),
                         lastSyncAt: credential?.lastSyncAt.map(UnixTime.date),
                         deviceType: credential.flatMap { Components.Schemas.DeviceType(rawValue: $0.deviceType) },
-                        securityLevel: credential.flatMap { Components.Schemas.SecurityLevel(rawValue: $0.securityLevel) },
+                        securityLevel: credential.flatMap {
+                            Components.Schemas.SecurityLevel(rawValue: $0.securityLevel)
+                        },
                         transactionKeysRemaining: status.transactionKeysRemaining,
                         credentialVersion: credential.map { Int($0.keyVersion) },
                         errorMessage: status.errorMessage))))
@@ -62,7 +67,8 @@ extension APIHandler {
                     .init(
                         status: synced.newKeys.isEmpty ? .synced : .keysReplenished,
                         lastSyncAt: UnixTime.date(synced.syncedAt), transactionKeysRemaining: synced.remaining,
-                        newTransactionKeys: synced.newKeys.map(\.api), credentialVersion: Int(synced.credentialVersion)))))
+                        newTransactionKeys: synced.newKeys.map(\.api), credentialVersion: Int(synced.credentialVersion))
+                )))
     }
 
     func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {

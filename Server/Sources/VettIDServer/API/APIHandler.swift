@@ -109,7 +109,9 @@ struct APIHandler: APIProtocol {
         let token: String
         if let header = authorizations.first {
             let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, ["bearer", "dpop"].contains(parts[0].lowercased()) else { throw APIFailure.invalidToken() }
+            guard parts.count == 2, ["bearer", "dpop"].contains(parts[0].lowercased()) else {
+                throw APIFailure.invalidToken()
+            }
             scheme = parts[0].lowercased()
             token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         } else if let cookie = info.cookie(AuthCookie.name) {
@@ -155,6 +157,7 @@ extension Member {
     /// The wire form of a member.
     var api: Components.Schemas.User {
         .init(
-            id: id.uuidString.lowercased(), email: email, firstName: firstName, lastName: lastName, createdAt: createdAt)
+            id: id.uuidString.lowercased(), email: email, firstName: firstName, lastName: lastName, createdAt: createdAt
+        )
     }
 }

@@ -99,16 +99,19 @@ public struct ServerComponents: Sendable {
         let origin = PublicOrigin(configuration: configuration)
         let dpop = DPoPGuard(keys: keys, replayStore: replayStore ?? store, origin: origin, clock: clock)
         let gate = try await GateService(
-            configuration: configuration.gate, store: store, keys: keys, issuer: configuration.tokens.issuer, clock: clock)
+            configuration: configuration.gate, store: store, keys: keys, issuer: configuration.tokens.issuer,
+            clock: clock)
         let vaultTokens = try await VaultTokenService(
             signingKey: try P256.Signing.PrivateKey(
                 rawRepresentation: keys.derivedKey(purpose: "vault-token-signing").withUnsafeBytes { Array($0) }),
             issuer: configuration.tokens.issuer)
         let invitations = InvitationRepository(store: store)
-        let transactionKeys = TransactionKeyRepository(sealer: SecretSealer(key: keys.derivedKey(purpose: "transaction-key-at-rest")))
+        let transactionKeys = TransactionKeyRepository(
+            sealer: SecretSealer(key: keys.derivedKey(purpose: "transaction-key-at-rest")))
         let keyring = CredentialKeyring(keys: keys)
         let enrollment = EnrollmentService(
-            configuration: configuration.vault, store: store, transactionKeys: transactionKeys, invitations: invitations,
+            configuration: configuration.vault, store: store, transactionKeys: transactionKeys,
+            invitations: invitations,
             members: MemberRepository(store: store), attestation: gate.attestation, tokens: vaultTokens, hasher: hasher,
             policy: configuration.passwordPolicy, keyring: keyring, clock: clock,
             startLimiter: RateLimiter(rule: configuration.vault.enrollmentStartsPerIP, clock: clock))

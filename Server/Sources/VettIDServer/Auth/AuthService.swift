@@ -202,8 +202,12 @@ public struct AuthService: Sendable {
     /// Authenticates an access token: signature, expiry, and a live session.
     public func authenticate(accessToken: String) async throws -> (Authenticated, boundJKT: String?) {
         let now = clock.now()
-        guard let verified = await tokens.verifyAccessToken(accessToken, now: now) else { throw APIFailure.invalidToken() }
-        if let known = liveSessions.lookup(sessionID: verified.sessionID, now: now), known.member.id == verified.memberID {
+        guard let verified = await tokens.verifyAccessToken(accessToken, now: now) else {
+            throw APIFailure.invalidToken()
+        }
+        if let known = liveSessions.lookup(sessionID: verified.sessionID, now: now),
+            known.member.id == verified.memberID
+        {
             return (Authenticated(member: known.member, session: known.session), verified.boundJKT)
         }
         guard let session = try await sessions.find(id: verified.sessionID), session.isActive(at: now),

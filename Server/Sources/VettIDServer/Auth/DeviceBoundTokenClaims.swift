@@ -43,7 +43,9 @@ struct DeviceBoundTokenClaims: JWTPayload, Equatable {
 extension JWTKeyCollection {
     /// Verifies a device-bound token's signature and expiry, its issuer and that `audience` is its only audience;
     /// `nil` for anything else (including tokens over 4 KiB).
-    func verifyDeviceBound(_ token: String, issuer: String, audience: String, now: Date) async -> DeviceBoundTokenClaims? {
+    func verifyDeviceBound(_ token: String, issuer: String, audience: String, now: Date) async
+        -> DeviceBoundTokenClaims?
+    {
         guard token.utf8.count <= 4096, let claims = try? await verify(token, as: DeviceBoundTokenClaims.self),
             claims.exp.value > now, claims.iss.value == issuer, claims.aud.value == [audience]
         else { return nil }

@@ -29,7 +29,8 @@ final class LiveSessionCache: Sendable {
         guard lifetime > 0 else { return nil }
         return entries.withLockedValue { entries in
             guard let entry = entries[sessionID] else { return nil }
-            guard now.timeIntervalSince(entry.fetchedAt) < lifetime, now >= entry.fetchedAt, entry.session.isActive(at: now)
+            guard now.timeIntervalSince(entry.fetchedAt) < lifetime, now >= entry.fetchedAt,
+                entry.session.isActive(at: now)
             else {
                 entries[sessionID] = nil
                 return nil

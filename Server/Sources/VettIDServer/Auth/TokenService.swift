@@ -75,7 +75,8 @@ public struct TokenService: Sendable {
         // A token verified before costs a hash (see VerifiedTokenCache); its own expiry still applies.
         if let known = verified.value(for: token, now: now) { return known }
         guard let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
-        guard claims.exp.value > now, claims.iss.value == configuration.issuer, claims.aud.value.contains(configuration.issuer),
+        guard claims.exp.value > now, claims.iss.value == configuration.issuer,
+            claims.aud.value.contains(configuration.issuer),
             let member = UUID(uuidString: claims.sub.value), let session = UUID(uuidString: claims.sid)
         else { return nil }
         let result = Verified(memberID: member, sessionID: session, boundJKT: claims.cnf?.jkt)

@@ -20,7 +20,8 @@ public struct ConfigurationLoader: Sendable {
 
     /// Every key the server understands.
     public static let keys: Set<String> = [
-        "host", "port", "data_dir", "database_url", "database_lease_timeout_seconds", "log_level", "log_format", "metrics_token", "max_body_bytes",
+        "host", "port", "data_dir", "database_url", "database_lease_timeout_seconds", "log_level", "log_format",
+        "metrics_token", "max_body_bytes",
         "argon2_iterations", "argon2_memory_kib", "argon2_parallelism", "argon2_max_concurrent",
         "password_min_length", "password_min_score",
         "access_token_ttl_seconds", "refresh_token_ttl_seconds", "session_ttl_seconds",
@@ -115,7 +116,9 @@ public struct ConfigurationLoader: Sendable {
         }
         func natsURL() throws -> String {
             let text = value.trimmingCharacters(in: .whitespaces)
-            guard let url = URLComponents(string: text), ["nats", "tls"].contains(url.scheme ?? ""), url.host?.isEmpty == false else {
+            guard let url = URLComponents(string: text), ["nats", "tls"].contains(url.scheme ?? ""),
+                url.host?.isEmpty == false
+            else {
                 throw Invalid(key: key, source: source, reason: "must be a nats:// or tls:// URL with a host")
             }
             return text
@@ -193,9 +196,12 @@ public struct ConfigurationLoader: Sendable {
             else { throw Invalid(key: key, source: source, reason: "must name a readable PEM certificate file") }
             c.gate.softwareRoots = [root]
         case "gate_development_tokens":
-            let tokens = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let tokens = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             guard tokens.allSatisfy({ $0.utf8.count >= 16 }) else {
-                throw Invalid(key: key, source: source, reason: "each development token must have at least 16 characters")
+                throw Invalid(
+                    key: key, source: source, reason: "each development token must have at least 16 characters")
             }
             c.gate.developmentTokens = tokens
         case "gate_token_ttl_seconds": c.gate.tokenLifetime = .seconds(try int(30...86_400))

@@ -75,7 +75,9 @@ public struct DPoPGuard: Sendable {
         let isNonce = error.isNonceChallenge
         let code: APIFailure.Code = isNonce ? .useDPoPNonce : .invalidDPoPProof
         let message =
-            isNonce ? "a DPoP proof with the server's current nonce is required" : "the DPoP proof was refused (\(error.code.rawValue))"
+            isNonce
+            ? "a DPoP proof with the server's current nonce is required"
+            : "the DPoP proof was refused (\(error.code.rawValue))"
         var headers: HTTPFields = [.dpopNonce: currentNonce(), .cacheControl: "no-store"]
         switch endpoint {
         case .token:
@@ -83,7 +85,8 @@ public struct DPoPGuard: Sendable {
         case .resource:
             if error.code == .keyBindingMismatch {
                 headers[.wwwAuthenticate] = #"DPoP error="invalid_token", algs="ES256""#
-                return APIFailure(.unauthorized, .invalidToken, "the access token is bound to another key", headers: headers)
+                return APIFailure(
+                    .unauthorized, .invalidToken, "the access token is bound to another key", headers: headers)
             }
             headers[.wwwAuthenticate] = #"DPoP error="\#(code.rawValue)", algs="ES256""#
             return APIFailure(.unauthorized, code, message, headers: headers)

@@ -1,6 +1,6 @@
 public import VettIDAttestation
-public import X509
 import VettIDSoftwareAttestation
+public import X509
 
 /// The settings of the Gate: App Attest registration, the Gate token, and the streaming proxy.
 ///

@@ -26,7 +26,8 @@ final class GateHTTPClient: Sendable {
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
-        .milliseconds(Int64(duration.components.seconds) * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        .milliseconds(
+            Int64(duration.components.seconds) * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     deinit {

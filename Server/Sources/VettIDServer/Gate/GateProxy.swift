@@ -100,7 +100,8 @@ public struct GateProxy: Sendable {
             throw Self.failure(for: error, upstream: name, logger: info.logger)
         }
         info.logger.debug(
-            "proxied", metadata: ["upstream": .string(name), "upstream_status": .stringConvertible(response.status.code)])
+            "proxied",
+            metadata: ["upstream": .string(name), "upstream_status": .stringConvertible(response.status.code)])
         // The upstream may have answered before reading the whole upload: the response goes out, then the body
         // settles (see GateProxyBody) before the server drains what is left of it.
         let upstreamBody = response.body
@@ -197,8 +198,10 @@ public struct GateProxy: Sendable {
         }
         logger.warning(
             "upstream failed",
-            metadata: ["upstream": .string(upstream), "error_type": .string(String(describing: type(of: error))),
-                       "timed_out": .stringConvertible(timedOut)])
+            metadata: [
+                "upstream": .string(upstream), "error_type": .string(String(describing: type(of: error))),
+                "timed_out": .stringConvertible(timedOut),
+            ])
         if timedOut {
             return APIFailure.gate(.gatewayTimeout, .upstreamTimeout, "the upstream did not answer in time")
         }

@@ -60,7 +60,8 @@ struct GateProxyBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wh
 
     func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
-            base: reads.claimIterator() ? base.makeAsyncIterator() : nil, limit: limit, exceeded: exceeded, reads: reads)
+            base: reads.claimIterator() ? base.makeAsyncIterator() : nil, limit: limit, exceeded: exceeded, reads: reads
+        )
     }
 
     /// Waits until no read of the body is in progress and refuses every later one (``Detached``). Call it after

@@ -83,7 +83,8 @@ public struct GateService: Sendable {
         case .expired: throw APIFailure.gate(.gone, .challengeExpired, "the challenge expired")
         case .wrongPurpose:
             throw APIFailure.gate(
-                .badRequest, .challengeWrongPurpose, "the challenge was issued for another purpose than \(purpose.rawValue)")
+                .badRequest, .challengeWrongPurpose,
+                "the challenge was issued for another purpose than \(purpose.rawValue)")
         }
     }
 
@@ -173,11 +174,14 @@ public struct GateService: Sendable {
         } catch {
             logger.notice("assertion refused", metadata: ["attestation_error": .string(error.code.rawValue)])
             if error.code == .counterNotIncreased {
-                throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
+                throw APIFailure.gate(
+                    .unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
             }
-            throw APIFailure.gate(.unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
+            throw APIFailure.gate(
+                .unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
         }
-        guard try await attestedKeys.advanceCounter(keyID: canonicalKeyID, to: counter, now: UnixTime.from(clock.now())) else {
+        guard try await attestedKeys.advanceCounter(keyID: canonicalKeyID, to: counter, now: UnixTime.from(clock.now()))
+        else {
             throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
         }
         let token = try await tokens.issue(

@@ -4,9 +4,9 @@ import NIOCore
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A nats-server process in operator mode with this server's trust, on a loopback port: what `vettid demo`,
@@ -30,8 +30,10 @@ public final class LocalNATSServer: Sendable {
     private let configurationFile: String
 
     /// Where nats-server is installed, if it is.
-    public static let executable: String? = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let executable: String? = [
+        "/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server",
+    ]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Starts nats-server for the server whose data lives in `dataDirectory`: loads (or creates) its NATS trust
     /// there and preloads an application account without revocations. A server started afterwards with
@@ -69,7 +71,9 @@ public final class LocalNATSServer: Sendable {
         if tls {
             let tlsDirectory = directory + "/tls"
             if FileManager.default.fileExists(atPath: tlsDirectory + "/ca.pem") {
-                (caFile, certificate, key) = (tlsDirectory + "/ca.pem", tlsDirectory + "/server-cert.pem", tlsDirectory + "/server-key.pem")
+                (caFile, certificate, key) = (
+                    tlsDirectory + "/ca.pem", tlsDirectory + "/server-cert.pem", tlsDirectory + "/server-key.pem"
+                )
             } else {
                 let paths = try NATSTLSMaterial.generate().write(to: tlsDirectory)
                 (caFile, certificate, key) = (paths.ca, paths.certificate, paths.key)
@@ -81,7 +85,8 @@ public final class LocalNATSServer: Sendable {
             let configurationFile = directory + "/nats-server.conf"
             let text = try NATSServerConfigRenderer(trust: trust).render(
                 .init(
-                    port: chosen, resolverDirectory: directory + "/jwt", tlsCertificateFile: certificate, tlsKeyFile: key),
+                    port: chosen, resolverDirectory: directory + "/jwt", tlsCertificateFile: certificate,
+                    tlsKeyFile: key),
                 applicationAccountJWT: applicationAccountJWT)
             try NATSServerConfigRenderer.write(text, to: configurationFile)
             let logFile = directory + "/nats-server.log"
@@ -138,7 +143,9 @@ public final class LocalNATSServer: Sendable {
     public var log: String { (try? String(contentsOfFile: directory + "/nats-server.log", encoding: .utf8)) ?? "" }
 
     /// Runs `nats-server -c configurationFile`, appending its output to `logFile`.
-    private static func launch(_ executable: String, configurationFile: String, logFile: String) throws -> (Process, ProcessExitWatcher) {
+    private static func launch(_ executable: String, configurationFile: String, logFile: String) throws -> (
+        Process, ProcessExitWatcher
+    ) {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
         log.seekToEndOfFile()
         let process = Process()
@@ -154,14 +161,19 @@ public final class LocalNATSServer: Sendable {
     /// Ready when *this* process logged that it listens on `port` (in the log after `logOffset`) and the port
     /// accepts a connection: another nats-server can take a port between `freePort()` and this one's bind, and a
     /// bare connect would then reach that server.
-    private static func waitUntilAccepting(_ process: Process, port: Int, logFile: String, logOffset: Int) async throws -> Bool {
+    private static func waitUntilAccepting(_ process: Process, port: Int, logFile: String, logOffset: Int) async throws
+        -> Bool
+    {
         let deadline = ContinuousClock.now + .seconds(10)
         let listening = "Listening for client connections on 127.0.0.1:\(port)"
         while ContinuousClock.now < deadline {
             guard process.isRunning else { return false }
-            let logged = FileManager.default.contents(atPath: logFile).map { String(decoding: $0.dropFirst(logOffset), as: UTF8.self) }
-            if logged?.contains(listening) == true, let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: port).get()
+            let logged = FileManager.default.contents(atPath: logFile).map {
+                String(decoding: $0.dropFirst(logOffset), as: UTF8.self)
+            }
+            if logged?.contains(listening) == true,
+                let channel = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connect(host: "127.0.0.1", port: port).get()
             {
                 try? await channel.close()
                 return true

@@ -80,7 +80,8 @@ public final class NATSAccountPublisher: Service, Sendable {
             ByteBuffer(string: jwt), to: "$SYS.REQ.ACCOUNT.\(accountKey).CLAIMS.UPDATE", timeout: .seconds(5))
         let body = JSONValue.parse(reply.payload.readableBytesView)
         if let code = body?["data"]?["code"]?.int64Value, code == 200 { return }
-        let detail = body?["error"]?["description"]?.stringValue ?? body?["data"]?["message"]?.stringValue ?? "no reply body"
+        let detail =
+            body?["error"]?["description"]?.stringValue ?? body?["data"]?["message"]?.stringValue ?? "no reply body"
         throw Failure(description: "nats-server refused the account update: \(detail)")
     }
 

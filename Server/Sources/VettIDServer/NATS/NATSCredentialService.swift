@@ -48,7 +48,8 @@ public struct NATSCredentialService: Sendable {
         return try await store.withDatabase { db in
             if try await accounts.create(account, on: db) { return account }
             guard let existing = try await accounts.find(userID: userID, on: db) else {
-                throw APIFailure(.internalServerError, .internalError, "the member's NATS account exists but cannot be read")
+                throw APIFailure(
+                    .internalServerError, .internalError, "the member's NATS account exists but cannot be read")
             }
             return existing
         }
@@ -125,7 +126,8 @@ public struct NATSCredentialService: Sendable {
         do {
             try await publisher.pushCurrent()
         } catch {
-            logger.warning("revocation recorded but not pushed", metadata: ["token_id": "\(tokenID)", "error": "\(error)"])
+            logger.warning(
+                "revocation recorded but not pushed", metadata: ["token_id": "\(tokenID)", "error": "\(error)"])
             throw APIFailure.nats(
                 .serviceUnavailable, .natsUnavailable,
                 "the revocation is recorded; nats-server has not confirmed it yet (it is re-sent on reconnect)")

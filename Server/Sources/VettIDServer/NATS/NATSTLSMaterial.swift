@@ -16,7 +16,8 @@ public struct NATSTLSMaterial: Sendable {
     public let privateKeyPEM: String
 
     /// Generates a CA and a server certificate for `hosts` (IP addresses or DNS names), valid `days` days.
-    public static func generate(hosts: [String] = ["127.0.0.1", "localhost"], days: Int = 365) throws -> NATSTLSMaterial {
+    public static func generate(hosts: [String] = ["127.0.0.1", "localhost"], days: Int = 365) throws -> NATSTLSMaterial
+    {
         let now = Date()
         let notBefore = now.addingTimeInterval(-300)
         let notAfter = now.addingTimeInterval(Double(days) * 86_400)
@@ -56,7 +57,9 @@ public struct NATSTLSMaterial: Sendable {
     /// Writes `ca.pem`, `server-cert.pem` and `server-key.pem` (0600) into `directory`; returns their paths.
     public func write(to directory: String) throws -> (ca: String, certificate: String, key: String) {
         try SecretFile.ensureDirectory(directory)
-        let paths = (ca: directory + "/ca.pem", certificate: directory + "/server-cert.pem", key: directory + "/server-key.pem")
+        let paths = (
+            ca: directory + "/ca.pem", certificate: directory + "/server-cert.pem", key: directory + "/server-key.pem"
+        )
         try SecretFile.write(Array(caPEM.utf8), to: paths.ca)
         try SecretFile.write(Array(certificatePEM.utf8), to: paths.certificate)
         try SecretFile.write(Array(privateKeyPEM.utf8), to: paths.key)

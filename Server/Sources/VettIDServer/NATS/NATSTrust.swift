@@ -77,15 +77,18 @@ public struct NATSTrust: Sendable {
         }
         let trust = ephemeral()
         let stored = Stored(
-            operator_seed: try trust.operatorKey.encodedSeed(), system_account_seed: try trust.systemAccount.encodedSeed(),
+            operator_seed: try trust.operatorKey.encodedSeed(),
+            system_account_seed: try trust.systemAccount.encodedSeed(),
             application_account_seed: try trust.applicationAccount.encodedSeed(), created_at: trust.createdAt)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try SecretFile.write(Array(try encoder.encode(stored)), to: path)
         logger.notice(
             "generated NATS operator, system and application accounts",
-            metadata: ["path": "\(path)", "operator": "\(trust.operatorKey.publicKey)",
-                       "application_account": "\(trust.applicationAccount.publicKey)"])
+            metadata: [
+                "path": "\(path)", "operator": "\(trust.operatorKey.publicKey)",
+                "application_account": "\(trust.applicationAccount.publicKey)",
+            ])
         return trust
     }
 

@@ -30,7 +30,8 @@ public final class PasswordHasher: Sendable {
     }()
 
     public init(
-        configuration: Configuration, threadPool: NIOThreadPool = PasswordHasher.hashingPool, metrics: ServerMetrics? = nil
+        configuration: Configuration, threadPool: NIOThreadPool = PasswordHasher.hashingPool,
+        metrics: ServerMetrics? = nil
     ) {
         self.configuration = configuration
         self.limiter = ConcurrencyLimiter(limit: max(1, configuration.maxConcurrentHashes))

@@ -1,6 +1,6 @@
 public import Logging
-import PostgresKit
 import NIOConcurrencyHelpers
+import PostgresKit
 import PostgresNIO
 public import SQLKit
 

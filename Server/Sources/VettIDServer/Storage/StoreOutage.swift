@@ -25,7 +25,9 @@ public struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
             let connectionCodes: [PSQLError.Code] = [
                 .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
             ]
-            if connectionCodes.contains(postgres.code) { return StoreUnavailable(detail: "PostgreSQL connection: \(postgres.code)") }
+            if connectionCodes.contains(postgres.code) {
+                return StoreUnavailable(detail: "PostgreSQL connection: \(postgres.code)")
+            }
             // Class 08 (connection exception), 57P01-57P03 (shutting down, crash shutdown, cannot connect now),
             // 53xxx (insufficient resources: disk full, out of memory, too many connections).
             if postgres.code == .server, let state = postgres.serverInfo?[.sqlState],

@@ -39,8 +39,10 @@ extension APIFailure {
         APIFailure(status, code, message, headers: [.cacheControl: "no-store"])
     }
 
-    static let stepOutOfOrder = vault(.conflict, .stepOutOfOrder, "this enrollment step is not allowed in the session's state")
-    static let enrollmentExpired = vault(.gone, .sessionExpired, "the enrollment session expired; start again with a new invitation")
+    static let stepOutOfOrder = vault(
+        .conflict, .stepOutOfOrder, "this enrollment step is not allowed in the session's state")
+    static let enrollmentExpired = vault(
+        .gone, .sessionExpired, "the enrollment session expired; start again with a new invitation")
     static let credentialLocked = vault(
         .locked, .credentialLocked,
         "the credential is locked after too many failed authentications; enroll the device again from a new invitation")

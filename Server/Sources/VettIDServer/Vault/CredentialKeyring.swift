@@ -21,7 +21,8 @@ struct CredentialKeyring: Sendable {
     /// - Returns: the credential key sealed for storage, and the sealed credential for the device.
     func seal(_ contents: CredentialContents) throws -> (sealedKey: String, sealedCredential: String) {
         let key = SymmetricKey(size: .bits256)
-        let sealedKey = try sealer.seal(key, label: Self.label(credentialID: contents.credentialID, version: contents.version))
+        let sealedKey = try sealer.seal(
+            key, label: Self.label(credentialID: contents.credentialID, version: contents.version))
         return (sealedKey, try contents.seal(with: key))
     }
 
@@ -29,7 +30,8 @@ struct CredentialKeyring: Sendable {
     func open(_ sealedCredential: String, for credential: VaultCredential) throws -> CredentialContents? {
         guard
             let raw = sealer.open(
-                credential.sealedKey, label: Self.label(credentialID: credential.credentialID, version: credential.keyVersion))
+                credential.sealedKey,
+                label: Self.label(credentialID: credential.credentialID, version: credential.keyVersion))
         else { throw StoreCorruption(detail: "a sealed credential key does not open") }
         return CredentialContents.open(
             sealedCredential, with: SymmetricKey(data: raw), credentialID: credential.credentialID,

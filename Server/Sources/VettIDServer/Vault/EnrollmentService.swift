@@ -1,6 +1,6 @@
 import Crypto
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Logging
 import SQLKit
 import VettIDAttestation
@@ -75,7 +75,8 @@ public struct EnrollmentService: Sendable {
             let keys = try await transactionKeys.issue(
                 configuration.transactionKeyPoolSize, userID: memberID, owner: .session(sessionID), now: now, on: db)
             let session = EnrollmentSession(
-                id: sessionID, userID: memberID, invitationCode: code.value, deviceJKT: deviceJKT, deviceType: deviceType,
+                id: sessionID, userID: memberID, invitationCode: code.value, deviceJKT: deviceJKT,
+                deviceType: deviceType,
                 deviceID: deviceID, state: .started, attestationRequired: configuration.requireAttestation,
                 attestationChallenge: Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }),
                 attestationFormat: nil, attestedKeyID: nil, securityLevel: nil, passwordKeyID: keys[0].keyID,
@@ -93,13 +94,15 @@ public struct EnrollmentService: Sendable {
     }
 
     /// The invitation was not pending: resume this device's open session for it, or say why not.
-    private func resumeOrRefuse(code: InvitationCode, deviceJKT: String, now: Int64, on db: any SQLDatabase) async throws
+    private func resumeOrRefuse(code: InvitationCode, deviceJKT: String, now: Int64, on db: any SQLDatabase)
+        async throws
         -> (EnrollmentSession, [TransactionPublicKey])
     {
         guard let invitation = try await InvitationRepository.fetch(db, code) else { throw InvitationService.notFound }
         switch invitation.status(at: UnixTime.date(now)) {
         case .used:
-            if let session = try await sessions.find(invitationCode: code.value, on: db), session.deviceJKT == deviceJKT,
+            if let session = try await sessions.find(invitationCode: code.value, on: db),
+                session.deviceJKT == deviceJKT,
                 session.state != .completed, !session.isExpired(at: now)
             {
                 return (session, try await transactionKeys.unused(owner: .session(session.id), on: db))
@@ -130,7 +133,9 @@ public struct EnrollmentService: Sendable {
         _ session: EnrollmentSession, format: DeviceAttestationFormatName, keyID: String?, attestationObject: String?,
         developmentToken: String?, logger: Logger
     ) async throws -> Attested {
-        switch EnrollmentStateMachine.decide(.attestation, in: session.state, attestationRequired: session.attestationRequired) {
+        switch EnrollmentStateMachine.decide(
+            .attestation, in: session.state, attestationRequired: session.attestationRequired)
+        {
         case .outOfOrder: throw APIFailure.stepOutOfOrder
         case .repeatStep:
             guard session.attestationFormat == format.rawValue,
@@ -193,13 +198,16 @@ public struct EnrollmentService: Sendable {
         guard let keyID = Self.canonicalKeyID(keyID), let keyIDBytes = Data(base64Encoded: keyID).map(Array.init) else {
             throw APIFailure.invalidRequest("key_id must be standard base64 of 32 bytes")
         }
-        guard let attestationObject, let object = Data(base64Encoded: attestationObject).map(Array.init), !object.isEmpty
+        guard let attestationObject, let object = Data(base64Encoded: attestationObject).map(Array.init),
+            !object.isEmpty
         else { throw APIFailure.invalidRequest("attestation_object must be standard base64") }
-        guard let challenge = Base64URL.decode(session.attestationChallenge), let jkt = Base64URL.decode(session.deviceJKT),
+        guard let challenge = Base64URL.decode(session.attestationChallenge),
+            let jkt = Base64URL.decode(session.deviceJKT),
             let clientDataHash = AppAttestClientDataHash.binding(challenge: challenge, keyThumbprint: jkt)
         else { throw StoreCorruption(detail: "enrollment session challenge or device key") }
         do throws(AppAttestError) {
-            let attested = try await verifier.verifyAttestation(object, keyID: keyIDBytes, clientDataHash: clientDataHash)
+            let attested = try await verifier.verifyAttestation(
+                object, keyID: keyIDBytes, clientDataHash: clientDataHash)
             let environment = format == .software ? "software" : attested.environment.name
             return VerifiedAttestation(
                 key: .init(keyID: keyID, attested: attested, environment: environment),
@@ -211,7 +219,8 @@ public struct EnrollmentService: Sendable {
 
     /// Opens the HPKE-encrypted password (claiming its key once), checks the policy and stores its Argon2id hash.
     func setPassword(_ session: EnrollmentSession, encrypted payload: EncryptedPayload, logger: Logger) async throws {
-        let decision = EnrollmentStateMachine.decide(.password, in: session.state, attestationRequired: session.attestationRequired)
+        let decision = EnrollmentStateMachine.decide(
+            .password, in: session.state, attestationRequired: session.attestationRequired)
         if decision == .outOfOrder { throw APIFailure.stepOutOfOrder }
         let password = try await openPassword(payload, session: session)
         if decision == .repeatStep {
@@ -243,7 +252,8 @@ public struct EnrollmentService: Sendable {
             try await transactionKeys.claim(payload.keyID, owner: .session(session.id), now: now, on: db)
         }
         let bytes = try claim.open(
-            payload, context: TransactionKeyContext(purpose: .enrollmentPassword, contextID: session.id, keyID: payload.keyID))
+            payload,
+            context: TransactionKeyContext(purpose: .enrollmentPassword, contextID: session.id, keyID: payload.keyID))
         guard let password = String(validating: bytes, as: UTF8.self) else {
             throw APIFailure.invalidRequest("the password is not valid UTF-8")
         }
@@ -255,12 +265,16 @@ public struct EnrollmentService: Sendable {
     /// Seals the credential, retires the member's previous credential, hands the unused transaction keys to the
     /// credential and returns the package — all in one transaction.
     func finalize(_ session: EnrollmentSession, logger: Logger) async throws -> CredentialPackage {
-        switch EnrollmentStateMachine.decide(.finalize, in: session.state, attestationRequired: session.attestationRequired) {
+        switch EnrollmentStateMachine.decide(
+            .finalize, in: session.state, attestationRequired: session.attestationRequired)
+        {
         case .outOfOrder: throw APIFailure.stepOutOfOrder
         case .repeatStep: return try await repeatedPackage(session)
         case .advance: break
         }
-        guard let passwordHash = session.passwordHash else { throw StoreCorruption(detail: "password_set without a hash") }
+        guard let passwordHash = session.passwordHash else {
+            throw StoreCorruption(detail: "password_set without a hash")
+        }
         let now = self.now
         let credentialID = "cr_" + Self.randomID()
         let contents = CredentialContents(
@@ -268,7 +282,8 @@ public struct EnrollmentService: Sendable {
             maxFailedAttempts: configuration.maxFailedAttempts, createdAt: now, updatedAt: now)
         let (sealedKey, sealedCredential) = try keyring.seal(contents)
         let credential = VaultCredential(
-            credentialID: credentialID, userID: session.userID, deviceJKT: session.deviceJKT, deviceType: session.deviceType,
+            credentialID: credentialID, userID: session.userID, deviceJKT: session.deviceJKT,
+            deviceType: session.deviceType,
             securityLevel: session.securityLevel ?? "development", attestationFormat: session.attestationFormat,
             attestedKeyID: session.attestedKeyID, keyVersion: 1, sealedKey: sealedKey, failedAttempts: 0, lockedAt: nil,
             revokedAt: nil, enrolledAt: now, lastAuthAt: nil, lastSyncAt: nil)
@@ -277,11 +292,14 @@ public struct EnrollmentService: Sendable {
             try await credentials.revokeOthers(userID: session.userID, keeping: credentialID, now: now, on: db)
             try await transactionKeys.transfer(session: session.id, to: credentialID, on: db)
             let package = CredentialPackage(
-                userGUID: session.userID.key, credentialID: credentialID, sealedCredential: sealedCredential, keyVersion: 1,
+                userGUID: session.userID.key, credentialID: credentialID, sealedCredential: sealedCredential,
+                keyVersion: 1,
                 lat: keyring.lat.lat(userGUID: session.userID.key, credentialID: credentialID, version: 1),
                 transactionKeys: try await transactionKeys.unused(owner: .credential(credentialID), on: db))
             let json = String(decoding: try JSONEncoder().encode(package), as: UTF8.self)
-            guard try await sessions.markCompleted(session.id, credentialID: credentialID, package: json, now: now, on: db)
+            guard
+                try await sessions.markCompleted(
+                    session.id, credentialID: credentialID, package: json, now: now, on: db)
             else { throw APIFailure.stepOutOfOrder }
             return package
         }

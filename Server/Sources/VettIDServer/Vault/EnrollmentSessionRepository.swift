@@ -54,12 +54,15 @@ struct EnrollmentSessionRepository: Sendable {
     }
 
     func find(_ id: String, on db: any SQLDatabase) async throws -> EnrollmentSession? {
-        try await db.raw("SELECT \(Self.columns) FROM enrollment_sessions WHERE id = \(bind: id)").first().map(Self.decode)
+        try await db.raw("SELECT \(Self.columns) FROM enrollment_sessions WHERE id = \(bind: id)").first().map(
+            Self.decode)
     }
 
     func find(invitationCode: String, on db: any SQLDatabase) async throws -> EnrollmentSession? {
-        try await db.raw("SELECT \(Self.columns) FROM enrollment_sessions WHERE invitation_code = \(bind: invitationCode)")
-            .first().map(Self.decode)
+        try await db.raw(
+            "SELECT \(Self.columns) FROM enrollment_sessions WHERE invitation_code = \(bind: invitationCode)"
+        )
+        .first().map(Self.decode)
     }
 
     /// The member's newest session that is neither completed nor expired.

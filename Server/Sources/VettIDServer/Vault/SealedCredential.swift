@@ -44,7 +44,9 @@ struct CredentialContents: Codable, Sendable, Equatable {
     }
 
     /// Opens a blob that must belong to `credentialID` at `version`; `nil` for anything else.
-    static func open(_ sealed: String, with key: SymmetricKey, credentialID: String, version: Int64) -> CredentialContents? {
+    static func open(_ sealed: String, with key: SymmetricKey, credentialID: String, version: Int64)
+        -> CredentialContents?
+    {
         guard let bytes = Base64URL.decode(sealed), bytes.count <= 8_192,
             let box = try? ChaChaPoly.SealedBox(combined: bytes),
             let plaintext = try? ChaChaPoly.open(

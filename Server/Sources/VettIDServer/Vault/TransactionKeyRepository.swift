@@ -118,7 +118,9 @@ struct TransactionKeyRepository: Sendable {
             ).first()
             return exists == nil ? .unknown : .used
         }
-        guard let raw = sealer.open(try row.decode(column: "sealed_private_key", as: String.self), label: Self.label(keyID)),
+        guard
+            let raw = sealer.open(
+                try row.decode(column: "sealed_private_key", as: String.self), label: Self.label(keyID)),
             let privateKey = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw)
         else { throw StoreCorruption(detail: "a sealed transaction key does not open") }
         return .claimed(privateKey)
@@ -154,7 +156,8 @@ struct TransactionKeyRepository: Sendable {
                 """
             ).first()
             if reserved != nil {
-                return TransactionPublicKey(keyID: keyID, publicKey: try row.decode(column: "public_key", as: String.self))
+                return TransactionPublicKey(
+                    keyID: keyID, publicKey: try row.decode(column: "public_key", as: String.self))
             }
         }
         return nil
@@ -183,7 +186,8 @@ extension TransactionKeyRepository.Claim {
     func open(_ payload: EncryptedPayload, context: TransactionKeyContext) throws -> [UInt8] {
         switch self {
         case .unknown:
-            throw APIFailure.vault(.badRequest, .transactionKeyUnknown, "no transaction key of this flow has this key id")
+            throw APIFailure.vault(
+                .badRequest, .transactionKeyUnknown, "no transaction key of this flow has this key id")
         case .used:
             throw APIFailure.vault(.conflict, .transactionKeyUsed, "the transaction key was already used")
         case .claimed(let privateKey):
@@ -192,7 +196,8 @@ extension TransactionKeyRepository.Claim {
             } catch {
                 throw APIFailure.vault(
                     .badRequest, .invalidEncryptedPayload,
-                    "the encrypted payload does not open for this key, purpose and session or action (\(error.code.rawValue))")
+                    "the encrypted payload does not open for this key, purpose and session or action (\(error.code.rawValue))"
+                )
             }
         }
     }

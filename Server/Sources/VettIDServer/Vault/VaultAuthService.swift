@@ -1,6 +1,6 @@
 import Crypto
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Logging
 import SQLKit
 import VettIDAttestation
@@ -71,13 +71,15 @@ public struct VaultAuthService: Sendable {
         let engine = store.engine
         let (action, key) = try await store.transaction { db -> (VaultAction, TransactionPublicKey) in
             try await credentials.lock(credentialID, on: db, engine: engine)
-            var key = try await transactionKeys.reserve(credentialID: credentialID, for: actionID, until: expiresAt, on: db)
+            var key = try await transactionKeys.reserve(
+                credentialID: credentialID, for: actionID, until: expiresAt, on: db)
             if key == nil {
                 // Every key is used or was offered: top the pool up, then reserve.
                 _ = try await transactionKeys.issue(
                     configuration.transactionKeyPoolSize, userID: credential.userID, owner: .credential(credentialID),
                     now: now, on: db)
-                key = try await transactionKeys.reserve(credentialID: credentialID, for: actionID, until: expiresAt, on: db)
+                key = try await transactionKeys.reserve(
+                    credentialID: credentialID, for: actionID, until: expiresAt, on: db)
             }
             guard let key else { throw StoreCorruption(detail: "no transaction key could be reserved") }
             let action = VaultAction(
@@ -91,7 +93,8 @@ public struct VaultAuthService: Sendable {
             lifetime: configuration.actionLifetime, now: UnixTime.date(now))
         return Issued(
             action: action, token: token,
-            lat: keyring.lat.lat(userGUID: credential.userID.key, credentialID: credentialID, version: credential.keyVersion),
+            lat: keyring.lat.lat(
+                userGUID: credential.userID.key, credentialID: credentialID, version: credential.keyVersion),
             transactionKey: key)
     }
 
@@ -103,16 +106,22 @@ public struct VaultAuthService: Sendable {
         guard let assertion, let clientData,
             let assertionBytes = Data(base64Encoded: assertion).map(Array.init), !assertionBytes.isEmpty
         else {
-            throw APIFailure.gate(.unauthorized, .assertionInvalid, "this credential needs an App Attest assertion and client_data")
+            throw APIFailure.gate(
+                .unauthorized, .assertionInvalid, "this credential needs an App Attest assertion and client_data")
         }
-        guard let clientBytes = ActionClientData.bytes(clientData, action: action, credentialID: credential.credentialID, now: now)
+        guard
+            let clientBytes = ActionClientData.bytes(
+                clientData, action: action, credentialID: credential.credentialID, now: now)
         else {
             throw APIFailure.gate(
-                .unauthorized, .assertionInvalid, "client_data is malformed, names another action or credential, or is stale")
+                .unauthorized, .assertionInvalid,
+                "client_data is malformed, names another action or credential, or is stale")
         }
         guard let verifier, let key = try await attestedKeys.find(keyID: keyID), key.deviceJKT == credential.deviceJKT,
             let jkt = Base64URL.decode(credential.deviceJKT)
-        else { throw APIFailure.gate(.unauthorized, .assertionInvalid, "the attested key of this credential is not usable") }
+        else {
+            throw APIFailure.gate(.unauthorized, .assertionInvalid, "the attested key of this credential is not usable")
+        }
         let counter: UInt32
         do throws(AppAttestError) {
             counter = try verifier.verifyAssertion(
@@ -120,9 +129,11 @@ public struct VaultAuthService: Sendable {
         } catch {
             logger.notice("action assertion refused", metadata: ["attestation_error": .string(error.code.rawValue)])
             if error.code == .counterNotIncreased {
-                throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
+                throw APIFailure.gate(
+                    .unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
             }
-            throw APIFailure.gate(.unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
+            throw APIFailure.gate(
+                .unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
         }
         guard try await attestedKeys.advanceCounter(keyID: keyID, to: counter, now: now) else {
             throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
@@ -136,7 +147,9 @@ public struct VaultAuthService: Sendable {
         actionID: String, token: VaultTokenService.Verified, credentialID: String, sealedCredential: String,
         keyVersion: Int64, encryptedPassword payload: EncryptedPayload, logger: Logger
     ) async throws -> Authenticated {
-        guard token.contextID == actionID else { throw APIFailure.invalidDeviceToken("the action token is for another action") }
+        guard token.contextID == actionID else {
+            throw APIFailure.invalidDeviceToken("the action token is for another action")
+        }
         let now = self.now
         let consumption = try await store.withDatabase { try await actions.consume(actionID, now: now, on: $0) }
         let action: VaultAction
@@ -165,7 +178,8 @@ public struct VaultAuthService: Sendable {
             try await transactionKeys.claim(payload.keyID, owner: .credential(credentialID), now: now, on: $0)
         }
         let passwordBytes = try claim.open(
-            payload, context: TransactionKeyContext(purpose: .authenticationPassword, contextID: actionID, keyID: payload.keyID))
+            payload,
+            context: TransactionKeyContext(purpose: .authenticationPassword, contextID: actionID, keyID: payload.keyID))
         guard let contents = try keyring.open(sealedCredential, for: credential) else {
             throw APIFailure.vault(.badRequest, .invalidCredential, "the sealed credential does not open")
         }
@@ -190,7 +204,9 @@ public struct VaultAuthService: Sendable {
     /// A repeated auth execute of a used action: the same device, after a lost reply, gets the package that action
     /// issued (and a new session token) while the credential is still at that version and the action token valid;
     /// anything else is 409 `action_replayed`.
-    private func repeatResult(of action: VaultAction, token: VaultTokenService.Verified, credentialID: String, now: Int64)
+    private func repeatResult(
+        of action: VaultAction, token: VaultTokenService.Verified, credentialID: String, now: Int64
+    )
         async throws -> Authenticated
     {
         let replayed = APIFailure.vault(.conflict, .actionReplayed, "the action was already used")
@@ -227,11 +243,16 @@ public struct VaultAuthService: Sendable {
             try await credentials.lock(credential.credentialID, on: db, engine: engine)
             guard
                 try await credentials.rotate(
-                    credential.credentialID, from: credential.keyVersion, to: nextVersion, sealedKey: sealedKey, now: now,
+                    credential.credentialID, from: credential.keyVersion, to: nextVersion, sealedKey: sealedKey,
+                    now: now,
                     on: db)
-            else { throw APIFailure.vault(.conflict, .staleCredential, "the credential changed meanwhile; authenticate again") }
+            else {
+                throw APIFailure.vault(
+                    .conflict, .staleCredential, "the credential changed meanwhile; authenticate again")
+            }
             _ = try await transactionKeys.refill(
-                credentialID: credential.credentialID, userID: credential.userID, poolSize: configuration.transactionKeyPoolSize,
+                credentialID: credential.credentialID, userID: credential.userID,
+                poolSize: configuration.transactionKeyPoolSize,
                 threshold: configuration.transactionKeyRefillThreshold, now: now, on: db)
             let package = CredentialPackage(
                 userGUID: userGUID, credentialID: credential.credentialID, sealedCredential: sealedCredential,

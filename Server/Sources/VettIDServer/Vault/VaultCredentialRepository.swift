@@ -65,8 +65,10 @@ struct VaultCredentialRepository: Sendable {
     /// are `BEGIN IMMEDIATE` and already exclusive).
     func lock(_ credentialID: String, on db: any SQLDatabase, engine: SQLEngine) async throws {
         guard engine == .postgres else { return }
-        _ = try await db.raw("SELECT credential_id FROM vault_credentials WHERE credential_id = \(bind: credentialID) FOR UPDATE")
-            .first()
+        _ = try await db.raw(
+            "SELECT credential_id FROM vault_credentials WHERE credential_id = \(bind: credentialID) FOR UPDATE"
+        )
+        .first()
     }
 
     /// Retires the member's other credentials: a vault has one enrolled device (docs/protocol.md §4).
@@ -105,7 +107,8 @@ struct VaultCredentialRepository: Sendable {
     }
 
     /// Counts a failed authentication and locks the credential at `maxAttempts`; returns the new count.
-    func recordFailure(_ credentialID: String, maxAttempts: Int, now: Int64, on db: any SQLDatabase) async throws -> Int {
+    func recordFailure(_ credentialID: String, maxAttempts: Int, now: Int64, on db: any SQLDatabase) async throws -> Int
+    {
         let row = try await db.raw(
             """
             UPDATE vault_credentials

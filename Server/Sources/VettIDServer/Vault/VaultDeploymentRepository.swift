@@ -30,7 +30,8 @@ struct VaultDeploymentRepository: Sendable {
     }
 
     /// Marks the vault active, keeping the first deployment time; returns the row as it now is.
-    func activate(userID: UUID, ownerSpace: String, messageSpace: String, now: Int64, on db: any SQLDatabase) async throws
+    func activate(userID: UUID, ownerSpace: String, messageSpace: String, now: Int64, on db: any SQLDatabase)
+        async throws
         -> VaultDeployment
     {
         try await db.raw(

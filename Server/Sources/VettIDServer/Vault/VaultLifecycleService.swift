@@ -90,7 +90,9 @@ public struct VaultLifecycleService: Sendable {
 
     /// The member's credential named by `credentialID` (a vault session's), else the current one; `nil` when it
     /// is retired or another member's.
-    private func liveCredential(userID: UUID, credentialID: String?, on db: any SQLDatabase) async throws -> VaultCredential? {
+    private func liveCredential(userID: UUID, credentialID: String?, on db: any SQLDatabase) async throws
+        -> VaultCredential?
+    {
         let credential: VaultCredential? =
             if let credentialID { try await credentials.find(credentialID, on: db) } else {
                 try await credentials.current(userID: userID, on: db)
@@ -107,7 +109,8 @@ public struct VaultLifecycleService: Sendable {
                 throw APIFailure.vault(.conflict, .notEnrolled, "enroll a device before deploying the vault")
             }
             return try await deployments.activate(
-                userID: userID, ownerSpace: "OwnerSpace.\(userID.key)", messageSpace: "MessageSpace.\(userID.key)", now: now,
+                userID: userID, ownerSpace: "OwnerSpace.\(userID.key)", messageSpace: "MessageSpace.\(userID.key)",
+                now: now,
                 on: db)
         }
     }

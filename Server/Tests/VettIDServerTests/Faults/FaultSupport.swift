@@ -46,18 +46,29 @@ struct PrivatePostgres {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-fault-pg-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if getuid() == 0 { try runCommand(["/bin/chown", "postgres:postgres", directory]) }
-        guard try runCommand(["\(bin)/initdb", "-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync"], asPostgres: true) == 0
+        guard
+            try runCommand(
+                ["\(bin)/initdb", "-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync"],
+                asPostgres: true) == 0
         else { throw FaultTestError("initdb failed") }
         let server = PrivatePostgres(bin: bin, directory: directory, port: freePort())
         try server.start()
-        guard try runCommand(["\(bin)/createdb", "-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", "vettid"], asPostgres: true) == 0
+        guard
+            try runCommand(
+                ["\(bin)/createdb", "-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", "vettid"],
+                asPostgres: true) == 0
         else { throw FaultTestError("createdb failed") }
         return server
     }
 
     func start() throws {
         let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off"
-        guard try runCommand(["\(bin)/pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o", options, "start"], asPostgres: true) == 0
+        guard
+            try runCommand(
+                [
+                    "\(bin)/pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
+                    options, "start",
+                ], asPostgres: true) == 0
         else { throw FaultTestError("pg_ctl start failed") }
     }
 
@@ -84,9 +95,13 @@ func freePort() -> Int {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
     return Int(UInt16(bigEndian: address.sin_port))
 }
 

@@ -49,7 +49,8 @@ import VettIDTestSupport
             #expect(during.status == .serviceUnavailable)
             #expect(during.errorCode == "store_unavailable")
             #expect(during.headers[.retryAfter] == "1")
-            let login = try await client.post("/auth/login", ["email": "before@example.com", "password": Self.password])
+            let login = try await client.post(
+                "/auth/login", ["email": "before@example.com", "password": Self.password])
             #expect(login.status == .serviceUnavailable && login.errorCode == "store_unavailable")
             #expect(try await client.execute(uri: "/health/ready", method: .get).status == .serviceUnavailable)
             try postgres.start()
@@ -71,13 +72,16 @@ import VettIDTestSupport
             #expect(seen.contains { $0.status == .serviceUnavailable }, "the load saw the outage")
             let members = MemberRepository(store: store)
             for outcome in seen {
-                #expect([.created, .serviceUnavailable].contains(outcome.status), "\(outcome.status) \(outcome.code ?? "")")
+                #expect(
+                    [.created, .serviceUnavailable].contains(outcome.status), "\(outcome.status) \(outcome.code ?? "")")
                 if outcome.status == .created {
                     #expect(try await members.find(email: outcome.email) != nil, "\(outcome.email) was answered 201")
                 }
             }
             #expect(try await members.find(email: "during@example.com") == nil)
-            #expect(try await client.post("/auth/login", ["email": "before@example.com", "password": Self.password]).status == .ok)
+            #expect(
+                try await client.post("/auth/login", ["email": "before@example.com", "password": Self.password]).status
+                    == .ok)
         }
         try await store.shutdown()
     }
@@ -123,7 +127,9 @@ import VettIDTestSupport
                 return try await Self.register(client, "after\(attempt)@example.com").status == .created
             }
             #expect(recovered, "registrations did not succeed again within 20 s of the space coming back")
-            #expect(try await client.post("/auth/login", ["email": "first@example.com", "password": Self.password]).status == .ok)
+            #expect(
+                try await client.post("/auth/login", ["email": "first@example.com", "password": Self.password]).status
+                    == .ok)
             let check = try await store.withDatabase { db in
                 try await db.raw("PRAGMA integrity_check").first()?.decode(column: "integrity_check", as: String.self)
             }

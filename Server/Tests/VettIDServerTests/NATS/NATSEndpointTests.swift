@@ -39,7 +39,8 @@ import VettIDMessaging
             #expect(created.json["owner_space"] == nil && created.json["message_space"] == nil)
             #expect(created.json["status"] as? String == "active")
             #expect(created.json["nats_endpoint"] as? String == "tls://nats.example.com:4222")
-            #expect(created.json["account_public_key"] as? String == app.components.natsTrust.applicationAccount.publicKey)
+            #expect(
+                created.json["account_public_key"] as? String == app.components.natsTrust.applicationAccount.publicKey)
             // Idempotent: a second creation answers the same account.
             let again = try await client.post("/vault/nats/account", [:], headers: bearer)
             #expect(again.status == .ok)
@@ -55,10 +56,12 @@ import VettIDMessaging
             let noAccount = try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer)
             #expect(noAccount.status == .notFound)
             #expect(noAccount.errorCode == "not_found")
-            let guid = try #require(try await client.post("/vault/nats/account", [:], headers: bearer).json["user_guid"] as? String)
+            let guid = try #require(
+                try await client.post("/vault/nats/account", [:], headers: bearer).json["user_guid"] as? String)
             let namespace = try VaultNamespace(userGUID: guid)
 
-            let issued = try await client.post("/vault/nats/token", ["client_type": "app", "device_id": "phone-1"], headers: bearer)
+            let issued = try await client.post(
+                "/vault/nats/token", ["client_type": "app", "device_id": "phone-1"], headers: bearer)
             #expect(issued.status == .ok)
             #expect(issued.headers[.cacheControl] == "no-store")
             let body = issued.json
@@ -66,10 +69,15 @@ import VettIDMessaging
             let seed = try #require(body["nats_seed"] as? String)
             #expect(body["nats_endpoint"] as? String == "tls://nats.example.com:4222")
             let claims = try NATSJWT.decode(jwt, as: NATSUserClaims.self)
-            #expect(claims.issuer == app.components.natsTrust.applicationAccount.publicKey, "signed by the application account")
+            #expect(
+                claims.issuer == app.components.natsTrust.applicationAccount.publicKey,
+                "signed by the application account")
             #expect(try NKeyPair(seed: seed).publicKey == claims.subject, "the seed is the JWT's user key")
             #expect(claims.nats.permissions.publish.allow == ["OwnerSpace.\(guid).forVault.>"])
-            #expect(claims.nats.permissions.subscribe.allow == ["OwnerSpace.\(guid).forApp.>", "OwnerSpace.\(guid).eventTypes"])
+            #expect(
+                claims.nats.permissions.subscribe.allow == [
+                    "OwnerSpace.\(guid).forApp.>", "OwnerSpace.\(guid).eventTypes",
+                ])
             #expect(claims.nats.maxSubscriptions == NATSTrust.userSubscriptionLimit)
             #expect(claims.nats.maxPayload == NATSTrust.userPayloadLimit)
             #expect(claims.nats.maxData == -1)
@@ -80,9 +88,12 @@ import VettIDMessaging
             #expect(permissions["publish"] as? [String] == NatsPermissionSet.forClient(.app, in: namespace).publish)
 
             let vault = try await client.post("/vault/nats/token", ["client_type": "vault"], headers: bearer)
-            let vaultClaims = try NATSJWT.decode(try #require(vault.json["nats_jwt"] as? String), as: NATSUserClaims.self)
+            let vaultClaims = try NATSJWT.decode(
+                try #require(vault.json["nats_jwt"] as? String), as: NATSUserClaims.self)
             #expect(vaultClaims.subject != claims.subject, "a fresh user NKey per token")
-            #expect(vaultClaims.nats.permissions.subscribe.allow == NatsPermissionSet.forClient(.vault, in: namespace).subscribe)
+            #expect(
+                vaultClaims.nats.permissions.subscribe.allow
+                    == NatsPermissionSet.forClient(.vault, in: namespace).subscribe)
             #expect(vaultClaims.nats.permissions.publish.allow.contains("MessageSpace.\(guid).forOwner.>"))
 
             let status = try await client.get("/vault/nats/status", headers: bearer)
@@ -90,8 +101,13 @@ import VettIDMessaging
             #expect(status.json["has_account"] as? Bool == true)
             let active = try #require(status.json["active_tokens"] as? [[String: Any]])
             #expect(active.count == 2)
-            #expect(active.contains { $0["user_public_key"] as? String == claims.subject && $0["device_id"] as? String == "phone-1" })
-            #expect(!String(decoding: status.body.readableBytesView, as: UTF8.self).contains(seed), "status never returns seeds")
+            #expect(
+                active.contains {
+                    $0["user_public_key"] as? String == claims.subject && $0["device_id"] as? String == "phone-1"
+                })
+            #expect(
+                !String(decoding: status.body.readableBytesView, as: UTF8.self).contains(seed),
+                "status never returns seeds")
         }
     }
 
@@ -102,10 +118,12 @@ import VettIDMessaging
             #expect(try await client.post("/vault/nats/account", [:], headers: bearer).status == .ok)
             let unknownType = try await client.post("/vault/nats/token", ["client_type": "admin"], headers: bearer)
             #expect(unknownType.status == .badRequest)
-            let extra = try await client.post("/vault/nats/token", ["client_type": "app", "sudo": true], headers: bearer)
+            let extra = try await client.post(
+                "/vault/nats/token", ["client_type": "app", "sudo": true], headers: bearer)
             #expect(extra.status == .badRequest)
             let longDevice = try await client.post(
-                "/vault/nats/token", ["client_type": "app", "device_id": String(repeating: "d", count: 129)], headers: bearer)
+                "/vault/nats/token", ["client_type": "app", "device_id": String(repeating: "d", count: 129)],
+                headers: bearer)
             #expect(longDevice.status == .badRequest)
             #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .ok)
             #expect(try await client.post("/vault/nats/token", ["client_type": "app"], headers: bearer).status == .ok)
@@ -136,7 +154,8 @@ import VettIDMessaging
             }
             let token = try await client.post("/vault/nats/token", ["client_type": "app"], headers: alice).json
             let tokenID = try #require(token["token_id"] as? String)
-            let userKey = try NATSJWT.decode(try #require(token["nats_jwt"] as? String), as: NATSUserClaims.self).subject
+            let userKey = try NATSJWT.decode(try #require(token["nats_jwt"] as? String), as: NATSUserClaims.self)
+                .subject
 
             let foreign = try await client.post("/vault/nats/token/revoke", ["token_id": tokenID], headers: mallory)
             #expect(foreign.status == .notFound, "a member cannot revoke another member's token")
@@ -158,13 +177,15 @@ import VettIDMessaging
             #expect((ready.json["checks"] as? [String: Any])?["store"] as? String == "ok")
             let status = try await client.get("/vault/nats/status", headers: alice)
             #expect((status.json["active_tokens"] as? [Any])?.isEmpty == true)
-            let accountJWT = try NATSJWT.decode(try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
+            let accountJWT = try NATSJWT.decode(
+                try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
             #expect(accountJWT.nats.revocations[userKey] != nil, "the next account JWT pushed revokes the user key")
             #expect(accountJWT.issuer == app.components.natsTrust.operatorKey.publicKey)
 
             // A revoked token that has expired drops out of the account JWT.
             app.clock.advance(24 * 3600 + 1)
-            let later = try NATSJWT.decode(try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
+            let later = try NATSJWT.decode(
+                try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
             #expect(later.nats.revocations[userKey] == nil)
         }
     }
@@ -182,7 +203,8 @@ import VettIDMessaging
         try await TestApp.withApp(engine, configuration: Self.configuration()) { _, app in
             var last: Int64 = 0
             for _ in 0..<5 {
-                let claims = try NATSJWT.decode(try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
+                let claims = try NATSJWT.decode(
+                    try await app.components.natsAccountJWT.current(), as: NATSAccountClaims.self)
                 #expect(claims.issuedAt > last)
                 last = claims.issuedAt
                 #expect(claims.nats.limits.connections == -1 && claims.nats.limits.leafNodeConnections == 0)

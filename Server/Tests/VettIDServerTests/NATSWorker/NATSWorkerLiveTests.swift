@@ -127,8 +127,10 @@ struct NATSWorkerLiveTests {
         try await second.start()
 
         // An observer counts every answer published into any member's forApp space.
-        let observerUser = try server.user(NatsPermissionSet(publish: [], subscribe: ["OwnerSpace.*.forApp.>"]), name: "observer")
-        let observer = try NATSClient(configuration: .init(servers: [server.url], auth: .jwt(observerUser.jwt, seed: observerUser.seed)))
+        let observerUser = try server.user(
+            NatsPermissionSet(publish: [], subscribe: ["OwnerSpace.*.forApp.>"]), name: "observer")
+        let observer = try NATSClient(
+            configuration: .init(servers: [server.url], auth: .jwt(observerUser.jwt, seed: observerUser.seed)))
         try await observer.connect()
         let answers = try observer.subscribe(to: "OwnerSpace.*.forApp.>")
         try await observer.flush()
@@ -163,7 +165,9 @@ struct NATSWorkerLiveTests {
                 continue
             }
             let index = Int(id.dropFirst(4))!
-            #expect(result["user_guid"] == .string(members[index % members.count].userGUID), "each app hears only about itself")
+            #expect(
+                result["user_guid"] == .string(members[index % members.count].userGUID),
+                "each app hears only about itself")
         }
 
         try await Task.sleep(for: .milliseconds(300))
@@ -189,9 +193,12 @@ struct NATSWorkerLiveTests {
 
     @Test func anAppGetsStatusEchoVaultInfoAndEventTypesThroughItsInbox() async throws {
         let namespace = try Support.namespace()
-        try await serving(namespace, id: "worker-s", status: { guid in
-            guid == namespace.userGUID ? ("active", 12) : ("not_enrolled", nil)
-        }) { _, worker, client in
+        try await serving(
+            namespace, id: "worker-s",
+            status: { guid in
+                guid == namespace.userGUID ? ("active", 12) : ("not_enrolled", nil)
+            }
+        ) { _, worker, client in
             try await worker.waitUntilReady()
             let broadcast = try client.subscribe(to: namespace.eventTypes)
             let responses = try client.subscribe(to: namespace.response(to: "status"))
@@ -203,13 +210,19 @@ struct NATSWorkerLiveTests {
                     == .statusResponse(
                         requestID: "st-1",
                         status: VaultWorkerStatus(
-                            vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 12, workerID: "worker-s",
+                            vaultStatus: "active", userGUID: namespace.userGUID, transactionKeysRemaining: 12,
+                            workerID: "worker-s",
                             handlers: ["echo", "vault.info", "explode", "refuse", "slow", "whoami"]),
                         timestamp: Support.timestamp))
 
-            let payload = JSONValue.object([("greeting", .string("hello vault")), ("list", .array([.integer(1), .bool(true)]))])
+            let payload = JSONValue.object([
+                ("greeting", .string("hello vault")), ("list", .array([.integer(1), .bool(true)])),
+            ])
             let echo = try await ask(client, namespace, .execute, Support.execute("echo", payload, id: "ec-1"))
-            #expect(echo == .handlerResult(requestID: "ec-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
+            #expect(
+                echo
+                    == .handlerResult(
+                        requestID: "ec-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
 
             let info = try await ask(client, namespace, .execute, Support.execute("vault.info", .null, id: "in-1"))
             guard case .handlerResult("in-1", "vault.info", .success(let summary), _) = info else {
@@ -250,7 +263,8 @@ struct NATSWorkerLiveTests {
             }
             #expect(typeError.code == .typeMismatch)
 
-            let big = try await ask(client, namespace, .execute, Support.execute("echo", .string(String(repeating: "x", count: 2000))))
+            let big = try await ask(
+                client, namespace, .execute, Support.execute("echo", .string(String(repeating: "x", count: 2000))))
             guard case .error(_, let sizeError, _) = big else {
                 Issue.record("expected an error, got \(big)")
                 return
@@ -264,8 +278,13 @@ struct NATSWorkerLiveTests {
             }
             #expect(handlerError.code == .handlerFailed)
 
-            let echo = try await ask(client, namespace, .execute, Support.execute("echo", .string("still here"), id: "ok-1"))
-            #expect(echo == .handlerResult(requestID: "ok-1", handlerID: "echo", result: .success(.string("still here")), timestamp: Support.timestamp))
+            let echo = try await ask(
+                client, namespace, .execute, Support.execute("echo", .string("still here"), id: "ok-1"))
+            #expect(
+                echo
+                    == .handlerResult(
+                        requestID: "ok-1", handlerID: "echo", result: .success(.string("still here")),
+                        timestamp: Support.timestamp))
             let statistics = worker.statistics
             #expect(statistics.answered == 5)
             #expect(statistics.errors == 4)
@@ -311,11 +330,15 @@ struct NATSWorkerLiveTests {
         let namespace = try Support.namespace()
         try await serving(namespace, id: "worker-c", concurrency: 4) { _, worker, client in
             let slow = Task {
-                try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(8000))]), id: "slow-1"), timeout: .seconds(20))
+                try await ask(
+                    client, namespace, .execute,
+                    Support.execute("slow", .object([("sleep_ms", .integer(8000))]), id: "slow-1"),
+                    timeout: .seconds(20))
             }
             try await Task.sleep(for: .milliseconds(100))
             for index in 0..<20 {
-                let echo = try await ask(client, namespace, .execute, Support.execute("echo", .integer(Int64(index)), id: "fast-\(index)"))
+                let echo = try await ask(
+                    client, namespace, .execute, Support.execute("echo", .integer(Int64(index)), id: "fast-\(index)"))
                 #expect(echo.isSuccess)
             }
             // Ordering, not timing: all 20 were answered while the slow handler was still running.
@@ -329,7 +352,9 @@ struct NATSWorkerLiveTests {
         let namespace = try Support.namespace()
         try await serving(namespace, id: "worker-d") { _, worker, client in
             let slow = Task {
-                try await ask(client, namespace, .execute, Support.execute("slow", .object([("sleep_ms", .integer(700))]), id: "drain-1"))
+                try await ask(
+                    client, namespace, .execute,
+                    Support.execute("slow", .object([("sleep_ms", .integer(700))]), id: "drain-1"))
             }
             try #require(
                 await eventually(timeout: .seconds(60), poll: .milliseconds(10)) { worker.statistics.inFlight > 0 },
@@ -408,7 +433,11 @@ struct NATSWorkerLiveTests {
             try #require(
                 answeredInTime, "the worker did not answer within 15 s of the restart; log: \(server.log.suffix(1500))")
             let response = try #require(answered)
-            #expect(response == .handlerResult(requestID: "after", handlerID: "echo", result: .success(.string("after")), timestamp: Support.timestamp))
+            #expect(
+                response
+                    == .handlerResult(
+                        requestID: "after", handlerID: "echo", result: .success(.string("after")),
+                        timestamp: Support.timestamp))
             #expect(mints.value >= 2, "a fresh JWT was minted for the reconnect")
             #expect(worker.statistics.reconnects >= 1)
             #expect(worker.isConnected)

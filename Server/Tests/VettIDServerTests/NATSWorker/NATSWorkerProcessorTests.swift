@@ -46,7 +46,8 @@ import VettIDTestSupport
     /// Executes `handlerID` for a fresh member and returns the handler's error, which must arrive as a failed
     /// handler result of that request and handler, with the outcome and the log.
     func handlerFailure(
-        _ handlerID: String, _ payload: JSONValue = .null, id: String = "req-1", processor: VaultRequestProcessor? = nil,
+        _ handlerID: String, _ payload: JSONValue = .null, id: String = "req-1",
+        processor: VaultRequestProcessor? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> (error: VaultMessageError, outcome: VaultRequestProcessor.Outcome, log: LogCapture) {
         let namespace = try Support.namespace()
@@ -55,7 +56,9 @@ import VettIDTestSupport
             body: Support.execute(handlerID, payload, id: id))
         let response = try single(outcome).response
         var failure: VaultMessageError? {
-            guard case .handlerResult(id, handlerID, .failure(let error), Support.timestamp) = response else { return nil }
+            guard case .handlerResult(id, handlerID, .failure(let error), Support.timestamp) = response else {
+                return nil
+            }
             return error
         }
         let error = try #require(
@@ -75,12 +78,15 @@ import VettIDTestSupport
         let (subject, response) = try single(outcome)
         #expect(subject == reply)
         #expect(
-            response == .handlerResult(requestID: "req-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
+            response
+                == .handlerResult(
+                    requestID: "req-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
     }
 
     @Test func withoutAReplySubjectTheAnswerGoesToTheResponseSubject() async throws {
         let namespace = try Support.namespace()
-        let (outcome, log) = await run(try Support.processor(), subject: namespace.forVault(.status), body: Support.status())
+        let (outcome, log) = await run(
+            try Support.processor(), subject: namespace.forVault(.status), body: Support.status())
         let (subject, response) = try single(outcome)
         #expect(subject == namespace.response(to: "status"))
         #expect(subject == "OwnerSpace.\(namespace.userGUID).forApp.status.response")
@@ -137,7 +143,9 @@ import VettIDTestSupport
     @Test func malformedJSONIsAnsweredWithMalformedMessage() async throws {
         let namespace = try Support.namespace()
         let processor = try Support.processor()
-        for body in ["{\"id\":\"r1\",", "not json", "[1,2,3]", "\"text\"", "{\"id\":\"a\",\"id\":\"b\",\"type\":\"status\"}"] {
+        for body in [
+            "{\"id\":\"r1\",", "not json", "[1,2,3]", "\"text\"", "{\"id\":\"a\",\"id\":\"b\",\"type\":\"status\"}",
+        ] {
             let (outcome, _) = await run(processor, subject: namespace.forVault(.status), body: Array(body.utf8))
             let (subject, response) = try single(outcome)
             #expect(subject == namespace.response(to: "status"))
@@ -194,7 +202,8 @@ import VettIDTestSupport
         let processor = try Support.processor(maxPayloadBytes: 256)
         let padding = String(repeating: "a", count: 300)
         let (big, _) = await run(
-            processor, subject: namespace.forVault(.execute), body: Support.execute("echo", .string(padding), id: "big"))
+            processor, subject: namespace.forVault(.execute), body: Support.execute("echo", .string(padding), id: "big")
+        )
         expectError(try single(big).response, .payloadTooLarge, requestID: nil)
 
         var body = Support.execute("echo", .string(""), id: "fits")
@@ -236,7 +245,8 @@ import VettIDTestSupport
             asked.record(guid)
             return ("enrolled", 5)
         })
-        let (outcome, _) = await run(processor, subject: namespace.forVault(.execute), body: Support.execute("vault.info", .null))
+        let (outcome, _) = await run(
+            processor, subject: namespace.forVault(.execute), body: Support.execute("vault.info", .null))
         guard case .handlerResult(_, "vault.info", .success(let info), _) = try single(outcome).response else {
             Issue.record("expected a vault.info result, got \(String(describing: outcome.response))")
             return
@@ -267,9 +277,12 @@ import VettIDTestSupport
         })
         let (outcome, _) = await run(processor, subject: namespace.forVault(.status), body: Support.status(id: "s1"))
         let expected = VaultWorkerStatus(
-            vaultStatus: "not_enrolled", userGUID: namespace.userGUID, transactionKeysRemaining: nil, workerID: "worker-test",
+            vaultStatus: "not_enrolled", userGUID: namespace.userGUID, transactionKeysRemaining: nil,
+            workerID: "worker-test",
             handlers: ["echo", "vault.info", "explode", "refuse", "slow", "whoami"])
-        #expect(try single(outcome).response == .statusResponse(requestID: "s1", status: expected, timestamp: Support.timestamp))
+        #expect(
+            try single(outcome).response
+                == .statusResponse(requestID: "s1", status: expected, timestamp: Support.timestamp))
         #expect(asked.values == [namespace.userGUID])
     }
 
@@ -286,7 +299,8 @@ import VettIDTestSupport
         let namespace = try Support.namespace()
         let reply = "\(namespace.appInboxPrefix).q.1"
         let (outcome, _) = await run(
-            try Support.processor(), subject: namespace.forVault(.eventTypes), replyTo: reply, body: Support.eventTypes(id: "t1"))
+            try Support.processor(), subject: namespace.forVault(.eventTypes), replyTo: reply,
+            body: Support.eventTypes(id: "t1"))
         #expect(outcome.publications.map(\.subject) == [reply, namespace.eventTypes])
         #expect(outcome.publications[0].payload == outcome.publications[1].payload)
         let response = try VaultResponse.decode(outcome.publications[1].payload)
@@ -301,7 +315,8 @@ import VettIDTestSupport
     @Test func eventTypesWithoutAReplyGoToTheResponseSubjectAndEventTypes() async throws {
         let namespace = try Support.namespace()
         let (outcome, _) = await run(
-            try Support.processor(), subject: namespace.forVault(.eventTypes), replyTo: "_INBOX.evil.1", body: Support.eventTypes())
+            try Support.processor(), subject: namespace.forVault(.eventTypes), replyTo: "_INBOX.evil.1",
+            body: Support.eventTypes())
         #expect(outcome.publications.map(\.subject) == [namespace.response(to: "eventTypes"), namespace.eventTypes])
     }
 
@@ -317,13 +332,17 @@ import VettIDTestSupport
             (namespace.forVault(.execute), Support.execute("echo", .string(secret))),
             (namespace.forVault(.execute), Support.execute("explode", .string(secret))),
             (namespace.forVault(.execute), Support.execute("nope", .string(secret))),
-            (namespace.forVault(.execute), Support.execute("echo", .string(secret + String(repeating: "x", count: 600)))),
+            (
+                namespace.forVault(.execute),
+                Support.execute("echo", .string(secret + String(repeating: "x", count: 600)))
+            ),
             (namespace.forVault(.status), Support.execute("echo", .string(secret))),
             (namespace.forVault(.status), Array("{\"id\":\"r\",\"type\":\"status\",\"secret\":\"\(secret)\"".utf8)),
             ("OwnerSpace.\(namespace.userGUID).forVault.\(VaultMessageType.execute.rawValue)", Array(secret.utf8)),
         ]
         for (subject, body) in bodies {
-            _ = await processor.process(subject: subject, replyTo: "_INBOX.\(UUID().uuidString)", payload: body, logger: logger)
+            _ = await processor.process(
+                subject: subject, replyTo: "_INBOX.\(UUID().uuidString)", payload: body, logger: logger)
         }
         #expect(log.entries.count >= 6)
         #expect(!log.text.contains("s3cr3t"))
@@ -339,8 +358,11 @@ import VettIDTestSupport
         let status = VaultMessage.statusRequest(id: "m1", timestamp: 1).encoded()
         _ = await run(processor, subject: namespace.forVault(.status), body: status)
         _ = await run(processor, subject: namespace.forVault(.status), body: status)
-        _ = await run(processor, subject: namespace.forVault(.status), body: Array(#"{"id":"m2","type":"status"}"#.utf8))
-        _ = await run(processor, subject: namespace.forVault(.execute), body: VaultMessage.executeHandler(id: "m3", handlerID: "nope", payload: .null, timestamp: 1).encoded())
+        _ = await run(
+            processor, subject: namespace.forVault(.status), body: Array(#"{"id":"m2","type":"status"}"#.utf8))
+        _ = await run(
+            processor, subject: namespace.forVault(.execute),
+            body: VaultMessage.executeHandler(id: "m3", handlerID: "nope", payload: .null, timestamp: 1).encoded())
         _ = await run(processor, subject: namespace.forVault(.status) + "x", body: status)
         let text = String(decoding: metrics.exposition(), as: UTF8.self)
         #expect(text.contains(#"vettid_nats_worker_requests_total{type="status",outcome="ok"} 2"#), "\(text)")

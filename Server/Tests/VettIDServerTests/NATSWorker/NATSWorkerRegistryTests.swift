@@ -40,8 +40,10 @@ import VettIDTestSupport
     @Test func echoReturnsThePayloadUpToItsLimit() async throws {
         let echo = EchoVaultHandler(limit: 10)
         let context = VaultHandlerContext(
-            namespace: try WorkerTestSupport.namespace(), requestID: "r", logger: LogCapture().logger(label: "worker-test"))
-        #expect(try await echo.handle(.string("12345678"), context: context) == .string("12345678"))  // 10 bytes with quotes
+            namespace: try WorkerTestSupport.namespace(), requestID: "r",
+            logger: LogCapture().logger(label: "worker-test"))
+        // 10 bytes with quotes
+        #expect(try await echo.handle(.string("12345678"), context: context) == .string("12345678"))
         let error = await #expect(throws: VaultMessageError.self) {
             try await echo.handle(.string("123456789"), context: context)
         }

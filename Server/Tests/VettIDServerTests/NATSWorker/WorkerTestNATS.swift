@@ -10,7 +10,8 @@ final class WorkerTestNATS: @unchecked Sendable {
     static var isAvailable: Bool { LocalNATSServer.executable != nil }
 
     let trust = NATSTrust.ephemeral()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vault-worker-test-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "vault-worker-test-\(UUID().uuidString)")
     private let lock = NSLock()
     private var server: LocalNATSServer
 

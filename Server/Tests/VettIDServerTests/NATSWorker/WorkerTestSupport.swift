@@ -79,7 +79,9 @@ enum WorkerTestSupport {
     }
 
     /// The built-in handlers plus the test handlers above.
-    static func registry(status: @escaping VaultRequestProcessor.StatusLookup = activeStatus) throws -> VaultHandlerRegistry {
+    static func registry(status: @escaping VaultRequestProcessor.StatusLookup = activeStatus) throws
+        -> VaultHandlerRegistry
+    {
         try VaultHandlerRegistry([
             EchoVaultHandler(limit: 1024), VaultInfoHandler(status: status), ExplodingHandler(), RefusingHandler(),
             SlowHandler(), WhoAmIHandler(),

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One kept-alive TCP connection to a loopback HTTP/1.1 server, written and read byte by byte: for exchanges a
@@ -34,7 +34,9 @@ final class RawHTTPConnection {
         var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -45,7 +47,9 @@ final class RawHTTPConnection {
     deinit { close(fd) }
 
     /// Opens a connection to `port` and runs `body` with it on a thread of its own.
-    static func run<T: Sendable>(port: Int, _ body: @escaping @Sendable (RawHTTPConnection) throws -> T) async throws -> T {
+    static func run<T: Sendable>(port: Int, _ body: @escaping @Sendable (RawHTTPConnection) throws -> T) async throws
+        -> T
+    {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try body(try RawHTTPConnection(port: port)) })
@@ -85,7 +89,9 @@ final class RawHTTPConnection {
 
     private static func statusCode(_ line: String) throws -> Int {
         let parts = line.split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "no status line: \(line)") }
+        guard parts.count >= 2, let status = Int(parts[1]) else {
+            throw Failure(description: "no status line: \(line)")
+        }
         return status
     }
 
@@ -103,7 +109,8 @@ final class RawHTTPConnection {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let length = headers["content-length"].flatMap(Int.init) ?? 0
         while pending.count < length { try receive() }
@@ -115,7 +122,9 @@ final class RawHTTPConnection {
     private func receive() throws {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw Failure(description: "the connection closed or timed out (\(pending.count) bytes pending)") }
+        guard count > 0 else {
+            throw Failure(description: "the connection closed or timed out (\(pending.count) bytes pending)")
+        }
         pending += buffer[0..<count]
     }
 }

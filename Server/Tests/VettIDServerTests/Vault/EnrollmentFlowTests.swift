@@ -115,7 +115,9 @@ import VettIDCrypto
             let clock = app.clock
             device.now = { clock.now() }
             let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: try await client.gateNonce(device)).json)
+                try await client.enrollStart(
+                    device, code: try await client.invitationCode(), nonce: try await client.gateNonce(device)
+                ).json)
             clock.advance(30 * 60 + 1)
             let nonce = try await client.gateNonce(device)
             // The enrollment token's lifetime is the session's, so the token itself has expired too.
@@ -131,12 +133,15 @@ import VettIDCrypto
         try await TestApp.withApp(.sqlite, configuration: configuration) { client, app in
             let device = GateTest.Device()
             let session = try VaultTest.Session(
-                try await client.enrollStart(device, code: try await client.invitationCode(), nonce: try await client.gateNonce(device)).json)
+                try await client.enrollStart(
+                    device, code: try await client.invitationCode(), nonce: try await client.gateNonce(device)
+                ).json)
             // Expire the session row while the token is still valid.
             try await app.components.store.withDatabase { db in
                 try await db.raw("UPDATE enrollment_sessions SET expires_at = \(bind: UnixTime.from(Date()) - 1)").run()
             }
-            let response = try await client.enrollAttest(device, session: session, nonce: try await client.gateNonce(device))
+            let response = try await client.enrollAttest(
+                device, session: session, nonce: try await client.gateNonce(device))
             #expect(response.status == .gone)
             #expect(response.errorCode == "session_expired")
         }
@@ -230,10 +235,13 @@ import VettIDCrypto
             let device = GateTest.Device()
             let (session, nonce) = try await client.startSession(device)
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok)
-            #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok, "same attestation again")
+            #expect(
+                try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok,
+                "same attestation again")
             let keys = session.keys.keys.filter { $0 != session.passwordKeyID }.sorted()
             #expect(try await client.enrollPassword(device, session: session, nonce: nonce).status == .ok)
-            #expect(try await client.enrollPassword(device, session: session, nonce: nonce, keyID: keys[0]).status == .ok)
+            #expect(
+                try await client.enrollPassword(device, session: session, nonce: nonce, keyID: keys[0]).status == .ok)
             let different = try await client.enrollPassword(
                 device, session: session, nonce: nonce, password: "another-Strong-pass-77", keyID: keys[1])
             #expect(different.status == .conflict, "a different password after password_set is out of order")
@@ -256,7 +264,8 @@ import VettIDCrypto
                 "/vault/enroll/attestation",
                 [
                     "enrollment_session_id": session.id, "format": "software", "key_id": device.keyID,
-                    "attestation_object": try device.attestation(challenge: Base64URL.encode([UInt8](repeating: 1, count: 32))),
+                    "attestation_object": try device.attestation(
+                        challenge: Base64URL.encode([UInt8](repeating: 1, count: 32))),
                 ], device: device, token: session.token, nonce: nonce)
             #expect(forged.status == .badRequest)
             #expect(forged.errorCode == "attestation_invalid_nonce")
@@ -308,7 +317,8 @@ import VettIDCrypto
         try await withTestStore(engine) { store in
             let repository = TransactionKeyRepository(sealer: SecretSealer(key: SymmetricKey(size: .bits256)))
             let member = try #require(
-                try await MemberRepository(store: store).create(email: "claims@example.com", passwordHash: "x", now: Date()))
+                try await MemberRepository(store: store).create(
+                    email: "claims@example.com", passwordHash: "x", now: Date()))
             let keys = try await store.transaction { db in
                 try await repository.issue(1, userID: member.id, owner: .session("es_1"), now: 1, on: db)
             }

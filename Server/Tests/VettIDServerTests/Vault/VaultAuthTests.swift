@@ -60,7 +60,8 @@ import VettIDCrypto
             let device = GateTest.Device()
             let (package, nonce) = try await client.enroll(device)
             for attempt in 1...3 {
-                let action = try await client.actionRequest(device, package: package, nonce: nonce, counter: UInt32(attempt))
+                let action = try await client.actionRequest(
+                    device, package: package, nonce: nonce, counter: UInt32(attempt))
                 #expect(action.status == .ok)
                 let wrong = try await client.authExecute(
                     device, package: package, action: action.json, nonce: nonce, password: "wrong-Password-\(attempt)")
@@ -86,9 +87,11 @@ import VettIDCrypto
             for round in 0..<2 {
                 for _ in 0..<2 {
                     counter += 1
-                    let action = try await client.actionRequest(device, package: package, nonce: nonce, counter: counter)
+                    let action = try await client.actionRequest(
+                        device, package: package, nonce: nonce, counter: counter)
                     let wrong = try await client.authExecute(
-                        device, package: package, action: action.json, nonce: nonce, password: "not-the-Password-\(round)")
+                        device, package: package, action: action.json, nonce: nonce,
+                        password: "not-the-Password-\(round)")
                     #expect(wrong.errorCode == "invalid_credentials")
                 }
                 counter += 1
@@ -113,16 +116,19 @@ import VettIDCrypto
             let repeated = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
             #expect(repeated.status == .ok)
             let issued = try VaultTest.Package(try #require(first.json["credential_package"] as? [String: Any]))
-            #expect(try VaultTest.Package(try #require(repeated.json["credential_package"] as? [String: Any])) == issued)
+            #expect(
+                try VaultTest.Package(try #require(repeated.json["credential_package"] as? [String: Any])) == issued)
             // Once the credential moved on, the old action is only a replay.
             let next = try await client.actionRequest(device, package: issued, nonce: nonce, counter: 2)
-            #expect(try await client.authExecute(device, package: issued, action: next.json, nonce: nonce).status == .ok)
+            #expect(
+                try await client.authExecute(device, package: issued, action: next.json, nonce: nonce).status == .ok)
             let replay = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
             #expect(replay.status == .conflict)
             #expect(replay.errorCode == "action_replayed")
             // A failed execute leaves nothing to repeat.
             let third = try await client.actionRequest(device, package: issued, nonce: nonce, counter: 3)
-            _ = try await client.authExecute(device, package: issued, action: third.json, nonce: nonce, password: "wrong-Password-1")
+            _ = try await client.authExecute(
+                device, package: issued, action: third.json, nonce: nonce, password: "wrong-Password-1")
             let again = try await client.authExecute(device, package: issued, action: third.json, nonce: nonce)
             #expect(again.errorCode == "action_replayed")
         }
@@ -182,7 +188,8 @@ import VettIDCrypto
                 device, package: package, nonce: nonce, counter: 7,
                 clientData: [
                     "action": "authenticate", "credential_id": package.credentialID,
-                    "iat": Int(Date().timeIntervalSince1970) - 3_600, "nonce": Base64URL.encode([UInt8](repeating: 3, count: 16)),
+                    "iat": Int(Date().timeIntervalSince1970) - 3_600,
+                    "nonce": Base64URL.encode([UInt8](repeating: 3, count: 16)),
                 ])
             #expect(stale.errorCode == "assertion_invalid")
         }
@@ -270,13 +277,16 @@ import VettIDCrypto
             var statuses: [Int] = []
             for counter in 1...3 {
                 statuses.append(
-                    try await client.actionRequest(device, package: package, nonce: nonce, counter: UInt32(counter)).status.code)
+                    try await client.actionRequest(device, package: package, nonce: nonce, counter: UInt32(counter))
+                        .status.code)
             }
             #expect(statuses == [200, 200, 429])
             // enroll() used one start; one more is allowed, the third is limited.
-            let second = try await client.enrollStart(GateTest.Device(), code: try await client.invitationCode(), nonce: nonce)
+            let second = try await client.enrollStart(
+                GateTest.Device(), code: try await client.invitationCode(), nonce: nonce)
             #expect(second.status == .created)
-            let third = try await client.enrollStart(GateTest.Device(), code: try await client.invitationCode(), nonce: nonce)
+            let third = try await client.enrollStart(
+                GateTest.Device(), code: try await client.invitationCode(), nonce: nonce)
             #expect(third.status == .tooManyRequests)
             #expect(third.errorCode == "rate_limited")
             #expect(third.headers[.retryAfter] != nil)

@@ -19,7 +19,8 @@ import VettIDCrypto
             #expect(notYet.status == .conflict)
             #expect(notYet.errorCode == "not_enrolled")
 
-            let code = try #require(try await client.post("/vault/invitations", [:], headers: bearer).json["code"] as? String)
+            let code = try #require(
+                try await client.post("/vault/invitations", [:], headers: bearer).json["code"] as? String)
             let device = GateTest.Device()
             let nonce = try await client.gateNonce(device)
             let session = try VaultTest.Session(try await client.enrollStart(device, code: code, nonce: nonce).json)
@@ -44,7 +45,8 @@ import VettIDCrypto
             #expect(deployed.json["owner_space"] as? String == "OwnerSpace.\(session.userGUID)")
             #expect(deployed.json["message_space"] as? String == "MessageSpace.\(session.userGUID)")
             let again = try await client.post("/member/vault/deploy", [:], headers: bearer)
-            #expect(again.json["deployed_at"] as? String == deployed.json["deployed_at"] as? String, "deploy is idempotent")
+            #expect(
+                again.json["deployed_at"] as? String == deployed.json["deployed_at"] as? String, "deploy is idempotent")
             #expect(try await client.get("/vault/status", headers: bearer).json["status"] as? String == "active")
         }
     }
@@ -57,7 +59,9 @@ import VettIDCrypto
             let action = try await client.actionRequest(device, package: package, nonce: nonce, counter: 1)
             let executed = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
             let sessionToken = try #require(executed.json["session_token"] as? String)
-            func call(_ method: HTTPRequest.Method, _ path: String, by signer: GateTest.Device = device) async throws -> TestResponse {
+            func call(_ method: HTTPRequest.Method, _ path: String, by signer: GateTest.Device = device) async throws
+                -> TestResponse
+            {
                 try await client.execute(
                     uri: path, method: method,
                     headers: [
@@ -83,7 +87,9 @@ import VettIDCrypto
                     "SELECT key_id FROM transaction_keys WHERE credential_id = \(bind: package.credentialID) AND used_at IS NULL AND reserved_by IS NULL ORDER BY key_id"
                 ).all()
                 for row in rows.dropFirst(5) {
-                    try await db.raw("UPDATE transaction_keys SET used_at = 1 WHERE key_id = \(bind: try row.decode(column: "key_id", as: String.self))").run()
+                    try await db.raw(
+                        "UPDATE transaction_keys SET used_at = 1 WHERE key_id = \(bind: try row.decode(column: "key_id", as: String.self))"
+                    ).run()
                 }
             }
             let replenished = try await call(.post, "/vault/sync")
@@ -111,14 +117,18 @@ import VettIDCrypto
                     "SELECT key_id FROM transaction_keys WHERE credential_id = \(bind: package.credentialID) AND used_at IS NULL ORDER BY key_id"
                 ).all()
                 for row in rows.dropFirst(3) {
-                    try await db.raw("UPDATE transaction_keys SET used_at = 1 WHERE key_id = \(bind: try row.decode(column: "key_id", as: String.self))").run()
+                    try await db.raw(
+                        "UPDATE transaction_keys SET used_at = 1 WHERE key_id = \(bind: try row.decode(column: "key_id", as: String.self))"
+                    ).run()
                 }
             }
             let userID = try #require(UUID(uuidString: package.userGUID))
             let lifecycle = app.components.vaultLifecycle
             let added = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await lifecycle.sync(userID: userID, credentialID: package.credentialID).newKeys.count }
+                    group.addTask {
+                        try await lifecycle.sync(userID: userID, credentialID: package.credentialID).newKeys.count
+                    }
                 }
                 return try await group.reduce(0, +)
             }

@@ -45,7 +45,7 @@ enum VaultTest {
             for item in list {
                 let id = try #require(item["key_id"] as? String)
                 let text = try #require(item["public_key"] as? String)
-            let raw = try #require(Base64URL.decode(text))
+                let raw = try #require(Base64URL.decode(text))
                 keys[id] = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
             }
             return keys
@@ -77,11 +77,13 @@ enum VaultTest {
 
     /// `encrypted_password` for `password` to `key` in `context`.
     static func encrypt(
-        _ password: String, to key: Curve25519.KeyAgreement.PublicKey, purpose: TransactionKeyPurpose, contextID: String,
+        _ password: String, to key: Curve25519.KeyAgreement.PublicKey, purpose: TransactionKeyPurpose,
+        contextID: String,
         keyID: String
     ) throws -> [String: Any] {
         let payload = try TransactionKeyEnvelope.seal(
-            Array(password.utf8), to: key, context: TransactionKeyContext(purpose: purpose, contextID: contextID, keyID: keyID))
+            Array(password.utf8), to: key,
+            context: TransactionKeyContext(purpose: purpose, contextID: contextID, keyID: keyID))
         return ["key_id": payload.keyID, "enc": payload.enc, "ciphertext": payload.ciphertext]
     }
 }
@@ -126,7 +128,8 @@ extension TestClientProtocol {
     }
 
     /// The software attestation step for `session`.
-    func enrollAttest(_ device: GateTest.Device, session: VaultTest.Session, nonce: String) async throws -> TestResponse {
+    func enrollAttest(_ device: GateTest.Device, session: VaultTest.Session, nonce: String) async throws -> TestResponse
+    {
         try await deviceCall(
             "/vault/enroll/attestation",
             [
@@ -142,13 +145,16 @@ extension TestClientProtocol {
     ) async throws -> TestResponse {
         let keyID = keyID ?? session.passwordKeyID
         let payload = try VaultTest.encrypt(
-            password, to: try #require(session.keys[keyID]), purpose: .enrollmentPassword, contextID: session.id, keyID: keyID)
+            password, to: try #require(session.keys[keyID]), purpose: .enrollmentPassword, contextID: session.id,
+            keyID: keyID)
         return try await deviceCall(
             "/vault/enroll/password", ["enrollment_session_id": session.id, "encrypted_password": payload],
             device: device, token: session.token, nonce: nonce)
     }
 
-    func enrollFinalize(_ device: GateTest.Device, session: VaultTest.Session, nonce: String) async throws -> TestResponse {
+    func enrollFinalize(_ device: GateTest.Device, session: VaultTest.Session, nonce: String) async throws
+        -> TestResponse
+    {
         try await deviceCall(
             "/vault/enroll/finalize", ["enrollment_session_id": session.id], device: device, token: session.token,
             nonce: nonce)
@@ -179,14 +185,17 @@ extension TestClientProtocol {
             "user_guid": package.userGUID, "credential_id": package.credentialID, "action": "authenticate",
         ]
         if let counter {
-            let data = clientData ?? [
-                "action": "authenticate", "credential_id": package.credentialID,
-                "iat": Int(device.now().timeIntervalSince1970), "nonce": Base64URL.encode([UInt8](repeating: 9, count: 16)),
-            ]
+            let data =
+                clientData ?? [
+                    "action": "authenticate", "credential_id": package.credentialID,
+                    "iat": Int(device.now().timeIntervalSince1970),
+                    "nonce": Base64URL.encode([UInt8](repeating: 9, count: 16)),
+                ]
             let bytes = Array(try JSONSerialization.data(withJSONObject: data))
             body["client_data"] = Base64URL.encode(bytes)
             body["assertion"] = Data(
-                try device.attester.generateAssertion(device.attestationKey, clientData: bytes + device.jktBytes, counter: counter)
+                try device.attester.generateAssertion(
+                    device.attestationKey, clientData: bytes + device.jktBytes, counter: counter)
             ).base64EncodedString()
         }
         return try await post(
@@ -203,7 +212,8 @@ extension TestClientProtocol {
         let key = try #require(action["transaction_key"] as? [String: Any])
         let keyID = try #require(key["key_id"] as? String)
         let publicKeyText = try #require(key["public_key"] as? String)
-        let publicKey = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: try #require(Base64URL.decode(publicKeyText)))
+        let publicKey = try Curve25519.KeyAgreement.PublicKey(
+            rawRepresentation: try #require(Base64URL.decode(publicKeyText)))
         let payload = try VaultTest.encrypt(
             password, to: publicKey, purpose: .authenticationPassword, contextID: actionID, keyID: keyID)
         return try await deviceCall(

@@ -87,14 +87,16 @@ public struct VaultRequestProcessor: Sendable {
         subject: String, replyTo: String?, payload: Payload, logger: Logger
     ) async -> Outcome {
         guard let (namespace, typeToken) = VaultNamespace.parseRequestSubject(subject) else {
-            logger.warning("dropped a message on a subject that is not a vault request subject",
+            logger.warning(
+                "dropped a message on a subject that is not a vault request subject",
                 metadata: ["subject": "\(subject.prefix(200))"])
             return .dropped
         }
         var logger = logger
         logger[metadataKey: "member"] = "\(namespace.userGUID)"
         logger[metadataKey: "type"] = "\(typeToken.prefix(64))"
-        let answerSubject = Self.answerSubject(namespace: namespace, typeToken: typeToken, replyTo: replyTo, logger: logger)
+        let answerSubject = Self.answerSubject(
+            namespace: namespace, typeToken: typeToken, replyTo: replyTo, logger: logger)
 
         func answer(_ response: VaultResponse, alsoOn extra: String? = nil) -> Outcome {
             metrics?.workerRequest(
@@ -105,14 +107,16 @@ public struct VaultRequestProcessor: Sendable {
             return Outcome(response: response, publications: publications)
         }
         func refuse(_ error: VaultMessageError, requestID: String?) -> Outcome {
-            logger.notice("refused a vault request",
+            logger.notice(
+                "refused a vault request",
                 metadata: ["code": "\(error.code)", "request_id": "\(requestID?.prefix(128) ?? "none")"])
             return answer(.error(requestID: requestID, error, timestamp: now()))
         }
 
         guard payload.count <= configuration.maxPayloadBytes else {
             return refuse(
-                VaultMessageError(.payloadTooLarge, "the request is larger than \(configuration.maxPayloadBytes) bytes"),
+                VaultMessageError(
+                    .payloadTooLarge, "the request is larger than \(configuration.maxPayloadBytes) bytes"),
                 requestID: nil)
         }
         let message: VaultMessage
@@ -130,7 +134,8 @@ public struct VaultRequestProcessor: Sendable {
 
         switch message {
         case .executeHandler(let id, let handlerID, let payload, _):
-            let result = await execute(handlerID: handlerID, payload: payload, namespace: namespace, requestID: id, logger: logger)
+            let result = await execute(
+                handlerID: handlerID, payload: payload, namespace: namespace, requestID: id, logger: logger)
             return answer(.handlerResult(requestID: id, handlerID: handlerID, result: result, timestamp: now()))
         case .statusRequest(let id, _):
             let found: (vaultStatus: String, transactionKeysRemaining: Int?)
@@ -138,7 +143,10 @@ public struct VaultRequestProcessor: Sendable {
                 found = try await status(namespace.userGUID)
             } catch {
                 logger.error("vault status lookup failed", metadata: ["error": "\(type(of: error))"])
-                return answer(.error(requestID: id, VaultMessageError(.unavailable, "the vault status is unavailable"), timestamp: now()))
+                return answer(
+                    .error(
+                        requestID: id, VaultMessageError(.unavailable, "the vault status is unavailable"),
+                        timestamp: now()))
             }
             let workerStatus = VaultWorkerStatus(
                 vaultStatus: found.vaultStatus, userGUID: namespace.userGUID,
@@ -146,7 +154,8 @@ public struct VaultRequestProcessor: Sendable {
                 handlers: registry.ids)
             return answer(.statusResponse(requestID: id, status: workerStatus, timestamp: now()))
         case .eventTypesRequest(let id, _):
-            return answer(.eventTypes(requestID: id, types: registry.eventTypes, timestamp: now()), alsoOn: namespace.eventTypes)
+            return answer(
+                .eventTypes(requestID: id, types: registry.eventTypes, timestamp: now()), alsoOn: namespace.eventTypes)
         }
     }
 
@@ -156,7 +165,8 @@ public struct VaultRequestProcessor: Sendable {
     ) -> String {
         guard let replyTo else { return namespace.response(to: typeToken) }
         if namespace.isReplySubject(replyTo) { return replyTo }
-        logger.warning("refused a reply subject outside the member's forApp space; answering on its response subject",
+        logger.warning(
+            "refused a reply subject outside the member's forApp space; answering on its response subject",
             metadata: ["reply_to": "\(replyTo.prefix(200))"])
         return namespace.response(to: typeToken)
     }

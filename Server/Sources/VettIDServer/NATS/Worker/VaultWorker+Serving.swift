@@ -37,7 +37,8 @@ extension VaultWorker {
         counters: NIOLockedValueBox<Statistics>
     ) async {
         let outcome = await processor.process(
-            subject: message.subject, replyTo: message.replyTo, payload: message.payload.readableBytesView, logger: logger)
+            subject: message.subject, replyTo: message.replyTo, payload: message.payload.readableBytesView,
+            logger: logger)
         var failures: UInt64 = 0
         for publication in outcome.publications {
             do {
@@ -69,11 +70,13 @@ extension VaultWorker {
             switch event {
             case .error(let error):
                 counters.withLockedValue { $0.natsErrors += 1 }
-                logger.warning("nats-server reported an error", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
+                logger.warning(
+                    "nats-server reported an error", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
             case .lameDuckMode:
                 logger.notice("nats-server entered lame duck mode; the worker will reconnect elsewhere")
             case .closed(let error?):
-                logger.error("the NATS connection closed", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
+                logger.error(
+                    "the NATS connection closed", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
             case .connected, .disconnected, .reconnected, .closed(nil), .discoveredServers:
                 break
             }

@@ -223,7 +223,8 @@ public final class VaultWorker: Service, Sendable {
         do {
             try await client.connect()
             let subscription = try client.subscribe(
-                to: VaultNamespace.allForVault, queue: configuration.queueGroup, pendingLimit: configuration.pendingLimit)
+                to: VaultNamespace.allForVault, queue: configuration.queueGroup,
+                pendingLimit: configuration.pendingLimit)
             try await client.flush()
             let serving = Task { [processor, logger, counters, configuration] in
                 await Self.serve(

@@ -12,7 +12,8 @@
 ///   │                 │ stop: abandon the connect; its failure ends in stopped
 ///   └──stop──────────────────────────────────────────────────────────────────▶ stopped
 /// ```
-struct VaultWorkerLifecycle<Client: Sendable, Running: Sendable, ReadyWaiter: Sendable, StopWaiter: Sendable>: Sendable {
+struct VaultWorkerLifecycle<Client: Sendable, Running: Sendable, ReadyWaiter: Sendable, StopWaiter: Sendable>: Sendable
+{
     enum Phase {
         case idle
         case starting(stopRequested: Bool, client: Client?)
