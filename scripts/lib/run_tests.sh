@@ -27,7 +27,7 @@ run_tests() {
 
 run_tests_attempt() {
   local limit=$1 package=$2
-  local log events status count pid waited=0 before bin
+  local log events status count pid waited=0 hung=no before bin
   bin=$(ls -d "$package"/.build/debug/*PackageTests.xctest 2>/dev/null | head -n 1)
   [ -n "$bin" ] || { echo "error: no test bundle under $package/.build/debug (build with --build-tests first)" >&2; return 1; }
   log=$(mktemp)
@@ -43,6 +43,7 @@ run_tests_attempt() {
     if [ "$waited" -ge "$limit" ]; then
       run_tests_report_hang "$pid" "$events" "$limit"
       kill -KILL "$pid" 2>/dev/null || true
+      hung=yes
       break
     fi
     sleep 2
@@ -53,7 +54,7 @@ run_tests_attempt() {
   status=$?
   wait "$streamer" 2>/dev/null
   set -e
-  [ "$waited" -ge "$limit" ] && status=124
+  [ "$hung" = no ] || status=124
   run_tests_reap "$before"
   count=$(grep -oE "Test run with [0-9]+ tests?" "$log" | tail -n 1 | grep -oE "[0-9]+" || true)
   rm -f "$log" "$events"
