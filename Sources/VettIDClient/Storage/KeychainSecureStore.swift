@@ -7,8 +7,17 @@
     ///
     /// All items of one store live in a single generic-password item (service ``service``, account ``account``)
     /// whose data is the JSON-encoded item set. A write replaces that one item with `SecItemUpdate` (or adds it),
-    /// so ``setValues(_:)`` is atomic across keys. The item is accessible after first unlock, on this device only,
-    /// and never synchronised to iCloud.
+    /// so ``setValues(_:)`` is atomic across keys. A racing writer (another store over the same item, an app
+    /// extension in the same access group) is handled by ``KeychainWritePlan``: an add that finds the item added
+    /// meanwhile (`errSecDuplicateItem`) becomes an update, an update that finds it deleted becomes an add, a bounded
+    /// number of times. The item is accessible after first unlock, on this device only, and never synchronised to
+    /// iCloud.
+    ///
+    /// It uses the data protection keychain (`kSecUseDataProtectionKeychain`), which needs a signed app with a
+    /// keychain entitlement (an application identifier or `keychain-access-groups`). An unsigned process, such as a
+    /// command-line tool on macOS, gets `errSecMissingEntitlement` (-34018), reported as
+    /// ``SecureStoreError/Code/missingEntitlement``; ``VettID`` gives processes outside an app bundle an
+    /// ``EncryptedFileSecureStore`` instead (``PlatformCapabilities/storeKind``, docs/ios.md).
     public actor KeychainSecureStore: SecureStore {
         /// The keychain service (`kSecAttrService`).
         public nonisolated let service: String
@@ -26,6 +35,11 @@
             self.service = service
             self.account = account
             self.accessGroup = accessGroup
+            assert(
+                KeychainWritePlan.success == errSecSuccess && KeychainWritePlan.itemNotFound == errSecItemNotFound
+                    && KeychainWritePlan.duplicateItem == errSecDuplicateItem
+                    && KeychainWritePlan.missingEntitlement == errSecMissingEntitlement,
+                "KeychainWritePlan's status codes are Security's")
         }
 
         /// The value for `key`.
@@ -61,7 +75,7 @@
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return [:] }
             guard status == errSecSuccess, let data = result as? Data else {
-                throw SecureStoreError(code: .keychain, message: "Reading the keychain item failed.", status: status)
+                throw Self.failure("Reading the keychain item failed.", status: status)
             }
             do {
                 return try JSONDecoder().decode([String: Data].self, from: data)
@@ -79,18 +93,38 @@
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
             ]
-            let updateStatus = SecItemUpdate(baseQuery() as CFDictionary, attributes as CFDictionary)
-            if updateStatus == errSecSuccess { return }
-            guard updateStatus == errSecItemNotFound else {
-                throw SecureStoreError(
-                    code: .keychain, message: "Updating the keychain item failed.", status: updateStatus)
-            }
             var addQuery = baseQuery()
             for (key, value) in attributes { addQuery[key] = value }
-            let addStatus = SecItemAdd(addQuery as CFDictionary, nil)
-            guard addStatus == errSecSuccess else {
-                throw SecureStoreError(code: .keychain, message: "Adding the keychain item failed.", status: addStatus)
+            var plan = KeychainWritePlan()
+            var step = plan.start()
+            while true {
+                let status =
+                    switch step {
+                    case .update: SecItemUpdate(baseQuery() as CFDictionary, attributes as CFDictionary)
+                    case .add: SecItemAdd(addQuery as CFDictionary, nil)
+                    }
+                switch plan.next(after: step, status: status) {
+                case .done:
+                    return
+                case .perform(let next):
+                    step = next
+                case .fail(let failed, let status):
+                    throw Self.failure(
+                        failed == .update ? "Updating the keychain item failed." : "Adding the keychain item failed.",
+                        status: status)
+                }
             }
+        }
+
+        private static func failure(_ message: String, status: OSStatus) -> SecureStoreError {
+            guard status == KeychainWritePlan.missingEntitlement else {
+                return SecureStoreError(code: .keychain, message: message, status: status)
+            }
+            return SecureStoreError(
+                code: .missingEntitlement,
+                message: message
+                    + " This process has no keychain entitlement (an unsigned tool?); use an EncryptedFileSecureStore.",
+                status: status)
         }
     }
 #endif

@@ -23,6 +23,10 @@ public struct SecureStoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidKey = Code(rawValue: "invalid_key")
         /// The platform keychain refused the operation (see ``SecureStoreError/status``).
         public static let keychain = Code(rawValue: "keychain")
+        /// The process may not use the data protection keychain (`errSecMissingEntitlement`, -34018): it is not a
+        /// signed app with a keychain entitlement, e.g. an unsigned command-line tool on macOS. Use an
+        /// ``EncryptedFileSecureStore`` there (``VettID`` picks it for processes outside an app bundle).
+        public static let missingEntitlement = Code(rawValue: "missing_entitlement")
     }
 
     /// The error code.

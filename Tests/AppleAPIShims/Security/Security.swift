@@ -11,7 +11,7 @@ public final class CFError: Error, @unchecked Sendable {}
 /// https://developer.apple.com/documentation/corefoundation/cfallocator
 public final class CFAllocator {}
 /// https://developer.apple.com/documentation/security/secaccesscontrol
-public final class SecAccessControl: @unchecked Sendable {}
+public final class SecAccessControl {}
 
 /// https://developer.apple.com/documentation/security/secaccesscontrolcreateflags
 public struct SecAccessControlCreateFlags: OptionSet, Sendable {
@@ -41,6 +41,8 @@ public let kSecMatchLimitOne: CFString = "m_LimitOne"
 // https://developer.apple.com/documentation/security/security-framework-result-codes
 public let errSecSuccess: OSStatus = 0
 public let errSecItemNotFound: OSStatus = -25300
+public let errSecDuplicateItem: OSStatus = -25299
+public let errSecMissingEntitlement: OSStatus = -34018
 
 /// https://developer.apple.com/documentation/security/secitemcopymatching(_:_:)
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
