@@ -1,6 +1,6 @@
 #if canImport(CryptoKit) && canImport(Security)
     // Written for Apple platforms. Type-checked on Linux against Tests/AppleAPIShims (scripts/check-apple-only, in
-    // the test command); never run on a device by this project: test it on one before relying on it (docs/sdk.md).
+    // the test command); never run on a device by this project: test it on one before relying on it (docs/ios.md).
 
     import CryptoKit
     import Foundation
@@ -14,6 +14,10 @@
     /// The key is created with `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly` and `.privateKeyUsage`, so it is
     /// not backed up, not migrated to another device, and usable in the background after the first unlock. Check
     /// ``isAvailable`` first and fall back to ``SoftwareDeviceKeyStore`` (simulators, Macs without a T2/Apple silicon).
+    ///
+    /// Loading and creating run once at a time (`DeviceKeyLoader`, as for ``SoftwareDeviceKeyStore``): concurrent
+    /// first calls create exactly one key, and the key they get is the one stored. The steps themselves are
+    /// `PersistedDeviceKey`'s, tested on Linux; this file only calls CryptoKit and Security.
     public actor SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         /// Whether this device has a Secure Enclave.
         public static var isAvailable: Bool { SecureEnclave.isAvailable }
@@ -21,7 +25,7 @@
         /// The store key under which the key's opaque blob is kept.
         public nonisolated let storageKey: String
         private let store: any SecureStore
-        private var cached: DeviceKey?
+        private let loader: DeviceKeyLoader
 
         /// Creates a key store.
         /// - Parameters:
@@ -30,70 +34,28 @@
         public init(store: any SecureStore, storageKey: String = "vettid.device-key.secure-enclave") {
             self.store = store
             self.storageKey = storageKey
+            self.loader = DeviceKeyLoader { () async throws(DeviceKeyError) -> DeviceKey in
+                guard SecureEnclave.isAvailable else {
+                    throw DeviceKeyError(code: .unavailable, message: "This device has no Secure Enclave.")
+                }
+                return try await PersistedDeviceKey.loadOrCreate(store: store, storageKey: storageKey) { stored in
+                    DeviceKey(signer: try SecureEnclaveDPoPSigner(keyBlob: stored))
+                } create: { () throws(DeviceKeyError) -> (stored: Data, key: DeviceKey) in
+                    let signer = try SecureEnclaveDPoPSigner.create()
+                    return (signer.keyBlob, DeviceKey(signer: signer))
+                }
+            }
         }
 
-        /// Returns the key, restoring it from its blob or creating it in the Secure Enclave on first use.
+        /// Returns the key, restoring it from its blob or creating it in the Secure Enclave on first use (single
+        /// flight).
         public func deviceKey() async throws(DeviceKeyError) -> DeviceKey {
-            if let cached { return cached }
-            guard Self.isAvailable else {
-                throw DeviceKeyError(code: .unavailable, message: "This device has no Secure Enclave.")
-            }
-            let stored: Data?
-            do {
-                stored = try await store.data(forKey: storageKey)
-            } catch {
-                throw DeviceKeyError(code: .storage, message: "The device key could not be read.", underlying: error)
-            }
-            // The actor is re-entrant across the await above: another caller may have finished meanwhile.
-            if let cached { return cached }
-            let privateKey: SecureEnclave.P256.Signing.PrivateKey
-            if let stored {
-                do {
-                    privateKey = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored)
-                } catch {
-                    throw DeviceKeyError(
-                        code: .corrupted, message: "The stored Secure Enclave key cannot be restored.",
-                        underlying: error)
-                }
-            } else {
-                var accessError: Unmanaged<CFError>?
-                guard
-                    let access = SecAccessControlCreateWithFlags(
-                        nil,
-                        kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-                        .privateKeyUsage,
-                        &accessError
-                    )
-                else {
-                    throw DeviceKeyError(
-                        code: .keyOperationFailed,
-                        message: "The key's access control could not be created.",
-                        underlying: accessError?.takeRetainedValue()
-                    )
-                }
-                do {
-                    privateKey = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
-                } catch {
-                    throw DeviceKeyError(
-                        code: .keyOperationFailed, message: "The Secure Enclave refused to create a key.",
-                        underlying: error)
-                }
-                do {
-                    try await store.set(privateKey.dataRepresentation, forKey: storageKey)
-                } catch {
-                    throw DeviceKeyError(
-                        code: .storage, message: "The new device key could not be stored.", underlying: error)
-                }
-                if let cached { return cached }
-            }
-            let key = DeviceKey(signer: SecureEnclaveDPoPSigner(privateKey: privateKey))
-            cached = key
-            return key
+            try await loader.key()
         }
 
         /// Forgets the key blob (the Secure Enclave key becomes unusable once its blob is gone).
         public func reset() async throws(DeviceKeyError) {
-            cached = nil
+            await loader.forget()
             do {
                 try await store.removeValue(forKey: storageKey)
             } catch {
@@ -103,18 +65,49 @@
     }
 
     /// A ``DPoPSigner`` over a Secure Enclave P-256 key.
+    ///
+    /// It keeps the key's `dataRepresentation` (an opaque blob only this device's Secure Enclave can use), never the
+    /// `SecureEnclave.P256.Signing.PrivateKey` itself: Apple's documentation does not list a `Sendable` conformance
+    /// for that type, and a signer is shared across tasks. Each signature restores the key from the blob inside the
+    /// call, so the key value never crosses an isolation boundary.
     struct SecureEnclaveDPoPSigner: DPoPSigner {
-        let privateKey: SecureEnclave.P256.Signing.PrivateKey
+        /// The key's `dataRepresentation`.
+        let keyBlob: Data
         let publicJWK: P256PublicJWK
 
-        init(privateKey: SecureEnclave.P256.Signing.PrivateKey) {
-            self.privateKey = privateKey
-            self.publicJWK = P256PublicJWK(publicKey: privateKey.publicKey)
+        /// A signer over the key in `keyBlob`.
+        /// - Throws: CryptoKit's error when the blob is not a key of this device's Secure Enclave.
+        init(keyBlob: Data) throws {
+            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: keyBlob)
+            self.keyBlob = keyBlob
+            self.publicJWK = P256PublicJWK(publicKey: key.publicKey)
+        }
+
+        /// Creates a key in the Secure Enclave: this device only, usable after the first unlock, for signing.
+        static func create() throws(DeviceKeyError) -> SecureEnclaveDPoPSigner {
+            var accessError: Unmanaged<CFError>?
+            guard
+                let access = SecAccessControlCreateWithFlags(
+                    nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .privateKeyUsage, &accessError)
+            else {
+                throw DeviceKeyError(
+                    code: .keyOperationFailed, message: "The key's access control could not be created.",
+                    underlying: accessError?.takeRetainedValue())
+            }
+            do {
+                let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+                return try SecureEnclaveDPoPSigner(keyBlob: key.dataRepresentation)
+            } catch {
+                throw DeviceKeyError(
+                    code: .keyOperationFailed, message: "The Secure Enclave refused to create a key.", underlying: error
+                )
+            }
         }
 
         /// ES256: CryptoKit hashes the message with SHA-256 and returns the raw 64-byte `r || s`.
         func sign(_ message: [UInt8]) async throws -> [UInt8] {
-            Array(try privateKey.signature(for: Data(message)).rawRepresentation)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: keyBlob)
+            return Array(try key.signature(for: Data(message)).rawRepresentation)
         }
     }
 #endif

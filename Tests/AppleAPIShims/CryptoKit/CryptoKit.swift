@@ -13,7 +13,8 @@ public enum SecureEnclave {
     public enum P256 {
         public enum Signing {
             /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey
-            public struct PrivateKey: @unchecked Sendable {
+            /// (not `Sendable`: the page lists no such conformance, so the SDK must not rely on one).
+            public struct PrivateKey {
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
                 /// (the `LAContext` parameter is left out: the SDK never passes one).
                 public init(compactRepresentable: Bool = true, accessControl: SecAccessControl) throws {
@@ -25,7 +26,7 @@ public enum SecureEnclave {
                 public var dataRepresentation: Data { fatalError("shim") }
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/publickey
                 public var publicKey: Crypto.P256.Signing.PublicKey { fatalError("shim") }
-                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/signature(for:)-8s4a4
+                /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/signature(for:)-76j0u
                 public func signature<D: DataProtocol>(for data: D) throws -> Crypto.P256.Signing.ECDSASignature {
                     fatalError("shim")
                 }
