@@ -88,6 +88,50 @@ struct DeviceAttesterTests {
         #expect(try await attester.attestedKeyID() == nil)
     }
 
+    @Test(
+        "attestKey: serverUnavailable keeps the generated key; the retry (even after a relaunch) attests the same key")
+    func serverUnavailableRetriesWithTheSameKey() async throws {
+        let service = FakeAppAttestService(attestFailures: [4])
+        let store = InMemorySecureStore()
+        let attester = AppAttestAttester(service: service, store: store)
+        do throws(DeviceAttestationError) {
+            _ = try await attester.attestKey(challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
+            Issue.record("expected server_unavailable")
+        } catch {
+            #expect(error.code == .serverUnavailable)
+        }
+        #expect(try await attester.pendingKeyID() == "key-1")
+        #expect(try await attester.attestedKeyID() == nil)
+
+        // A new attester over the same store, as after a relaunch.
+        let relaunched = AppAttestAttester(service: service, store: store)
+        let attestation = try await relaunched.attestKey(
+            challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
+        #expect(attestation.keyID == "key-1")
+        #expect(await service.generatedKeys == ["key-1"], "no second key")
+        #expect(await service.attestedKeys == ["key-1"])
+        #expect(try await relaunched.attestedKeyID() == "key-1")
+        #expect(try await relaunched.pendingKeyID() == nil)
+        let hashes = await service.clientDataHashes
+        #expect(hashes.count == 2 && hashes[0] == hashes[1], "the same client data hash for the same challenge")
+    }
+
+    @Test("attestKey: a pending key App Attest calls invalid (attested already, or gone) is replaced by a new key once")
+    func invalidPendingKeyIsReplaced() async throws {
+        let service = FakeAppAttestService(attestFailures: [4, 3])
+        let store = InMemorySecureStore()
+        let attester = AppAttestAttester(service: service, store: store)
+        await #expect(throws: DeviceAttestationError.self) {
+            _ = try await attester.attestKey(challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
+        }
+        let attestation = try await attester.attestKey(challenge: Self.challenge, deviceKeyThumbprint: Self.thumbprint)
+        #expect(attestation.keyID == "key-2")
+        #expect(await service.generatedKeys == ["key-1", "key-2"])
+        #expect(try await attester.pendingKeyID() == nil)
+        try await attester.resetKey()
+        #expect(try await attester.attestedKeyID() == nil)
+    }
+
     @Test("codes 0 and 2 are not invalidKey: no retry, no reset", arguments: [0, 2])
     func otherCodesDoNotReset(code: Int) async throws {
         let service = FakeAppAttestService(attestFailures: [code], assertionFailures: [code])

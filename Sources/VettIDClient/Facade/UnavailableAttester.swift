@@ -1,32 +1,35 @@
-/// The attester of a platform that has none: no App Attest and no development token configured. Every call
-/// fails with `unsupported`, so enrollment and the Gate report why instead of sending an empty attestation.
+/// The attester of a platform that has none: no App Attest (every Mac, the simulator, Linux) and no development
+/// token configured. Every call fails with `unsupported`, so enrollment and the Gate report why instead of sending an
+/// empty attestation.
 public struct UnavailableAttester: DeviceAttester {
     public let format = DeviceAttestationFormat.appleAppAttest
+    /// Why this platform cannot attest (``PlatformCapabilities/attestationUnavailableReason``); the message of every
+    /// error.
+    public let reason: String
 
     /// Creates the attester.
-    public init() {}
+    /// - Parameter reason: Why there is no attestation (the message of its errors).
+    public init(reason: String = PlatformCapabilities.linux.attestationUnavailableReason) {
+        self.reason = reason
+    }
 
     public func attestedKeyID() async throws(DeviceAttestationError) -> String? { nil }
 
     public func attestKey(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
         -> DeviceKeyAttestation
     {
-        throw Self.unavailable
+        throw unavailable
     }
 
     public func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
         -> DeviceKeyAssertion
     {
-        throw Self.unavailable
+        throw unavailable
     }
 
     public func resetKey() async throws(DeviceAttestationError) {}
 
-    static var unavailable: DeviceAttestationError {
-        DeviceAttestationError(
-            code: .unsupported,
-            message:
-                "This device cannot attest (no App Attest); configure the server's development token for simulators and Linux."
-        )
+    var unavailable: DeviceAttestationError {
+        DeviceAttestationError(code: .unsupported, message: reason)
     }
 }

@@ -5,11 +5,14 @@ import Logging
 /// The SDK's front door: configure it once with the backend's URL and the app's identity, and it picks the
 /// platform's defaults and hands out the parts, sharing one ``SecureStore`` and one device key.
 ///
-/// | | device | simulator | Linux |
-/// |---|---|---|---|
-/// | store | Keychain | Keychain | encrypted file |
-/// | device key | Secure Enclave | software | software |
-/// | attestation | App Attest | development token | development token |
+/// | | iPhone, iPad | Mac app | tool on a Mac | simulator | Linux |
+/// |---|---|---|---|---|---|
+/// | store | Keychain | Keychain | encrypted file | Keychain | encrypted file |
+/// | device key | Secure Enclave | Secure Enclave | Secure Enclave | software | software |
+/// | attestation | App Attest | development token or none | development token or none | development token | development token |
+///
+/// A Mac has no App Attest (``PlatformCapabilities``): its requests are DPoP-signed by the Secure Enclave key, and
+/// enrollment and the Gate need a server that accepts the development token.
 ///
 /// ```swift
 /// let vettid = try VettID(configuration: .init(
@@ -119,11 +122,11 @@ public final class VettID {
                     return AppAttestAttester(service: DeviceCheckAppAttestService(), store: store)
                 }
             #endif
-            return UnavailableAttester()
+            return UnavailableAttester(reason: configuration.platform.attestationUnavailableReason)
         case .developmentToken:
             return DevelopmentTokenAttester(token: configuration.developmentToken ?? "")
         case .unavailable:
-            return UnavailableAttester()
+            return UnavailableAttester(reason: configuration.platform.attestationUnavailableReason)
         }
     }
 }

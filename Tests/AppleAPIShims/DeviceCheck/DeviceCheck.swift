@@ -4,7 +4,7 @@ public import Foundation
 
 /// https://developer.apple.com/documentation/devicecheck/dcappattestservice
 @available(iOS 14.0, macOS 11.0, *)
-public final class DCAppAttestService: @unchecked Sendable {
+public final class DCAppAttestService {
     /// https://developer.apple.com/documentation/devicecheck/dcappattestservice/shared
     public static var shared: DCAppAttestService { fatalError("shim") }
     /// https://developer.apple.com/documentation/devicecheck/dcappattestservice/issupported
