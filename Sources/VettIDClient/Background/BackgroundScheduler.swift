@@ -5,15 +5,16 @@
 /// react to cancellation cooperatively (URLSession and AsyncHTTPClient requests do) and return soon.
 public typealias BackgroundTaskHandler = @Sendable () async -> Bool
 
-/// The seam between periodic SDK work (``VaultRefreshTask``) and whatever runs it: `BGTaskScheduler` on Apple
-/// platforms (`BGTaskVaultRefreshScheduler`), a clock-driven scheduler elsewhere (``InProcessBackgroundScheduler``),
-/// a fake in tests.
+/// The seam between periodic SDK work (``VaultRefreshTask``, ``NatsTokenRefreshTask``) and whatever runs it:
+/// ``BackgroundRefreshScheduler`` (on iOS `BackgroundRefreshScheduler.shared`, over `BGTaskScheduler`), a
+/// clock-driven scheduler elsewhere (``InProcessBackgroundScheduler``), a fake in tests.
 ///
-/// The model is BGTaskScheduler's: register a handler per identifier once, then ask for single runs no earlier
-/// than an interval from now; the handler reschedules itself for the next one.
+/// The model: attach a handler per identifier, then ask for single runs no earlier than an interval from now; the
+/// handler reschedules itself for the next one.
 public protocol BackgroundScheduler: Sendable {
-    /// Registers the work of `identifier` (on Apple platforms before the app finishes launching). Registering the
-    /// same identifier again keeps one handler.
+    /// Attaches the work of `identifier`. Registering the same identifier again keeps one handler, the last one. (On
+    /// iOS the identifier's launch handler must have been registered at launch:
+    /// ``BackgroundRefreshScheduler/registerLaunchHandlers(for:)``.)
     /// - Throws: ``BackgroundSchedulerError`` `registration_failed` (e.g. the identifier is not permitted).
     func register(identifier: String, handler: @escaping BackgroundTaskHandler) throws(BackgroundSchedulerError)
 
@@ -38,10 +39,17 @@ public struct BackgroundSchedulerError: Error, Sendable, CustomStringConvertible
         /// The value.
         public var description: String { rawValue }
 
-        /// `not_registered`: no handler is registered for the identifier.
+        /// `not_registered`: no handler is registered for the identifier (on iOS: it was not registered with
+        /// ``BackgroundRefreshScheduler/registerLaunchHandlers(for:)`` at launch).
         public static let notRegistered = Code(rawValue: "not_registered")
         /// `registration_failed`: the system refused the registration (e.g. not in `BGTaskSchedulerPermittedIdentifiers`).
         public static let registrationFailed = Code(rawValue: "registration_failed")
+        /// `already_registered`: another scheduler of this process registered the identifier's launch handler
+        /// (`BGTaskScheduler` allows one per process; use `BackgroundRefreshScheduler.shared`).
+        public static let alreadyRegistered = Code(rawValue: "already_registered")
+        /// `registration_closed`: launch handlers can be registered only before the app finishes launching (and
+        /// before the first request is submitted).
+        public static let registrationClosed = Code(rawValue: "registration_closed")
         /// `submit_failed`: the system refused the request (background refresh off, too many pending requests, …).
         public static let submitFailed = Code(rawValue: "submit_failed")
     }

@@ -17,9 +17,10 @@ public enum VaultRefreshOutcome: Sendable {
 /// replenished transaction keys) and schedules the next run ``interval`` later, on any ``BackgroundScheduler``.
 ///
 /// ```swift
-/// // iOS: at launch (Info.plist BGTaskSchedulerPermittedIdentifiers contains "dev.vettid.vaultsync")
-/// let refresh = VaultRefreshTask(service: vault, scheduler: BGTaskVaultRefreshScheduler())
-/// try refresh.register()
+/// // iOS, at launch (Info.plist BGTaskSchedulerPermittedIdentifiers contains "dev.vettid.vaultsync"):
+/// try BackgroundRefreshScheduler.shared.registerLaunchHandlers()
+/// // iOS, after sign-in (the vault service exists now):
+/// let refresh = VaultRefreshTask(service: vault, scheduler: BackgroundRefreshScheduler.shared)
 /// try await refresh.start()
 ///
 /// // Linux / CLI: an in-process scheduler; print each outcome
@@ -84,7 +85,8 @@ public actor VaultRefreshTask {
         }
     }
 
-    /// Registers the run with the scheduler (on Apple platforms call this before the app finishes launching).
+    /// Attaches the run to the scheduler (``start(firstRunAfter:)`` does it too). With
+    /// ``BackgroundRefreshScheduler`` the identifier's launch handler must have been registered at launch.
     public nonisolated func register() throws(BackgroundSchedulerError) {
         try periodic.register { [self] in await self.run() }
     }

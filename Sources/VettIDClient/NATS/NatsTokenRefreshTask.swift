@@ -8,10 +8,11 @@ public import Logging
 /// losing messages). It runs on any ``BackgroundScheduler``.
 ///
 /// ```swift
-/// // iOS, at launch (Info.plist BGTaskSchedulerPermittedIdentifiers contains "dev.vettid.natsrefresh")
-/// let refresh = NatsTokenRefreshTask(provider: vault, store: credentialStore, scheduler: BGTaskNatsRefreshScheduler(),
-///                                    manager: manager)
-/// try refresh.register()
+/// // iOS, at launch (Info.plist BGTaskSchedulerPermittedIdentifiers contains "dev.vettid.natsrefresh"):
+/// try BackgroundRefreshScheduler.shared.registerLaunchHandlers()
+/// // iOS, after sign-in:
+/// let refresh = NatsTokenRefreshTask(provider: vault, store: credentialStore,
+///                                    scheduler: BackgroundRefreshScheduler.shared, manager: manager)
 /// try await refresh.start()
 /// ```
 public actor NatsTokenRefreshTask {
@@ -40,7 +41,8 @@ public actor NatsTokenRefreshTask {
     /// - Parameters:
     ///   - provider: Issues the new credentials (``VaultService``).
     ///   - store: Where the credentials live (the manager's store).
-    ///   - scheduler: What runs it (`BGTaskNatsRefreshScheduler` on iOS, ``InProcessBackgroundScheduler`` elsewhere).
+    ///   - scheduler: What runs it (`BackgroundRefreshScheduler.shared` on iOS, shared with ``VaultRefreshTask``;
+    ///     ``InProcessBackgroundScheduler`` elsewhere).
     ///   - identifier: ``defaultIdentifier`` unless given.
     ///   - interval: ``defaultInterval`` unless given.
     ///   - refreshWindow: ``NatsCredentials/defaultRefreshWindow`` (one hour) unless given.
@@ -69,7 +71,8 @@ public actor NatsTokenRefreshTask {
         (outcomes, continuation) = AsyncStream.makeStream(of: NatsRefreshOutcome.self)
     }
 
-    /// Registers the run with the scheduler (on Apple platforms before the app finishes launching).
+    /// Attaches the run to the scheduler (``start(firstRunAfter:)`` does it too). With
+    /// ``BackgroundRefreshScheduler`` the identifier's launch handler must have been registered at launch.
     public nonisolated func register() throws(BackgroundSchedulerError) {
         try periodic.register { [self] in await self.run() }
     }

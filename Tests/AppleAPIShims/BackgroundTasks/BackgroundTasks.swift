@@ -5,6 +5,8 @@ public import Foundation
 
 /// https://developer.apple.com/documentation/backgroundtasks/bgtask
 open class BGTask {
+    /// https://developer.apple.com/documentation/backgroundtasks/bgtask/identifier
+    public var identifier: String { fatalError("shim") }
     /// https://developer.apple.com/documentation/backgroundtasks/bgtask/expirationhandler
     public var expirationHandler: (() -> Void)?
     /// https://developer.apple.com/documentation/backgroundtasks/bgtask/settaskcompleted(success:)
@@ -27,15 +29,19 @@ public final class BGAppRefreshTaskRequest: BGTaskRequest {
 }
 
 /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler
-public final class BGTaskScheduler: @unchecked Sendable {
+/// (not `Sendable`: the page lists no such conformance).
+public final class BGTaskScheduler {
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/shared
     public static var shared: BGTaskScheduler { fatalError("shim") }
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)
+    /// (`dispatch_queue_t?` is `DispatchQueue?` in Swift; the page shows a launch handler that is not `@Sendable`).
+    /// All handlers must be registered before the app finishes launching, once per identifier and process.
     public func register(
         forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
-        launchHandler: @escaping @Sendable (BGTask) -> Void
+        launchHandler: @escaping (BGTask) -> Void
     ) -> Bool { fatalError("shim") }
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/submit(_:)
+    /// ("a total of 1 refresh task and 10 processing tasks scheduled at any time").
     public func submit(_ taskRequest: BGTaskRequest) throws { fatalError("shim") }
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/cancel(taskrequestwithidentifier:)
     public func cancel(taskRequestWithIdentifier identifier: String) { fatalError("shim") }
