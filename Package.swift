@@ -28,6 +28,11 @@ let package = Package(
         .library(name: "VettIDClient", targets: ["VettIDClient"]),
         .library(name: "VettIDNats", targets: ["VettIDNats"]),
         .library(name: "VettIDViewModels", targets: ["VettIDViewModels"]),
+        .library(name: "VettIDNatsViewModels", targets: ["VettIDNatsViewModels"]),
+        // SwiftUI screens (Apple platforms; an empty module elsewhere): enrollment, vault status, sign-in, profile.
+        .library(name: "VettIDUI", targets: ["VettIDUI"]),
+        // The messaging status view (Apple platforms); brings VettIDNats, hence NIO.
+        .library(name: "VettIDNatsUI", targets: ["VettIDNatsUI"]),
         // Server-only: verification of DPoP proofs and App Attest objects.
         .library(name: "VettIDVerification", targets: ["VettIDVerification"]),
         // Development and CI only: a software attestation authority and attester the server can be told to trust.
@@ -183,6 +188,24 @@ let package = Package(
             dependencies: ["VettIDClient"],
             swiftSettings: swiftSettings
         ),
+        // The messaging status line's presentation (over VettIDNats's set-up and connection states).
+        .target(
+            name: "VettIDNatsViewModels",
+            dependencies: ["VettIDNats", "VettIDViewModels"],
+            swiftSettings: swiftSettings
+        ),
+        // SwiftUI views that only lay out VettIDViewModels' presentation values; every file is behind
+        // `#if canImport(SwiftUI)`, type-checked on Linux by scripts/check-apple-only against Tests/AppleAPIShims.
+        .target(
+            name: "VettIDUI",
+            dependencies: ["VettIDViewModels", "VettIDClient"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "VettIDNatsUI",
+            dependencies: ["VettIDUI", "VettIDNatsViewModels", "VettIDNats", "VettIDViewModels"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "VettIDAttestationTests",
             dependencies: [
@@ -298,7 +321,9 @@ let package = Package(
         ),
         .testTarget(
             name: "VettIDViewModelsTests",
-            dependencies: ["VettIDViewModels", "VettIDNats", "VettIDClient", "VettIDMessaging"],
+            dependencies: [
+                "VettIDViewModels", "VettIDNatsViewModels", "VettIDNats", "VettIDClient", "VettIDMessaging",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

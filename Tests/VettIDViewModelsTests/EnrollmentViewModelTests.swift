@@ -57,6 +57,7 @@ struct EnrollmentViewModelTests {
         guard case .settingPassword(let strength) = model.state else { Issue.record("left the password step"); return }
         #expect(strength.reasons.first?.code == .tooShort)
         model.password = Self.strong
+        model.confirmation = model.password
         await model.submitPassword()
         #expect(log.calls == ["start K7QM-3XPA", "attest", "password \(Self.strong)", "finalize"])
         #expect(model.state == .complete(userGUID: "user-1"))
@@ -71,6 +72,7 @@ struct EnrollmentViewModelTests {
         model.beginScanning()
         await model.scanned(Self.payload)
         model.password = "qwertyuiopas"
+        model.confirmation = model.password
         await model.submitPassword()
         #expect(log.calls == ["start K7QM-3XPA"])
         guard case .settingPassword(let strength) = model.state else { Issue.record("left the password step"); return }
@@ -85,6 +87,7 @@ struct EnrollmentViewModelTests {
         model.beginScanning()
         await model.scanned(Self.payload)
         model.password = Self.strong
+        model.confirmation = model.password
         await model.submitPassword()
         #expect(model.state == .error(message: "Cannot reach the server. Check your connection.", retryable: true))
         failing.errors = [:]
@@ -105,5 +108,65 @@ struct EnrollmentViewModelTests {
         await model.scanned(Self.payload)
         #expect(model.state == .scanningQR(error: "This invitation has already been used. Ask for a new one."))
         #expect(log.calls == ["start K7QM-3XPA"])
+    }
+
+    @Test("a typed code is formatted as typed and redeemed at the configured origin")
+    func manualCodeEntry() async throws {
+        let log = CallLog()
+        let origin = try #require(URL(string: "https://api.example.com"))
+        let model = EnrollmentViewModel(actions: actions(log), manualEntryOrigin: origin)
+        #expect(model.allowsManualEntry)
+        model.beginScanning()
+        model.manualCode = "k7qm3xpa"
+        #expect(model.manualCode == "K7QM-3XPA")
+        guard case .scanner(let scanner) = model.screen(camera: .denied, format: usUTC).step else {
+            Issue.record("expected the scanner")
+            return
+        }
+        #expect(scanner.manualEntry?.submit.isEnabled == true)
+        await model.submitCode()
+        #expect(log.calls == ["start K7QM-3XPA", "attest"])
+        #expect(model.state == .settingPassword(strength: .empty))
+    }
+
+    @Test("a typed code is refused without a configured origin, and an invalid one is explained")
+    func manualCodeRefused() async throws {
+        let log = CallLog()
+        let without = EnrollmentViewModel(actions: actions(log))
+        without.beginScanning()
+        without.manualCode = "K7QM-3XPA"
+        await without.submitCode()
+        #expect(log.calls.isEmpty)
+        #expect(without.state == .scanningQR(error: nil))
+
+        let origin = try #require(URL(string: "https://api.example.com"))
+        let model = EnrollmentViewModel(actions: actions(log), manualEntryOrigin: origin)
+        model.beginScanning()
+        model.manualCode = "K7QM"
+        await model.submitCode()
+        #expect(log.calls.isEmpty)
+        #expect(model.state == .scanningQR(error: "The invitation code is not valid."))
+    }
+
+    @Test("a password is not sent until the confirmation matches; reset clears every field")
+    func confirmationRequired() async {
+        let log = CallLog()
+        let model = EnrollmentViewModel(actions: actions(log, attestationRequired: false))
+        model.beginScanning()
+        await model.scanned(Self.payload)
+        model.password = Self.strong
+        model.confirmation = "something else"
+        await model.submitPassword()
+        #expect(log.calls == ["start K7QM-3XPA"])
+        guard case .password(let content) = model.screen(camera: .authorized, format: usUTC).step else {
+            Issue.record("expected the password step")
+            return
+        }
+        #expect(content.confirmationError == "The passwords do not match.")
+        #expect(!content.submit.isEnabled)
+        model.manualCode = "K7QM"
+        model.reset()
+        #expect(model.password.isEmpty && model.confirmation.isEmpty && model.manualCode.isEmpty)
+        #expect(model.state == .initial)
     }
 }

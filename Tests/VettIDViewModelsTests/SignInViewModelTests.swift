@@ -18,8 +18,10 @@ struct SignInViewModelTests {
                 log.calls.append("login \(email) \(password)")
                 if let error { throw error }
             },
-            register: { email, password in
-                log.calls.append("register \(email) \(password)")
+            register: { email, password, firstName, lastName in
+                log.calls.append(
+                    "register \(email) \(password)" + (firstName.map { " first=\($0)" } ?? "")
+                        + (lastName.map { " last=\($0)" } ?? ""))
                 if let error { throw error }
             }
         )
@@ -74,7 +76,7 @@ struct SignInViewModelTests {
     func foreignError() async {
         struct Boom: Error {}
         let model = SignInViewModel(
-            actions: .init(login: { _, _ in throw Boom() }, register: { _, _ in })
+            actions: .init(login: { _, _ in throw Boom() }, register: { _, _, _, _ in })
         )
         model.email = "member@example.com"
         model.password = "pw"

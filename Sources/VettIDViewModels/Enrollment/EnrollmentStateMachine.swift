@@ -1,3 +1,4 @@
+public import Foundation
 public import VettIDClient
 
 /// The pure logic of the enrollment screen: events in, a new ``EnrollmentState`` and an ``Effect`` out.
@@ -51,6 +52,19 @@ public struct EnrollmentStateMachine: Sendable {
         guard case .scanningQR = state else { return .none }
         do throws(InvitationLinkError) {
             let link = try EnrollmentInvitationLink(parsing: payload)
+            return transition(to: .attesting(progress: .startingSession), effect: .start(link))
+        } catch {
+            state = .scanningQR(error: Self.message(for: error))
+            return .none
+        }
+    }
+
+    /// The member typed an invitation code instead of scanning it; `apiOrigin` is the server the app is
+    /// configured for (a typed code carries none).
+    public mutating func codeEntered(_ code: String, apiOrigin: URL) -> Effect {
+        guard case .scanningQR = state else { return .none }
+        do throws(InvitationLinkError) {
+            let link = try EnrollmentInvitationLink(code: code, apiOrigin: apiOrigin)
             return transition(to: .attesting(progress: .startingSession), effect: .start(link))
         } catch {
             state = .scanningQR(error: Self.message(for: error))

@@ -1,3 +1,4 @@
+public import Foundation
 public import Observation
 public import VettIDClient
 
@@ -58,6 +59,18 @@ public final class EnrollmentViewModel {
     public var password = "" {
         didSet { if password != oldValue { _ = machine.passwordChanged(password) } }
     }
+    /// The password's confirmation field; the password is sent only when both match.
+    public var confirmation = ""
+    /// The manual code entry, kept formatted as a prefix of `XXXX-XXXX` (``InvitationCodeInput``).
+    public var manualCode = "" {
+        didSet {
+            let formatted = InvitationCodeInput.format(manualCode)
+            if formatted != manualCode { manualCode = formatted }
+        }
+    }
+    /// The server a typed invitation code is redeemed at (a scanned one names its own), or `nil` when the app
+    /// offers no manual entry.
+    public let manualEntryOrigin: URL?
     /// The screen logic and state.
     public private(set) var machine: EnrollmentStateMachine
 
@@ -68,8 +81,13 @@ public final class EnrollmentViewModel {
     ///   - actions: The SDK calls.
     ///   - meter: The strength meter (the server's policy by default).
     ///   - userInputs: Words the member may reuse in a password (email parts), for the meter.
-    public init(actions: Actions, meter: PasswordStrengthMeter = PasswordStrengthMeter(), userInputs: [String] = []) {
+    ///   - manualEntryOrigin: The server typed codes are redeemed at (`nil`: scanning only).
+    public init(
+        actions: Actions, meter: PasswordStrengthMeter = PasswordStrengthMeter(), userInputs: [String] = [],
+        manualEntryOrigin: URL? = nil
+    ) {
         self.actions = actions
+        self.manualEntryOrigin = manualEntryOrigin
         self.machine = EnrollmentStateMachine(meter: meter, userInputs: userInputs)
     }
 
@@ -94,21 +112,48 @@ public final class EnrollmentViewModel {
         await run(machine.scanned(payload))
     }
 
-    /// Submits the password (only when the meter accepts it), then finalizes. The field is cleared on success.
+    /// Whether a typed code can be redeemed (``manualEntryOrigin`` is set).
+    public var allowsManualEntry: Bool { manualEntryOrigin != nil }
+
+    /// Redeems the typed code at ``manualEntryOrigin`` and runs the enrollment up to the password step.
+    public func submitCode() async {
+        guard let manualEntryOrigin else { return }
+        await run(machine.codeEntered(manualCode, apiOrigin: manualEntryOrigin))
+    }
+
+    /// Submits the password (only when the meter accepts it and ``confirmation`` matches), then finalizes. Both
+    /// fields are cleared on success.
     public func submitPassword() async {
+        guard password == confirmation else { return }
         await run(machine.submitPassword(password))
-        if case .complete = machine.state { password = "" }
+        clearSecretsIfComplete()
+    }
+
+    /// The screen's presentation for a camera authorization.
+    public func screen(camera: CameraAuthorization, format: PresentationFormat = .current) -> EnrollmentScreen {
+        EnrollmentScreen(
+            state: machine.state, password: password, confirmation: confirmation, manualCode: manualCode,
+            camera: camera, allowsManualEntry: allowsManualEntry, format: format)
+    }
+
+    private func clearSecretsIfComplete() {
+        if case .complete = machine.state {
+            password = ""
+            confirmation = ""
+        }
     }
 
     /// Repeats the failed step after a retryable error.
     public func retry() async {
         await run(machine.retry())
-        if case .complete = machine.state { password = "" }
+        clearSecretsIfComplete()
     }
 
     /// Starts over.
     public func reset() {
         password = ""
+        confirmation = ""
+        manualCode = ""
         _ = machine.reset()
     }
 

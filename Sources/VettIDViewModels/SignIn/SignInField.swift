@@ -4,4 +4,8 @@ public enum SignInField: String, Sendable, Hashable, CaseIterable {
     case email
     /// The password field.
     case password
+    /// The first name (registration only, optional).
+    case firstName
+    /// The last name (registration only, optional).
+    case lastName
 }

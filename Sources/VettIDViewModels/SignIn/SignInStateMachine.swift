@@ -2,7 +2,7 @@ public import VettIDClient
 
 /// The pure logic of the sign-in / registration form: validation, submission, and how failures read.
 ///
-/// It performs nothing itself: ``submit(email:password:)`` returns an ``Action`` that the view model carries
+/// It performs nothing itself: ``submit(email:password:firstName:lastName:)`` returns an ``Action`` that the view model carries
 /// out, and the outcome comes back through ``succeeded()`` or ``failed(_:)``. Tested without a network.
 public struct SignInStateMachine: Sendable, Equatable {
     /// Log in to an existing account or register a new one.
@@ -29,8 +29,9 @@ public struct SignInStateMachine: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         /// Nothing (invalid input, or a request already in flight).
         case none
-        /// Send the credentials (trimmed email) in the given mode.
-        case send(mode: Mode, email: String, password: String)
+        /// Send the credentials (trimmed email) in the given mode; at registration also the names (trimmed,
+        /// `nil` when empty).
+        case send(mode: Mode, email: String, password: String, firstName: String? = nil, lastName: String? = nil)
     }
 
     /// The minimum password length at registration; the server enforces the same (and a strength score).
@@ -48,8 +49,13 @@ public struct SignInStateMachine: Sendable, Equatable {
         self.mode = mode
     }
 
-    /// The user submits the form.
-    public mutating func submit(email: String, password: String) -> Action {
+    /// The longest first or last name the server accepts.
+    public static let maximumNameLength = 100
+
+    /// The user submits the form; `firstName` and `lastName` are optional and used at registration only.
+    public mutating func submit(email: String, password: String, firstName: String = "", lastName: String = "")
+        -> Action
+    {
         guard state != .submitting, state != .signedIn else { return .none }
         let trimmed = email.trimmingWhitespace()
         var errors: [SignInField: String] = [:]
@@ -61,13 +67,26 @@ public struct SignInStateMachine: Sendable, Equatable {
         } else if mode == .register, password.count < Self.minimumPasswordLength {
             errors[.password] = "Use at least \(Self.minimumPasswordLength) characters."
         }
+        let first = firstName.trimmingWhitespace()
+        let last = lastName.trimmingWhitespace()
+        if mode == .register {
+            if first.count > Self.maximumNameLength {
+                errors[.firstName] = "Use at most \(Self.maximumNameLength) characters."
+            }
+            if last.count > Self.maximumNameLength {
+                errors[.lastName] = "Use at most \(Self.maximumNameLength) characters."
+            }
+        }
         fieldErrors = errors
         guard errors.isEmpty else {
             state = .editing
             return .none
         }
         state = .submitting
-        return .send(mode: mode, email: trimmed, password: password)
+        guard mode == .register else { return .send(mode: mode, email: trimmed, password: password) }
+        return .send(
+            mode: mode, email: trimmed, password: password, firstName: first.isEmpty ? nil : first,
+            lastName: last.isEmpty ? nil : last)
     }
 
     /// The request succeeded.

@@ -15,13 +15,15 @@ public final class SignInViewModel {
     public struct Actions: Sendable {
         /// Logs in.
         public var login: @MainActor @Sendable (_ email: String, _ password: String) async throws -> Void
-        /// Registers (and logs in).
-        public var register: @MainActor @Sendable (_ email: String, _ password: String) async throws -> Void
+        /// Registers (and logs in); the names are optional.
+        public var register:
+            @MainActor @Sendable (_ email: String, _ password: String, _ firstName: String?, _ lastName: String?)
+                async throws -> Void
 
         /// Creates actions from closures.
         public init(
             login: @escaping @MainActor @Sendable (String, String) async throws -> Void,
-            register: @escaping @MainActor @Sendable (String, String) async throws -> Void
+            register: @escaping @MainActor @Sendable (String, String, String?, String?) async throws -> Void
         ) {
             self.login = login
             self.register = register
@@ -31,7 +33,9 @@ public final class SignInViewModel {
         public static func live(_ auth: AuthManager) -> Actions {
             Actions(
                 login: { email, password in try await auth.login(email: email, password: password) },
-                register: { email, password in try await auth.register(email: email, password: password) }
+                register: { email, password, firstName, lastName in
+                    try await auth.register(email: email, password: password, firstName: firstName, lastName: lastName)
+                }
             )
         }
     }
@@ -43,6 +47,14 @@ public final class SignInViewModel {
     /// The password field.
     public var password = "" {
         didSet { if password != oldValue { machine.edited() } }
+    }
+    /// The first name field (registration only, optional).
+    public var firstName = "" {
+        didSet { if firstName != oldValue { machine.edited() } }
+    }
+    /// The last name field (registration only, optional).
+    public var lastName = "" {
+        didSet { if lastName != oldValue { machine.edited() } }
     }
     /// The form logic and state.
     public private(set) var machine: SignInStateMachine
@@ -62,6 +74,11 @@ public final class SignInViewModel {
     /// Whether a request is in flight.
     public var isSubmitting: Bool { machine.state == .submitting }
 
+    /// The screen's presentation.
+    public var screen: SignInScreen {
+        SignInScreen(machine: machine)
+    }
+
     /// Switches between login and register.
     public func switchMode(to mode: SignInStateMachine.Mode) {
         machine.switchMode(to: mode)
@@ -69,14 +86,16 @@ public final class SignInViewModel {
 
     /// Validates and submits the form. The password field is cleared after a successful sign-in.
     public func submit() async {
-        guard case .send(let mode, let email, let password) = machine.submit(email: email, password: self.password)
+        guard
+            case .send(let mode, let email, let password, let firstName, let lastName) = machine.submit(
+                email: email, password: self.password, firstName: self.firstName, lastName: self.lastName)
         else {
             return
         }
         do {
             switch mode {
             case .login: try await actions.login(email, password)
-            case .register: try await actions.register(email, password)
+            case .register: try await actions.register(email, password, firstName, lastName)
             }
             machine.succeeded()
             self.password = ""

@@ -57,6 +57,14 @@ public final class VaultStatusViewModel {
     /// The screen's state.
     public var state: VaultState { machine.state }
 
+    /// The screen's presentation.
+    public func screen(format: PresentationFormat = .current) -> VaultStatusScreen {
+        VaultStatusScreen(state: machine.state, isBusy: machine.isBusy, format: format)
+    }
+
+    /// The home screen card's presentation.
+    public var card: VaultStatusCardContent { VaultStatusCardContent(state: machine.state) }
+
     /// Reads the status.
     public func refresh() async {
         await perform(machine.refresh())

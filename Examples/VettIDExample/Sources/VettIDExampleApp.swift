@@ -1,0 +1,23 @@
+import SwiftUI
+import VettIDClient
+
+/// The example app: sign in or register, enroll the device into the member's vault, see the vault and messaging
+/// status, sync, sign out. It talks to a local `vettid server` unless `VETTID_SERVER_URL` says otherwise.
+@main
+struct VettIDExampleApp: App {
+    @State private var model: ExampleAppModel
+
+    init() {
+        // Background tasks must be registered before the app finishes launching (BGTaskScheduler); App.init runs
+        // before that. The jobs are attached once the member has signed in.
+        let model = ExampleAppModel(configuration: ExampleConfiguration.fromEnvironment())
+        model.registerBackgroundTasks()
+        _model = State(wrappedValue: model)
+    }
+
+    var body: some Scene {
+        WindowGroup {
+            RootView(model: model)
+        }
+    }
+}

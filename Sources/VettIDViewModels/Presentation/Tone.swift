@@ -1,0 +1,16 @@
+/// What a status means, for the colour and symbol a view gives it.
+///
+/// Views map each tone to a semantic system colour (one that adapts to dark mode and increased contrast); no
+/// presentation value names a colour.
+public enum Tone: String, Sendable, Hashable, CaseIterable {
+    /// Informational, nothing to do.
+    case neutral
+    /// Working as it should.
+    case positive
+    /// Something is running.
+    case busy
+    /// Needs the member's attention, but nothing is broken.
+    case caution
+    /// Failed or refused.
+    case critical
+}

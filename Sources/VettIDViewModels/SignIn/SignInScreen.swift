@@ -1,0 +1,75 @@
+/// Everything the sign-in and registration screen shows (seed 003), computed from a ``SignInStateMachine``.
+public struct SignInScreen: Sendable, Hashable {
+    /// What the screen's buttons do.
+    public enum ActionKind: String, Sendable, Hashable {
+        /// Submit the form (``SignInViewModel/submit()``).
+        case submit
+        /// Switch to registration.
+        case switchToRegister
+        /// Switch to login.
+        case switchToLogin
+    }
+
+    /// One field of the form.
+    public struct Field: Sendable, Hashable, Identifiable {
+        /// Which field.
+        public let field: SignInField
+        /// The field's label (also its placeholder and accessibility label).
+        public let label: String
+        /// Whether the text is hidden (passwords).
+        public let isSecure: Bool
+        /// What is wrong with the value, shown under the field.
+        public let error: String?
+
+        /// The field identifies itself.
+        public var id: SignInField { field }
+    }
+
+    /// The navigation title.
+    public let title: String
+    /// The fields in order: email, password, then at registration first and last name.
+    public let fields: [Field]
+    /// The submit button (disabled while a request runs).
+    public let submit: ScreenAction<ActionKind>
+    /// The button that switches between login and registration.
+    public let switchMode: ScreenAction<ActionKind>
+    /// Why the last attempt failed.
+    public let banner: BannerContent<ActionKind>?
+    /// Whether a request runs.
+    public let showsProgress: Bool
+
+    /// Computes the screen.
+    public init(machine: SignInStateMachine) {
+        let registering = machine.mode == .register
+        let submitting = machine.state == .submitting
+        title = registering ? "Create Account" : "Sign In"
+        var fields = [
+            Field(field: .email, label: "Email", isSecure: false, error: machine.fieldErrors[.email]),
+            Field(field: .password, label: "Password", isSecure: true, error: machine.fieldErrors[.password]),
+        ]
+        if registering {
+            fields.append(
+                Field(field: .firstName, label: "First name (optional)", isSecure: false,
+                    error: machine.fieldErrors[.firstName]))
+            fields.append(
+                Field(field: .lastName, label: "Last name (optional)", isSecure: false,
+                    error: machine.fieldErrors[.lastName]))
+        }
+        self.fields = fields
+        submit = ScreenAction(
+            .submit, title: registering ? "Create Account" : "Sign In",
+            isEnabled: !submitting && machine.state != .signedIn)
+        switchMode =
+            registering
+            ? ScreenAction(.switchToLogin, title: "I already have an account", isEnabled: !submitting, role: .secondary)
+            : ScreenAction(.switchToRegister, title: "Create an account", isEnabled: !submitting, role: .secondary)
+        if case .failed(let failure) = machine.state {
+            banner = BannerContent(
+                tone: .critical, message: failure.message,
+                action: failure.retryable ? ScreenAction(.submit, title: "Try Again") : nil)
+        } else {
+            banner = nil
+        }
+        showsProgress = submitting
+    }
+}

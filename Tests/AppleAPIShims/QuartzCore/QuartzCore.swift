@@ -1,0 +1,7 @@
+// Shim of QuartzCore (type-checking only; every body traps). Only the layer class AVFoundation's preview layer
+// and UIKit's views build on.
+
+public import Foundation
+
+/// https://developer.apple.com/documentation/quartzcore/calayer
+open class CALayer: NSObject {}

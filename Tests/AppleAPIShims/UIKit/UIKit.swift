@@ -1,0 +1,48 @@
+// Shim of UIKit (type-checking only; every body traps). Only what VettIDUI's iOS code calls.
+
+@_exported public import QuartzCore
+public import Foundation
+
+/// https://developer.apple.com/documentation/uikit/uiview (main-actor isolated, iOS 2.0+)
+@MainActor
+open class UIView: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uiview/layerclass
+    open class var layerClass: AnyClass { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uiview/layer
+    open var layer: CALayer { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uiview/init(frame:)
+    public init(frame: CGRect) { fatalError("shim") }
+    /// `UIView()`: NSObject's `init()`, which UIView implements as `init(frame: .zero)`.
+    public override init() { fatalError("shim") }
+}
+
+/// https://developer.apple.com/documentation/uikit/uiapplication (main-actor isolated)
+@MainActor
+open class UIApplication: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uiapplication/opensettingsurlstring (iOS 8.0+)
+    public class var openSettingsURLString: String { fatalError("shim") }
+}
+
+/// https://developer.apple.com/documentation/uikit/uitextcontenttype (iOS 10.0+)
+public struct UITextContentType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/emailaddress
+    public static var emailAddress: UITextContentType { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/password (iOS 11.0+)
+    public static var password: UITextContentType { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/newpassword (iOS 12.0+)
+    public static var newPassword: UITextContentType { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/givenname
+    public static var givenName: UITextContentType { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/familyname
+    public static var familyName: UITextContentType { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/onetimecode (iOS 12.0+)
+    public static var oneTimeCode: UITextContentType { fatalError("shim") }
+}
+
+/// https://developer.apple.com/documentation/uikit/uikeyboardtype
+public enum UIKeyboardType: Int, Sendable {
+    case `default` = 0
+    case emailAddress = 7
+}

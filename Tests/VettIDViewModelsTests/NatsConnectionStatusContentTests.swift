@@ -1,0 +1,51 @@
+import Testing
+import VettIDClient
+import VettIDNats
+import VettIDViewModels
+
+@testable import VettIDNatsViewModels
+
+@Suite("Messaging status line presentation")
+struct NatsConnectionStatusContentTests {
+    @Test("every set-up state: indicator, text, action")
+    func setupStates() {
+        let cases: [(NatsSetupState, NatsConnectionStatusContent.Indicator, String, NatsConnectionStatusContent.ActionKind?)] = [
+            (.initial, .hidden, "", nil),
+            (.creatingAccount, .progress, "Setting up messaging…", nil),
+            (.generatingToken, .progress, "Getting access…", nil),
+            (.connecting, .progress, "Connecting…", nil),
+            (.connected(setupStatus), .dot(.positive), "Connected", nil),
+            (.error(message: "The messaging server is unavailable."), .dot(.critical), "The messaging server is unavailable.", .retry),
+            (.signInRequired, .dot(.caution), "Signed out. Sign in to reconnect.", .signIn),
+        ]
+        for (state, indicator, text, action) in cases {
+            let content = NatsConnectionStatusContent(setup: state)
+            #expect(content.indicator == indicator, "\(state)")
+            #expect(content.text == text, "\(state)")
+            #expect(content.action?.kind == action, "\(state)")
+            #expect(content.isVisible == (state != .initial))
+            #expect(content.accessibilityLabel == (text.isEmpty ? "" : "Messaging: \(text)"))
+        }
+    }
+
+    @Test("every connection state, alone and once set up")
+    func connectionStates() {
+        let cases: [(NatsConnectionState, NatsConnectionStatusContent.Indicator, String, String?)] = [
+            (.disconnected, .dot(.neutral), "Offline", "Connect"),
+            (.connecting, .progress, "Connecting…", nil),
+            (.connected, .dot(.positive), "Connected", nil),
+            (.error("Authorization violation"), .dot(.critical), "Authorization violation", "Reconnect"),
+        ]
+        for (connection, indicator, text, actionTitle) in cases {
+            let alone = NatsConnectionStatusContent(connection: connection)
+            #expect(alone.indicator == indicator)
+            #expect(alone.text == text)
+            #expect(alone.action?.title == actionTitle)
+            // Once set up, the connection's state decides the line.
+            #expect(NatsConnectionStatusContent(setup: .connected(setupStatus), connection: connection) == alone)
+        }
+        #expect(
+            NatsConnectionStatusContent(setup: .connecting, connection: .connected).indicator == .progress,
+            "the set-up is still running")
+    }
+}
