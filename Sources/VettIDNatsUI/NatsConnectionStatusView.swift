@@ -1,61 +1,65 @@
 #if canImport(SwiftUI)
-public import SwiftUI
-public import VettIDNats
-public import VettIDNatsViewModels
-import VettIDUI
-import VettIDViewModels
+    public import SwiftUI
+    public import VettIDNats
+    public import VettIDNatsViewModels
+    import VettIDUI
+    import VettIDViewModels
 
-/// The messaging status line (seed 000's `NatsConnectionStatusView`): a dot or a spinner and a short text for
-/// every set-up and connection state, with Try Again or Sign In when they help; nothing before set-up starts.
-public struct NatsConnectionStatusView: View {
-    let content: NatsConnectionStatusContent
-    let perform: @MainActor (NatsConnectionStatusContent.ActionKind) -> Void
+    /// The messaging status line (seed 000's `NatsConnectionStatusView`): a dot or a spinner and a short text for
+    /// every set-up and connection state, with Try Again or Sign In when they help; nothing before set-up starts.
+    public struct NatsConnectionStatusView: View {
+        let content: NatsConnectionStatusContent
+        let perform: @MainActor (NatsConnectionStatusContent.ActionKind) -> Void
 
-    /// Creates the line from a presentation.
-    public init(
-        content: NatsConnectionStatusContent, perform: @escaping @MainActor (NatsConnectionStatusContent.ActionKind) -> Void
-    ) {
-        self.content = content
-        self.perform = perform
-    }
-
-    /// Creates the line for a set-up view model (and its connection manager, once set up); Sign In calls `onSignIn`.
-    public init(setup: NatsSetupViewModel, connection: NatsConnectionManager? = nil, onSignIn: @escaping @MainActor () -> Void) {
-        self.content = NatsConnectionStatusContent(setup: setup.state, connection: connection?.state)
-        self.perform = { kind in
-            switch kind {
-            case .retry: Task { await setup.retry() }
-            case .signIn: onSignIn()
-            }
+        /// Creates the line from a presentation.
+        public init(
+            content: NatsConnectionStatusContent,
+            perform: @escaping @MainActor (NatsConnectionStatusContent.ActionKind) -> Void
+        ) {
+            self.content = content
+            self.perform = perform
         }
-    }
 
-    public var body: some View {
-        HStack(spacing: 8) {
-            switch content.indicator {
-            case .hidden:
-                EmptyView()
-            case .progress:
-                ProgressView()
-                    .controlSize(.small)
-            case .dot(let tone):
-                Circle()
-                    .fill(tone.color)
-                    .frame(width: 8, height: 8)
-            }
-            if content.isVisible {
-                Text(content.text)
-                    .font(.caption)
-                    .lineLimit(1)
-                if let action = content.action {
-                    Button(action.title) { perform(action.kind) }
-                        .font(.caption)
-                        .disabled(!action.isEnabled)
+        /// Creates the line for a set-up view model (and its connection manager, once set up); Sign In calls `onSignIn`.
+        public init(
+            setup: NatsSetupViewModel, connection: NatsConnectionManager? = nil,
+            onSignIn: @escaping @MainActor () -> Void
+        ) {
+            self.content = NatsConnectionStatusContent(setup: setup.state, connection: connection?.state)
+            self.perform = { kind in
+                switch kind {
+                case .retry: Task { await setup.retry() }
+                case .signIn: onSignIn()
                 }
             }
         }
-        .accessibilityElement(children: .combine)
-        .accessibilityLabel(Text(content.accessibilityLabel))
+
+        public var body: some View {
+            HStack(spacing: 8) {
+                switch content.indicator {
+                case .hidden:
+                    EmptyView()
+                case .progress:
+                    ProgressView()
+                        .controlSize(.small)
+                case .dot(let tone):
+                    Circle()
+                        .fill(tone.color)
+                        .frame(width: 8, height: 8)
+                }
+                if content.isVisible {
+                    Text(content.text)
+                        .font(.caption)
+                        .lineLimit(1)
+                    if let action = content.action {
+                        Button(action.title) { perform(action.kind) }
+                            .font(.caption)
+                            .disabled(!action.isEnabled)
+                    }
+                }
+            }
+            .accessibilityElement(children: .combine)
+            .accessibilityLabel(Text(content.accessibilityLabel))
+        }
     }
-}
 #endif

@@ -97,7 +97,8 @@ struct EnrollmentScreenTests {
         #expect(!InvitationCodeInput.isComplete("K7QM3XPA"), "not formatted")
         // Every complete formatted code is one EnrollmentInvitationLink accepts.
         #expect(
-            (try? EnrollmentInvitationLink(code: InvitationCodeInput.format("abcd2345"), apiOrigin: URL(string: "https://a.example")!))
+            (try? EnrollmentInvitationLink(
+                code: InvitationCodeInput.format("abcd2345"), apiOrigin: URL(string: "https://a.example")!))
                 != nil)
     }
 

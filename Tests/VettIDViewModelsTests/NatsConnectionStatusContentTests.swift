@@ -9,15 +9,20 @@ import VettIDViewModels
 struct NatsConnectionStatusContentTests {
     @Test("every set-up state: indicator, text, action")
     func setupStates() {
-        let cases: [(NatsSetupState, NatsConnectionStatusContent.Indicator, String, NatsConnectionStatusContent.ActionKind?)] = [
-            (.initial, .hidden, "", nil),
-            (.creatingAccount, .progress, "Setting up messaging…", nil),
-            (.generatingToken, .progress, "Getting access…", nil),
-            (.connecting, .progress, "Connecting…", nil),
-            (.connected(setupStatus), .dot(.positive), "Connected", nil),
-            (.error(message: "The messaging server is unavailable."), .dot(.critical), "The messaging server is unavailable.", .retry),
-            (.signInRequired, .dot(.caution), "Signed out. Sign in to reconnect.", .signIn),
-        ]
+        let cases:
+            [(NatsSetupState, NatsConnectionStatusContent.Indicator, String, NatsConnectionStatusContent.ActionKind?)] =
+                [
+                    (.initial, .hidden, "", nil),
+                    (.creatingAccount, .progress, "Setting up messaging…", nil),
+                    (.generatingToken, .progress, "Getting access…", nil),
+                    (.connecting, .progress, "Connecting…", nil),
+                    (.connected(setupStatus), .dot(.positive), "Connected", nil),
+                    (
+                        .error(message: "The messaging server is unavailable."), .dot(.critical),
+                        "The messaging server is unavailable.", .retry
+                    ),
+                    (.signInRequired, .dot(.caution), "Signed out. Sign in to reconnect.", .signIn),
+                ]
         for (state, indicator, text, action) in cases {
             let content = NatsConnectionStatusContent(setup: state)
             #expect(content.indicator == indicator, "\(state)")

@@ -51,11 +51,11 @@ final class ExampleAppModel {
     /// `BGTaskSchedulerPermittedIdentifiers`); called from `App.init`, before launch finishes.
     func registerBackgroundTasks() {
         #if canImport(BackgroundTasks) && !os(macOS)
-        do {
-            try BackgroundRefreshScheduler.shared.registerLaunchHandlers()
-        } catch {
-            assertionFailure("background tasks: \(error)")
-        }
+            do {
+                try BackgroundRefreshScheduler.shared.registerLaunchHandlers()
+            } catch {
+                assertionFailure("background tasks: \(error)")
+            }
         #endif
     }
 
@@ -63,27 +63,27 @@ final class ExampleAppModel {
     /// hours, sharing the one refresh request iOS keeps.
     func startBackgroundJobs() async {
         #if canImport(BackgroundTasks) && !os(macOS)
-        guard backgroundJobs == nil, case .success(let vettid) = vettid, let natsManager else { return }
-        let scheduler = BackgroundRefreshScheduler.shared
-        let vault = VaultRefreshTask(service: vettid.vault, scheduler: scheduler)
-        let nats = NatsTokenRefreshTask(
-            provider: vettid.vault, store: NatsCredentialStore(store: vettid.store), scheduler: scheduler,
-            manager: natsManager)
-        backgroundJobs = (vault, nats)
-        try? await vault.start()
-        try? await nats.start()
+            guard backgroundJobs == nil, case .success(let vettid) = vettid, let natsManager else { return }
+            let scheduler = BackgroundRefreshScheduler.shared
+            let vault = VaultRefreshTask(service: vettid.vault, scheduler: scheduler)
+            let nats = NatsTokenRefreshTask(
+                provider: vettid.vault, store: NatsCredentialStore(store: vettid.store), scheduler: scheduler,
+                manager: natsManager)
+            backgroundJobs = (vault, nats)
+            try? await vault.start()
+            try? await nats.start()
         #endif
     }
 
     /// Detaches them (at sign-out).
     func stopBackgroundJobs() async {
         #if canImport(BackgroundTasks) && !os(macOS)
-        guard let jobs = backgroundJobs else { return }
-        backgroundJobs = nil
-        await jobs.vault.stop()
-        await jobs.nats.stop()
-        BackgroundRefreshScheduler.shared.detach(identifier: VaultRefreshTask.defaultIdentifier)
-        BackgroundRefreshScheduler.shared.detach(identifier: NatsTokenRefreshTask.defaultIdentifier)
+            guard let jobs = backgroundJobs else { return }
+            backgroundJobs = nil
+            await jobs.vault.stop()
+            await jobs.nats.stop()
+            BackgroundRefreshScheduler.shared.detach(identifier: VaultRefreshTask.defaultIdentifier)
+            BackgroundRefreshScheduler.shared.detach(identifier: NatsTokenRefreshTask.defaultIdentifier)
         #endif
     }
 

@@ -1,104 +1,104 @@
 #if canImport(SwiftUI)
-public import SwiftUI
-public import VettIDViewModels
-#if canImport(UIKit)
-import UIKit
-#endif
-
-/// Sign in and registration (seed 003): email and password, first and last name when registering, the failure,
-/// and the switch between the two.
-public struct SignInView: View {
-    @Bindable var model: SignInViewModel
-
-    /// Creates the screen.
-    public init(model: SignInViewModel) {
-        self._model = Bindable(model)
-    }
-
-    public var body: some View {
-        let screen = model.screen
-        Form {
-            Section {
-                ForEach(screen.fields) { field in
-                    SignInFieldRow(field: field, text: binding(for: field.field))
-                }
-            }
-            if let banner = screen.banner {
-                Section {
-                    BannerView(banner, perform: perform)
-                }
-            }
-            Section {
-                ScreenActionButton(screen.submit, perform: perform)
-                ScreenActionButton(screen.switchMode, perform: perform)
-            }
-            if screen.showsProgress {
-                ProgressView()
-                    .accessibilityLabel(Text("Signing in"))
-            }
-        }
-        .navigationTitle(screen.title)
-        .onSubmit {
-            if screen.submit.isEnabled { perform(.submit) }
-        }
-    }
-
-    private func binding(for field: SignInField) -> Binding<String> {
-        switch field {
-        case .email: $model.email
-        case .password: $model.password
-        case .firstName: $model.firstName
-        case .lastName: $model.lastName
-        }
-    }
-
-    private func perform(_ kind: SignInScreen.ActionKind) {
-        switch kind {
-        case .submit: Task { await model.submit() }
-        case .switchToRegister: model.switchMode(to: .register)
-        case .switchToLogin: model.switchMode(to: .login)
-        }
-    }
-}
-
-/// One field of the sign-in form with its error underneath.
-struct SignInFieldRow: View {
-    let field: SignInScreen.Field
-    @Binding var text: String
-
-    var body: some View {
-        VStack(alignment: .leading, spacing: 4) {
-            if field.isSecure {
-                SecureField(field.label, text: $text)
-                    #if canImport(UIKit)
-                    .textContentType(.password)
-                    #endif
-            } else {
-                TextField(field.label, text: $text)
-                    .autocorrectionDisabled()
-                    #if canImport(UIKit)
-                    .textContentType(SignInFieldRow.contentType(for: field.field))
-                    .textInputAutocapitalization(field.field == .email ? .never : .words)
-                    .keyboardType(field.field == .email ? .emailAddress : .default)
-                    #endif
-            }
-            if let error = field.error {
-                Text(error)
-                    .font(.footnote)
-                    .foregroundStyle(Tone.critical.color)
-            }
-        }
-    }
-
+    public import SwiftUI
+    public import VettIDViewModels
     #if canImport(UIKit)
-    static func contentType(for field: SignInField) -> UITextContentType {
-        switch field {
-        case .email: .emailAddress
-        case .password: .password
-        case .firstName: .givenName
-        case .lastName: .familyName
+        import UIKit
+    #endif
+
+    /// Sign in and registration (seed 003): email and password, first and last name when registering, the failure,
+    /// and the switch between the two.
+    public struct SignInView: View {
+        @Bindable var model: SignInViewModel
+
+        /// Creates the screen.
+        public init(model: SignInViewModel) {
+            self._model = Bindable(model)
+        }
+
+        public var body: some View {
+            let screen = model.screen
+            Form {
+                Section {
+                    ForEach(screen.fields) { field in
+                        SignInFieldRow(field: field, text: binding(for: field.field))
+                    }
+                }
+                if let banner = screen.banner {
+                    Section {
+                        BannerView(banner, perform: perform)
+                    }
+                }
+                Section {
+                    ScreenActionButton(screen.submit, perform: perform)
+                    ScreenActionButton(screen.switchMode, perform: perform)
+                }
+                if screen.showsProgress {
+                    ProgressView()
+                        .accessibilityLabel(Text("Signing in"))
+                }
+            }
+            .navigationTitle(screen.title)
+            .onSubmit {
+                if screen.submit.isEnabled { perform(.submit) }
+            }
+        }
+
+        private func binding(for field: SignInField) -> Binding<String> {
+            switch field {
+            case .email: $model.email
+            case .password: $model.password
+            case .firstName: $model.firstName
+            case .lastName: $model.lastName
+            }
+        }
+
+        private func perform(_ kind: SignInScreen.ActionKind) {
+            switch kind {
+            case .submit: Task { await model.submit() }
+            case .switchToRegister: model.switchMode(to: .register)
+            case .switchToLogin: model.switchMode(to: .login)
+            }
         }
     }
-    #endif
-}
+
+    /// One field of the sign-in form with its error underneath.
+    struct SignInFieldRow: View {
+        let field: SignInScreen.Field
+        @Binding var text: String
+
+        var body: some View {
+            VStack(alignment: .leading, spacing: 4) {
+                if field.isSecure {
+                    SecureField(field.label, text: $text)
+                        #if canImport(UIKit)
+                            .textContentType(.password)
+                        #endif
+                } else {
+                    TextField(field.label, text: $text)
+                        .autocorrectionDisabled()
+                        #if canImport(UIKit)
+                            .textContentType(SignInFieldRow.contentType(for: field.field))
+                            .textInputAutocapitalization(field.field == .email ? .never : .words)
+                            .keyboardType(field.field == .email ? .emailAddress : .default)
+                        #endif
+                }
+                if let error = field.error {
+                    Text(error)
+                        .font(.footnote)
+                        .foregroundStyle(Tone.critical.color)
+                }
+            }
+        }
+
+        #if canImport(UIKit)
+            static func contentType(for field: SignInField) -> UITextContentType {
+                switch field {
+                case .email: .emailAddress
+                case .password: .password
+                case .firstName: .givenName
+                case .lastName: .familyName
+                }
+            }
+        #endif
+    }
 #endif

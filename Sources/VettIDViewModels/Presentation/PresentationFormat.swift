@@ -28,13 +28,15 @@ public struct PresentationFormat: Sendable, Hashable {
     /// A date with its time, abbreviated (`Nov 25, 2026 at 1:05 PM` in US English).
     public func dateTime(_ date: Date) -> String {
         date.formatted(
-            Date.FormatStyle(date: .abbreviated, time: .shortened, locale: locale, calendar: calendar, timeZone: timeZone))
+            Date.FormatStyle(
+                date: .abbreviated, time: .shortened, locale: locale, calendar: calendar, timeZone: timeZone))
     }
 
     /// A date without its time (`Nov 25, 2026` in US English).
     public func date(_ date: Date) -> String {
         date.formatted(
-            Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: calendar, timeZone: timeZone))
+            Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, calendar: calendar, timeZone: timeZone)
+        )
     }
 
     /// A count with the locale's grouping (`1,024` in US English).
@@ -45,6 +47,7 @@ public struct PresentationFormat: Sendable, Hashable {
     /// A fraction as a whole percentage (`30%` in US English), for progress indicators' accessibility values.
     public func percent(_ fraction: Double) -> String {
         let clamped = min(max(fraction, 0), 1)
-        return (clamped).formatted(FloatingPointFormatStyle<Double>.Percent(locale: locale).precision(.fractionLength(0)))
+        return (clamped).formatted(
+            FloatingPointFormatStyle<Double>.Percent(locale: locale).precision(.fractionLength(0)))
     }
 }

@@ -49,10 +49,12 @@ public struct SignInScreen: Sendable, Hashable {
         ]
         if registering {
             fields.append(
-                Field(field: .firstName, label: "First name (optional)", isSecure: false,
+                Field(
+                    field: .firstName, label: "First name (optional)", isSecure: false,
                     error: machine.fieldErrors[.firstName]))
             fields.append(
-                Field(field: .lastName, label: "Last name (optional)", isSecure: false,
+                Field(
+                    field: .lastName, label: "Last name (optional)", isSecure: false,
                     error: machine.fieldErrors[.lastName]))
         }
         self.fields = fields

@@ -27,7 +27,8 @@ public struct VaultStatusCardContent: Sendable, Hashable {
         case .error:
             badge = StatusBadge(symbolName: "exclamationmark.triangle", tone: .critical, text: "Error")
         case .signInRequired:
-            badge = StatusBadge(symbolName: "person.crop.circle.badge.exclamationmark", tone: .caution, text: "Signed Out")
+            badge = StatusBadge(
+                symbolName: "person.crop.circle.badge.exclamationmark", tone: .caution, text: "Signed Out")
         }
         accessibilityLabel = "Vault, \(badge.text)"
         accessibilityHint = "Shows the vault status."

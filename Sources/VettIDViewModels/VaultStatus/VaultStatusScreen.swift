@@ -88,7 +88,8 @@ public struct VaultStatusScreen: Sendable, Hashable {
                     accessibilityHint: "Fetches new transaction keys and updates the status."))
         case .error(let message, let retryable):
             card = Card(
-                badge: StatusBadge(symbolName: "exclamationmark.triangle.fill", tone: .critical, text: "Vault Unavailable"),
+                badge: StatusBadge(
+                    symbolName: "exclamationmark.triangle.fill", tone: .critical, text: "Vault Unavailable"),
                 message: message,
                 rows: [],
                 action: retryable
@@ -96,7 +97,8 @@ public struct VaultStatusScreen: Sendable, Hashable {
                     : ScreenAction(.refresh, title: "Reload", isEnabled: enabled, role: .secondary))
         case .signInRequired:
             card = Card(
-                badge: StatusBadge(symbolName: "person.crop.circle.badge.exclamationmark", tone: .caution, text: "Signed Out"),
+                badge: StatusBadge(
+                    symbolName: "person.crop.circle.badge.exclamationmark", tone: .caution, text: "Signed Out"),
                 message: "Your session has ended. Sign in again to see your vault.",
                 rows: [],
                 action: ScreenAction(.signIn, title: "Sign In"))

@@ -1,9 +1,9 @@
 // Shim of AVFoundation's capture API (type-checking only; every body traps). Only what VettIDUI's QR scanner calls.
 // None of these classes is declared Sendable: the pages list no such conformance.
 
-@_exported public import QuartzCore
 public import Dispatch
 public import Foundation
+@_exported public import QuartzCore
 
 /// https://developer.apple.com/documentation/avfoundation/avmediatype
 public struct AVMediaType: RawRepresentable, Hashable, Sendable {

@@ -1,7 +1,7 @@
 // Apps, scenes and UIKit views in SwiftUI.
 
 #if canImport(UIKit)
-public import UIKit
+    public import UIKit
 #endif
 
 /// https://developer.apple.com/documentation/swiftui/app
@@ -41,35 +41,37 @@ public struct WindowGroup<Content: View>: Scene {
 }
 
 #if canImport(UIKit)
-/// https://developer.apple.com/documentation/swiftui/uiviewrepresentable (iOS 13.0+, main-actor isolated)
-@MainActor @preconcurrency
-public protocol UIViewRepresentable: View where Body == Never {
-    associatedtype UIViewType: UIView
-    associatedtype Coordinator = Void
-    typealias Context = UIViewRepresentableContext<Self>
-    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
-    @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
-    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
-    @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
-    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/dismantleuiview(_:coordinator:)
-    @MainActor @preconcurrency static func dismantleUIView(_ uiView: Self.UIViewType, coordinator: Self.Coordinator)
-    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makecoordinator()
-    @MainActor @preconcurrency func makeCoordinator() -> Self.Coordinator
-}
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable (iOS 13.0+, main-actor isolated)
+    @MainActor @preconcurrency
+    public protocol UIViewRepresentable: View where Body == Never {
+        associatedtype UIViewType: UIView
+        associatedtype Coordinator = Void
+        typealias Context = UIViewRepresentableContext<Self>
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
+        @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
+        @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/dismantleuiview(_:coordinator:)
+        @MainActor @preconcurrency static func dismantleUIView(_ uiView: Self.UIViewType, coordinator: Self.Coordinator)
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makecoordinator()
+        @MainActor @preconcurrency func makeCoordinator() -> Self.Coordinator
+    }
 
-extension UIViewRepresentable {
-    public static func dismantleUIView(_ uiView: Self.UIViewType, coordinator: Self.Coordinator) { _shimUnavailable() }
-    public var body: Never { _shimUnavailable() }
-}
+    extension UIViewRepresentable {
+        public static func dismantleUIView(_ uiView: Self.UIViewType, coordinator: Self.Coordinator) {
+            _shimUnavailable()
+        }
+        public var body: Never { _shimUnavailable() }
+    }
 
-extension UIViewRepresentable where Coordinator == Void {
-    public func makeCoordinator() -> Void { _shimUnavailable() }
-}
+    extension UIViewRepresentable where Coordinator == Void {
+        public func makeCoordinator() -> Void { _shimUnavailable() }
+    }
 
-/// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext
-@MainActor @preconcurrency
-public struct UIViewRepresentableContext<Representable: UIViewRepresentable> {
-    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext/coordinator
-    public let coordinator: Representable.Coordinator
-}
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext
+    @MainActor @preconcurrency
+    public struct UIViewRepresentableContext<Representable: UIViewRepresentable> {
+        /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext/coordinator
+        public let coordinator: Representable.Coordinator
+    }
 #endif

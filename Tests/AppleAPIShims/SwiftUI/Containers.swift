@@ -3,7 +3,8 @@
 /// https://developer.apple.com/documentation/swiftui/vstack
 public struct VStack<Content: View>: _PrimitiveView {
     /// https://developer.apple.com/documentation/swiftui/vstack/init(alignment:spacing:content:)
-    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {
+    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content)
+    {
         _shimUnavailable()
     }
 }
@@ -81,7 +82,9 @@ public struct ToolbarItem<ID, Content: View>: ToolbarContent {}
 
 extension ToolbarItem where ID == () {
     /// https://developer.apple.com/documentation/swiftui/toolbaritem/init(placement:content:)
-    public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) { _shimUnavailable() }
+    public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) {
+        _shimUnavailable()
+    }
 }
 
 extension ToolbarItemPlacement {

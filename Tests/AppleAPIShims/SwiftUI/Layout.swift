@@ -100,7 +100,9 @@ public struct AccessibilityTraits: SetAlgebra, Sendable {
     public func union(_ other: AccessibilityTraits) -> AccessibilityTraits { _shimUnavailable() }
     public func intersection(_ other: AccessibilityTraits) -> AccessibilityTraits { _shimUnavailable() }
     public func symmetricDifference(_ other: AccessibilityTraits) -> AccessibilityTraits { _shimUnavailable() }
-    public mutating func insert(_ newMember: AccessibilityTraits) -> (inserted: Bool, memberAfterInsert: AccessibilityTraits) {
+    public mutating func insert(_ newMember: AccessibilityTraits) -> (
+        inserted: Bool, memberAfterInsert: AccessibilityTraits
+    ) {
         _shimUnavailable()
     }
     public mutating func remove(_ member: AccessibilityTraits) -> AccessibilityTraits? { _shimUnavailable() }
@@ -137,11 +139,11 @@ extension PrimitiveButtonStyle where Self == PlainButtonStyle {
 }
 
 #if canImport(UIKit)
-/// https://developer.apple.com/documentation/swiftui/textinputautocapitalization (iOS 15.0+, not macOS)
-public struct TextInputAutocapitalization: Sendable {
-    public static var never: TextInputAutocapitalization { _shimUnavailable() }
-    public static var words: TextInputAutocapitalization { _shimUnavailable() }
-    public static var sentences: TextInputAutocapitalization { _shimUnavailable() }
-    public static var characters: TextInputAutocapitalization { _shimUnavailable() }
-}
+    /// https://developer.apple.com/documentation/swiftui/textinputautocapitalization (iOS 15.0+, not macOS)
+    public struct TextInputAutocapitalization: Sendable {
+        public static var never: TextInputAutocapitalization { _shimUnavailable() }
+        public static var words: TextInputAutocapitalization { _shimUnavailable() }
+        public static var sentences: TextInputAutocapitalization { _shimUnavailable() }
+        public static var characters: TextInputAutocapitalization { _shimUnavailable() }
+    }
 #endif

@@ -1,7 +1,7 @@
 // View modifiers (each `nonisolated … -> some View` as on its page).
 
 #if canImport(UIKit)
-public import UIKit
+    public import UIKit
 #endif
 
 extension View {
@@ -12,7 +12,9 @@ extension View {
     /// https://developer.apple.com/documentation/swiftui/view/font(_:)
     nonisolated public func font(_ font: Font?) -> some View { _shimUnavailable(_ModifiedView.self) }
     /// https://developer.apple.com/documentation/swiftui/view/foregroundstyle(_:) (iOS 15.0+)
-    nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { _shimUnavailable(_ModifiedView.self) }
+    nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View {
+        _shimUnavailable(_ModifiedView.self)
+    }
     /// https://developer.apple.com/documentation/swiftui/view/multilinetextalignment(_:)
     nonisolated public func multilineTextAlignment(_ alignment: TextAlignment) -> some View {
         _shimUnavailable(_ModifiedView.self)
@@ -33,7 +35,9 @@ extension View {
         idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil, alignment: Alignment = .center
     ) -> some View { _shimUnavailable(_ModifiedView.self) }
     /// https://developer.apple.com/documentation/swiftui/view/background(_:in:fillstyle:) (iOS 15.0+)
-    nonisolated public func background<S: ShapeStyle, T: Shape>(_ style: S, in shape: T, fillStyle: FillStyle = FillStyle())
+    nonisolated public func background<S: ShapeStyle, T: Shape>(
+        _ style: S, in shape: T, fillStyle: FillStyle = FillStyle()
+    )
         -> some View
     { _shimUnavailable(_ModifiedView.self) }
     /// https://developer.apple.com/documentation/swiftui/view/clipshape(_:style:)
@@ -43,7 +47,9 @@ extension View {
     /// https://developer.apple.com/documentation/swiftui/view/tint(_:)-93mfq (iOS 15.0+)
     nonisolated public func tint(_ tint: Color?) -> some View { _shimUnavailable(_ModifiedView.self) }
     /// https://developer.apple.com/documentation/swiftui/view/controlsize(_:)
-    nonisolated public func controlSize(_ controlSize: ControlSize) -> some View { _shimUnavailable(_ModifiedView.self) }
+    nonisolated public func controlSize(_ controlSize: ControlSize) -> some View {
+        _shimUnavailable(_ModifiedView.self)
+    }
     /// https://developer.apple.com/documentation/swiftui/view/disabled(_:)
     nonisolated public func disabled(_ disabled: Bool) -> some View { _shimUnavailable(_ModifiedView.self) }
     /// https://developer.apple.com/documentation/swiftui/view/buttonstyle(_:)-66fbx (`S: PrimitiveButtonStyle`)
@@ -55,7 +61,8 @@ extension View {
         _shimUnavailable(_ModifiedView.self)
     }
     /// https://developer.apple.com/documentation/swiftui/view/toolbar(content:)-7vdkx (`Content: ToolbarContent`)
-    nonisolated public func toolbar<Content: ToolbarContent>(@ToolbarContentBuilder content: () -> Content) -> some View {
+    nonisolated public func toolbar<Content: ToolbarContent>(@ToolbarContentBuilder content: () -> Content) -> some View
+    {
         _shimUnavailable(_ModifiedView.self)
     }
     /// https://developer.apple.com/documentation/swiftui/view/interactivedismissdisabled(_:) (iOS 15.0+)
@@ -103,18 +110,22 @@ extension View {
 }
 
 #if canImport(UIKit)
-extension View {
-    /// https://developer.apple.com/documentation/swiftui/view/textcontenttype(_:)-ufdv (iOS 10.0+, `UITextContentType?`)
-    nonisolated public func textContentType(_ textContentType: UITextContentType?) -> some View {
-        _shimUnavailable(_ModifiedView.self)
+    extension View {
+        /// https://developer.apple.com/documentation/swiftui/view/textcontenttype(_:)-ufdv (iOS 10.0+, `UITextContentType?`)
+        nonisolated public func textContentType(_ textContentType: UITextContentType?) -> some View {
+            _shimUnavailable(_ModifiedView.self)
+        }
+        /// https://developer.apple.com/documentation/swiftui/view/keyboardtype(_:) (iOS 13.0+)
+        nonisolated public func keyboardType(_ type: UIKeyboardType) -> some View {
+            _shimUnavailable(_ModifiedView.self)
+        }
+        /// https://developer.apple.com/documentation/swiftui/view/textinputautocapitalization(_:) (iOS 15.0+)
+        nonisolated public func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?)
+            -> some View
+        {
+            _shimUnavailable(_ModifiedView.self)
+        }
     }
-    /// https://developer.apple.com/documentation/swiftui/view/keyboardtype(_:) (iOS 13.0+)
-    nonisolated public func keyboardType(_ type: UIKeyboardType) -> some View { _shimUnavailable(_ModifiedView.self) }
-    /// https://developer.apple.com/documentation/swiftui/view/textinputautocapitalization(_:) (iOS 15.0+)
-    nonisolated public func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?) -> some View {
-        _shimUnavailable(_ModifiedView.self)
-    }
-}
 #endif
 
 extension View {

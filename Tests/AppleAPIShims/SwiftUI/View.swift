@@ -44,7 +44,9 @@ public struct ViewBuilder {
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-2k6ge
     public static func buildBlock<Content: View>(_ content: Content) -> Content { _shimUnavailable() }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:) (parameter packs, iOS 17.0+)
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<
+        (repeat each Content)
+    > {
         _shimUnavailable()
     }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildif(_:)

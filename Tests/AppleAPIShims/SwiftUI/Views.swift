@@ -103,7 +103,8 @@ extension ForEach where Content: View {
     public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content)
     where ID == Data.Element.ID, Data.Element: Identifiable { _shimUnavailable() }
     /// https://developer.apple.com/documentation/swiftui/foreach/init(_:id:content:)
-    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content)
+    {
         _shimUnavailable()
     }
 }

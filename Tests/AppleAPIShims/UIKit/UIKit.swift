@@ -1,7 +1,7 @@
 // Shim of UIKit (type-checking only; every body traps). Only what VettIDUI's iOS code calls.
 
-@_exported public import QuartzCore
 public import Foundation
+@_exported public import QuartzCore
 
 /// https://developer.apple.com/documentation/uikit/uiview (main-actor isolated, iOS 2.0+)
 @MainActor

@@ -78,7 +78,8 @@ public struct EnrollmentScreen: Sendable, Hashable {
         case .error(let message, let retryable):
             title = "Enrollment Failed"
             step = .failure(
-                badge: StatusBadge(symbolName: "exclamationmark.triangle.fill", tone: .critical, text: "Enrollment Failed"),
+                badge: StatusBadge(
+                    symbolName: "exclamationmark.triangle.fill", tone: .critical, text: "Enrollment Failed"),
                 message: message,
                 retry: retryable ? ScreenAction(.retry, title: "Try Again") : nil,
                 startOver: ScreenAction(.startOver, title: "Start Over", role: retryable ? .secondary : .primary))
