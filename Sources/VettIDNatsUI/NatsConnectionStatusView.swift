@@ -35,31 +35,32 @@
         }
 
         public var body: some View {
-            HStack(spacing: 8) {
-                switch content.indicator {
-                case .hidden:
-                    EmptyView()
-                case .progress:
-                    ProgressView()
-                        .controlSize(.small)
-                case .dot(let tone):
-                    Circle()
-                        .fill(tone.color)
-                        .frame(width: 8, height: 8)
-                }
-                if content.isVisible {
+            // Before set-up starts the line is not shown at all (no empty list row).
+            if content.isVisible {
+                HStack(spacing: 8) {
+                    switch content.indicator {
+                    case .hidden:
+                        EmptyView()
+                    case .progress:
+                        ProgressView()
+                            .controlSize(.small)
+                    case .dot(let tone):
+                        Circle()
+                            .fill(tone.color)
+                            .frame(width: 8, height: 8)
+                    }
                     Text(content.text)
                         .font(.caption)
-                        .lineLimit(1)
+                        .fixedSize(horizontal: false, vertical: true)
                     if let action = content.action {
                         Button(action.title) { perform(action.kind) }
                             .font(.caption)
                             .disabled(!action.isEnabled)
                     }
                 }
+                .accessibilityElement(children: .combine)
+                .accessibilityLabel(Text(content.accessibilityLabel))
             }
-            .accessibilityElement(children: .combine)
-            .accessibilityLabel(Text(content.accessibilityLabel))
         }
     }
 #endif

@@ -12,6 +12,7 @@ struct SignInScreenTests {
         #expect(screen.title == "Sign In")
         #expect(screen.fields.map(\.field) == [.email, .password])
         #expect(screen.fields.map(\.isSecure) == [false, true])
+        #expect(screen.fields.map(\.contentKind) == [.username, .password], "AutoFill: the email is the user name")
         #expect(screen.submit == ScreenAction(.submit, title: "Sign In"))
         #expect(screen.switchMode.kind == .switchToRegister)
         #expect(screen.banner == nil)
@@ -24,6 +25,9 @@ struct SignInScreenTests {
         #expect(screen.title == "Create Account")
         #expect(screen.fields.map(\.field) == [.email, .password, .firstName, .lastName])
         #expect(screen.fields[2].label == "First name (optional)")
+        #expect(
+            screen.fields.map(\.contentKind) == [.username, .newPassword, .givenName, .familyName],
+            "registration asks AutoFill for a new password")
         #expect(screen.submit.title == "Create Account")
         #expect(screen.switchMode.kind == .switchToLogin)
     }

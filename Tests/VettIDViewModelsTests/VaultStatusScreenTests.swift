@@ -152,4 +152,12 @@ struct VaultStatusScreenTests {
         #expect(model.screen(format: usUTC).card?.badge.text == "Vault Active")
         #expect(model.card.badge.text == "Active")
     }
+
+    @Test("every tone has its own symbol, so no message relies on colour alone")
+    func toneSymbols() {
+        let symbols = Tone.allCases.map(\.symbolName)
+        #expect(Set(symbols).count == Tone.allCases.count)
+        #expect(Tone.critical.symbolName == "xmark.octagon")
+        #expect(Tone.caution.symbolName == "exclamationmark.triangle")
+    }
 }

@@ -20,8 +20,9 @@ final class ExampleAppModel {
     let natsManager: NatsConnectionManager?
     /// The background jobs of the signed-in member (vault sync, NATS token refresh).
     private var backgroundJobs: (vault: VaultRefreshTask, nats: NatsTokenRefreshTask)?
-    /// The enrollment in progress, if the sheet is open.
-    var enrollment: EnrollmentViewModel?
+    /// The sheet on screen: the vault status, or an enrollment in progress. One `sheet(item:)` shows either, so
+    /// going from the vault sheet to enrollment replaces one sheet by the other.
+    var sheet: ExampleSheet?
     /// The server a typed invitation code is redeemed at.
     let serverURL: URL
 
@@ -87,11 +88,49 @@ final class ExampleAppModel {
         #endif
     }
 
-    /// Opens a new enrollment.
+    /// Opens a new enrollment (replacing the vault sheet if it is open).
     func startEnrollment() {
         guard case .success(let vettid) = vettid else { return }
-        enrollment = EnrollmentViewModel(
-            actions: .live(vettid.vault), userInputs: [vettid.auth.currentUser?.email ?? ""],
-            manualEntryOrigin: serverURL)
+        sheet = .enrollment(
+            EnrollmentViewModel(
+                actions: .live(vettid.vault), userInputs: [vettid.auth.currentUser?.email ?? ""],
+                manualEntryOrigin: serverURL))
+    }
+
+    /// At launch (also a background launch, where no view appears): restores the stored session and, when a
+    /// member is signed in, attaches the background jobs, so a refresh launch finds them attached.
+    func launch() async {
+        guard case .success(let vettid) = vettid else { return }
+        await vettid.auth.restoreSession()
+        if vettid.auth.isAuthenticated { await startBackgroundJobs() }
+    }
+
+    /// After sign-in: the background jobs, messaging set-up, the vault status.
+    func signedIn() async {
+        await startBackgroundJobs()
+        if natsSetup?.state == .initial { await natsSetup?.start() }
+        await vaultStatus?.refresh()
+    }
+
+    /// Ends the session (the sign-in screen follows), e.g. when messaging reports that it has ended.
+    func signOut() async {
+        guard case .success(let vettid) = vettid else { return }
+        await stopBackgroundJobs()
+        await vettid.auth.logout()
+    }
+}
+
+/// What the example app shows as a sheet.
+enum ExampleSheet: Identifiable {
+    /// The vault status screen.
+    case vaultStatus
+    /// An enrollment.
+    case enrollment(EnrollmentViewModel)
+
+    var id: String {
+        switch self {
+        case .vaultStatus: "vault-status"
+        case .enrollment(let model): "enrollment-\(ObjectIdentifier(model).hashValue)"
+        }
     }
 }

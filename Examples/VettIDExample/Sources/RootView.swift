@@ -21,68 +21,63 @@ struct RootView: View {
                 NavigationStack {
                     SignInView(model: signIn)
                 }
-                .task { [auth = vettid.auth] in
-                    await auth.restoreSession()
-                }
             }
         }
     }
 }
 
-/// The home tab (vault card, messaging line) and the account tab.
+/// The home tab (vault card, messaging line) and the account tab; the vault status and enrollment sheet.
 struct SignedInView: View {
-    let model: ExampleAppModel
+    @Bindable var model: ExampleAppModel
     let vettid: VettID
-    @State private var showsVault = false
+
+    init(model: ExampleAppModel, vettid: VettID) {
+        _model = Bindable(model)
+        self.vettid = vettid
+    }
 
     var body: some View {
         TabView {
             NavigationStack {
                 List {
                     if let vaultStatus = model.vaultStatus {
-                        VaultStatusCard(vaultStatus.card) { showsVault = true }
+                        VaultStatusCard(vaultStatus.card) { model.sheet = .vaultStatus }
                     }
                     if let natsSetup = model.natsSetup {
-                        NatsConnectionStatusView(setup: natsSetup, onSignIn: {})
+                        NatsConnectionStatusView(
+                            setup: natsSetup, connection: model.natsManager,
+                            onSignIn: { Task { await model.signOut() } })
                     }
                 }
                 .navigationTitle("VettID")
                 .task { [model] in
-                    await model.startBackgroundJobs()
-                    await model.vaultStatus?.refresh()
+                    await model.signedIn()
                 }
             }
             .tabItem { Label("Home", systemImage: "house") }
             NavigationStack {
-                ProfileView(auth: vettid.auth, onSignIn: {})
+                ProfileView(auth: vettid.auth, onSignIn: { Task { await model.signOut() } })
             }
             .tabItem { Label("Account", systemImage: "person.crop.circle") }
+        }
+        .sheet(item: $model.sheet) { sheet in
+            switch sheet {
+            case .vaultStatus:
+                if let vaultStatus = model.vaultStatus {
+                    NavigationStack {
+                        VaultStatusView(
+                            model: vaultStatus,
+                            onEnroll: { model.startEnrollment() },
+                            onSignIn: { Task { await model.signOut() } })
+                    }
+                }
+            case .enrollment(let enrollment):
+                EnrollmentView(model: enrollment) { model.sheet = nil }
+            }
         }
         .onDisappear { [model] in
             // Signed out: SignedInView leaves the hierarchy.
             Task { await model.stopBackgroundJobs() }
         }
-        .sheet(isPresented: $showsVault) {
-            if let vaultStatus = model.vaultStatus {
-                NavigationStack {
-                    VaultStatusView(
-                        model: vaultStatus,
-                        onEnroll: {
-                            showsVault = false
-                            model.startEnrollment()
-                        },
-                        onSignIn: { showsVault = false })
-                }
-            }
-        }
-        .sheet(isPresented: enrollmentShown) {
-            if let enrollment = model.enrollment {
-                EnrollmentView(model: enrollment) { model.enrollment = nil }
-            }
-        }
-    }
-
-    private var enrollmentShown: Binding<Bool> {
-        Binding(get: { model.enrollment != nil }, set: { if !$0 { model.enrollment = nil } })
     }
 }

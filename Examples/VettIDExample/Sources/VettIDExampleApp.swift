@@ -13,6 +13,7 @@ struct VettIDExampleApp: App {
         let model = ExampleAppModel(configuration: ExampleConfiguration.fromEnvironment())
         model.registerBackgroundTasks()
         _model = State(wrappedValue: model)
+        Task { await model.launch() }
     }
 
     var body: some Scene {

@@ -39,7 +39,10 @@
                 }
             }
             .navigationTitle(screen.title)
-            .refreshable {
+            .refreshable { [auth] in
+                await auth.checkAuthStatus()
+            }
+            .task { [auth] in
                 await auth.checkAuthStatus()
             }
         }

@@ -71,32 +71,32 @@
                 if field.isSecure {
                     SecureField(field.label, text: $text)
                         #if canImport(UIKit)
-                            .textContentType(.password)
+                            .textContentType(SignInFieldRow.contentType(for: field.contentKind))
                         #endif
                 } else {
                     TextField(field.label, text: $text)
                         .autocorrectionDisabled()
                         #if canImport(UIKit)
-                            .textContentType(SignInFieldRow.contentType(for: field.field))
+                            .textContentType(SignInFieldRow.contentType(for: field.contentKind))
                             .textInputAutocapitalization(field.field == .email ? .never : .words)
                             .keyboardType(field.field == .email ? .emailAddress : .default)
                         #endif
                 }
                 if let error = field.error {
-                    Text(error)
-                        .font(.footnote)
-                        .foregroundStyle(Tone.critical.color)
+                    MessageLine(error, tone: .critical)
                 }
             }
         }
 
         #if canImport(UIKit)
-            static func contentType(for field: SignInField) -> UITextContentType {
-                switch field {
-                case .email: .emailAddress
+            /// Password AutoFill's content type (https://developer.apple.com/documentation/security/enabling-password-autofill-on-a-text-input-view).
+            static func contentType(for kind: SignInScreen.Field.ContentKind) -> UITextContentType {
+                switch kind {
+                case .username: .username
                 case .password: .password
-                case .firstName: .givenName
-                case .lastName: .familyName
+                case .newPassword: .newPassword
+                case .givenName: .givenName
+                case .familyName: .familyName
                 }
             }
         #endif

@@ -2,7 +2,8 @@
     public import SwiftUI
     public import VettIDViewModels
 
-    /// A message in its tone's colour with the action that can help.
+    /// A message marked by its tone's symbol and colour (the text keeps the primary colour, for contrast) with the
+    /// action that can help.
     public struct BannerView<Kind: Sendable & Hashable>: View {
         let banner: BannerContent<Kind>
         let perform: @MainActor (Kind) -> Void
@@ -15,9 +16,14 @@
 
         public var body: some View {
             VStack(alignment: .leading, spacing: 12) {
-                Text(banner.message)
-                    .foregroundStyle(banner.tone.color)
-                    .fixedSize(horizontal: false, vertical: true)
+                Label {
+                    Text(banner.message)
+                        .fixedSize(horizontal: false, vertical: true)
+                } icon: {
+                    Image(systemName: banner.tone.symbolName)
+                        .foregroundStyle(banner.tone.color)
+                        .accessibilityHidden(true)
+                }
                 if let action = banner.action {
                     ScreenActionButton(action, perform: perform)
                 }

@@ -19,9 +19,10 @@
         /// The current authorization.
         public private(set) var authorization: CameraAuthorization
 
-        /// Reads the current authorization.
+        /// Creates the object without touching the camera (SwiftUI may create a `@State` default many times):
+        /// ``authorization`` is ``CameraAuthorization/notDetermined`` until ``refresh()``.
         public init() {
-            authorization = Self.current()
+            authorization = .notDetermined
         }
 
         /// Reads the authorization again (e.g. when the scanner opens, or the app returns from Settings).

@@ -64,6 +64,9 @@
                 }
             }
             .interactiveDismissDisabled(!screen.allowsCancel)
+            .task { @MainActor [camera] in
+                camera.refresh()
+            }
         }
 
         private func perform(_ action: EnrollmentAction) {

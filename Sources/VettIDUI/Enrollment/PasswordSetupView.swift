@@ -39,9 +39,7 @@
                     PasswordStrengthMeterView(meter: meter)
                 }
                 ForEach(content.problems, id: \.self) { problem in
-                    Text(problem)
-                        .font(.footnote)
-                        .foregroundStyle(Tone.critical.color)
+                    MessageLine(problem, tone: .critical)
                 }
                 SecureField(content.confirmationLabel, text: $confirmation)
                     #if canImport(UIKit)
@@ -51,9 +49,7 @@
                         if content.submit.isEnabled { perform(content.submit.kind) }
                     }
                 if let error = content.confirmationError {
-                    Text(error)
-                        .font(.footnote)
-                        .foregroundStyle(Tone.critical.color)
+                    MessageLine(error, tone: .critical)
                 }
                 ScreenActionButton(content.submit, perform: perform)
             }

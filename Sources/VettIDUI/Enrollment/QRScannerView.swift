@@ -39,6 +39,7 @@
                         QRCameraPreview(onCode: onCodeScanned)
                             .frame(height: 320)
                             .clipShape(RoundedRectangle(cornerRadius: 12))
+                            .accessibilityElement(children: .ignore)
                             .accessibilityLabel(Text("Camera viewfinder"))
                             .accessibilityHint(Text("Point it at the QR code of your invitation."))
                     #endif
@@ -58,7 +59,6 @@
                             .autocorrectionDisabled()
                             #if canImport(UIKit)
                                 .textInputAutocapitalization(.characters)
-                                .textContentType(.oneTimeCode)
                             #endif
                             .onSubmit {
                                 if entry.submit.isEnabled { perform(entry.submit.kind) }

@@ -20,9 +20,7 @@
             VStack(alignment: .leading, spacing: 16) {
                 StatusBadgeView(card.badge)
                 if let message = card.message {
-                    Text(message)
-                        .foregroundStyle(Tone.caution.color)
-                        .fixedSize(horizontal: false, vertical: true)
+                    MessageLine(message, tone: .caution)
                 }
                 Divider()
                 VStack(alignment: .leading, spacing: 8) {

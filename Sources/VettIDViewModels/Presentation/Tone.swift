@@ -13,4 +13,16 @@ public enum Tone: String, Sendable, Hashable, CaseIterable {
     case caution
     /// Failed or refused.
     case critical
+
+    /// The SF Symbols name that marks a message of this tone, so a message never relies on colour alone (and its
+    /// text keeps the primary colour, which meets contrast requirements).
+    public var symbolName: String {
+        switch self {
+        case .neutral: "info.circle"
+        case .positive: "checkmark.circle"
+        case .busy: "clock"
+        case .caution: "exclamationmark.triangle"
+        case .critical: "xmark.octagon"
+        }
+    }
 }

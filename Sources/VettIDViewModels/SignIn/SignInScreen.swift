@@ -12,8 +12,24 @@ public struct SignInScreen: Sendable, Hashable {
 
     /// One field of the form.
     public struct Field: Sendable, Hashable, Identifiable {
+        /// What a field holds, for Password AutoFill and the keyboard (`UITextContentType` on iOS).
+        public enum ContentKind: String, Sendable, Hashable {
+            /// The account name (the email address is the user name).
+            case username
+            /// An existing password (login).
+            case password
+            /// A password being created (registration): AutoFill offers a strong one.
+            case newPassword
+            /// A first name.
+            case givenName
+            /// A last name.
+            case familyName
+        }
+
         /// Which field.
         public let field: SignInField
+        /// What it holds.
+        public let contentKind: ContentKind
         /// The field's label (also its placeholder and accessibility label).
         public let label: String
         /// Whether the text is hidden (passwords).
@@ -44,17 +60,21 @@ public struct SignInScreen: Sendable, Hashable {
         let submitting = machine.state == .submitting
         title = registering ? "Create Account" : "Sign In"
         var fields = [
-            Field(field: .email, label: "Email", isSecure: false, error: machine.fieldErrors[.email]),
-            Field(field: .password, label: "Password", isSecure: true, error: machine.fieldErrors[.password]),
+            Field(
+                field: .email, contentKind: .username, label: "Email", isSecure: false,
+                error: machine.fieldErrors[.email]),
+            Field(
+                field: .password, contentKind: registering ? .newPassword : .password, label: "Password",
+                isSecure: true, error: machine.fieldErrors[.password]),
         ]
         if registering {
             fields.append(
                 Field(
-                    field: .firstName, label: "First name (optional)", isSecure: false,
+                    field: .firstName, contentKind: .givenName, label: "First name (optional)", isSecure: false,
                     error: machine.fieldErrors[.firstName]))
             fields.append(
                 Field(
-                    field: .lastName, label: "Last name (optional)", isSecure: false,
+                    field: .lastName, contentKind: .familyName, label: "Last name (optional)", isSecure: false,
                     error: machine.fieldErrors[.lastName]))
         }
         self.fields = fields

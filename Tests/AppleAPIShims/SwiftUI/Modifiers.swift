@@ -133,6 +133,11 @@ extension View {
     nonisolated public func tabItem<V: View>(@ViewBuilder _ label: () -> V) -> some View {
         _shimUnavailable(_ModifiedView.self)
     }
+    /// https://developer.apple.com/documentation/swiftui/view/sheet(item:ondismiss:content:) ("If item changes, the
+    /// system dismisses the sheet and replaces it with a new one")
+    nonisolated public func sheet<Item: Identifiable, Content: View>(
+        item: Binding<Item?>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping (Item) -> Content
+    ) -> some View { _shimUnavailable(_ModifiedView.self) }
     /// https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)
     nonisolated public func sheet<Content: View>(
         isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content

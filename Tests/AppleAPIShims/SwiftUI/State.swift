@@ -20,8 +20,12 @@ public struct State<Value>: DynamicProperty {
 /// https://developer.apple.com/documentation/swiftui/binding
 @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
-    /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
-    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { _shimUnavailable() }
+    /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-7ufcp
+    /// `@preconcurrency init(get: @escaping @isolated(any) @Sendable () -> Value,
+    /// set: @escaping @isolated(any) @Sendable (Value) -> Void)`
+    @preconcurrency public init(
+        get: @escaping @isolated(any) @Sendable () -> Value, set: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) { _shimUnavailable() }
     /// https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
     public var wrappedValue: Value {
         get { _shimUnavailable() }

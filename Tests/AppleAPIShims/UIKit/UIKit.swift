@@ -37,8 +37,8 @@ public struct UITextContentType: RawRepresentable, Hashable, Sendable {
     public static var givenName: UITextContentType { fatalError("shim") }
     /// https://developer.apple.com/documentation/uikit/uitextcontenttype/familyname
     public static var familyName: UITextContentType { fatalError("shim") }
-    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/onetimecode (iOS 12.0+)
-    public static var oneTimeCode: UITextContentType { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/username (iOS 11.0+)
+    public static var username: UITextContentType { fatalError("shim") }
 }
 
 /// https://developer.apple.com/documentation/uikit/uikeyboardtype
