@@ -28,8 +28,7 @@
                     ScreenActionButton(action, perform: perform)
                 }
             }
-            .padding()
-            .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12))
+            .cardStyle()
             .accessibilityElement(children: .contain)
         }
     }

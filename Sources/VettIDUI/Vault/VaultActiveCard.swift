@@ -32,8 +32,7 @@
                     ScreenActionButton(action, perform: perform)
                 }
             }
-            .padding()
-            .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12))
+            .cardStyle()
         }
     }
 #endif

@@ -36,8 +36,7 @@
                     ScreenActionButton(action, perform: perform)
                 }
             }
-            .padding()
-            .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12))
+            .cardStyle()
         }
     }
 #endif

@@ -30,8 +30,7 @@
                     Image(systemName: "chevron.right")
                         .foregroundStyle(.secondary)
                 }
-                .padding()
-                .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12))
+                .cardStyle()
             }
             .buttonStyle(.plain)
             .accessibilityElement(children: .ignore)
