@@ -229,8 +229,7 @@ import Testing
                 refreshExpiresAt: Date().addingTimeInterval(60), sessionExpiresAt: Date().addingTimeInterval(60),
                 now: Date()
             )
-            let tokens = try await TokenService(
-                configuration: .init(), signingKey: app.components.keys.accessTokenSigningKey)
+            let tokens = TokenService(configuration: .init(), keys: app.components.signingKeys)
             let bound = try await tokens.issueAccessToken(
                 memberID: member.id, sessionID: session.id, boundJKT: session.dpopJKT, now: Date()
             )
@@ -251,13 +250,12 @@ import Testing
             // A token signed by another key.
             let member = try #require(
                 try await MemberRepository(store: app.components.store).find(email: "gina@example.com"))
-            let foreign = try await TokenService(configuration: .init(), signingKey: .init())
+            let foreign = TokenService(configuration: .init(), keys: try await TokenSigningKeys.ephemeral())
             let forged = try await foreign.issueAccessToken(
                 memberID: member.id, sessionID: UUID(), boundJKT: nil, now: Date())
             #expect(try await client.get("/auth/me", bearer: forged).status == .unauthorized)
             // A correctly signed but expired token.
-            let own = try await TokenService(
-                configuration: .init(), signingKey: app.components.keys.accessTokenSigningKey)
+            let own = TokenService(configuration: .init(), keys: app.components.signingKeys)
             let expired = try await own.issueAccessToken(
                 memberID: member.id, sessionID: UUID(), boundJKT: nil, now: Date().addingTimeInterval(-3600))
             #expect(try await client.get("/auth/me", bearer: expired).status == .unauthorized)

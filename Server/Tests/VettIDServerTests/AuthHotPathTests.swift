@@ -11,7 +11,7 @@ import Testing
     static let password = "vivid-Otter-parsley-42"
 
     @Test func onlyVerifiedTokensAreRememberedAndNeverPastTheirExpiry() async throws {
-        let tokens = try await TokenService(configuration: .init(), signingKey: .init())
+        let tokens = TokenService(configuration: .init(), keys: try await TokenSigningKeys.ephemeral())
         let now = Date()
         let member = UUID()
         let session = UUID()
@@ -25,14 +25,17 @@ import Testing
         // Past its expiry the remembered result is not used.
         #expect(await tokens.verifyAccessToken(token, now: now.addingTimeInterval(901)) == nil)
 
+        let keys = try await TokenSigningKeys.ephemeral()
         let cache = VerifiedTokenCache<Int>(capacity: 2)
-        cache.remember(1, for: "a", expiresAt: now + 10, now: now)
-        cache.remember(2, for: "b", expiresAt: now + 10, now: now)
-        cache.remember(3, for: "c", expiresAt: now + 10, now: now)
+        cache.remember(1, for: "a", generation: 1, expiresAt: now + 10, now: now)
+        cache.remember(2, for: "b", generation: 1, expiresAt: now + 10, now: now)
+        cache.remember(3, for: "c", generation: 1, expiresAt: now + 10, now: now)
         #expect(cache.count <= 2, "bounded")
-        #expect(cache.value(for: "c", now: now) == 3)
-        cache.remember(4, for: "d", expiresAt: now - 1, now: now)
-        #expect(cache.value(for: "d", now: now) == nil, "an expired token is never remembered")
+        #expect(cache.value(for: "c", now: now, keys: keys) == 3)
+        cache.remember(4, for: "d", generation: 1, expiresAt: now - 1, now: now)
+        #expect(cache.value(for: "d", now: now, keys: keys) == nil, "an expired token is never remembered")
+        cache.remember(5, for: "e", generation: 2, expiresAt: now + 10, now: now)
+        #expect(cache.value(for: "e", now: now, keys: keys) == nil, "a generation the keys do not hold")
     }
 
     /// Two instances on one store. Logout through B: B refuses the access token at once; A, which looked the session

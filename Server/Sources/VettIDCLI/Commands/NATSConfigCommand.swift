@@ -31,12 +31,7 @@ public struct NATSConfigCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ConfigurationLoader().load(flags: options.values)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let configuration = try options.loadConfiguration()
         let logger = Logger.process(label: "vettid-server", level: .warning)
         let components = try await ServerComponents.make(configuration: configuration, logger: logger)
         let natsDirectory = configuration.dataDirectory + "/nats"

@@ -15,12 +15,7 @@ public struct ServeCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let configuration: ServerConfiguration
-        do {
-            configuration = try ConfigurationLoader().load(flags: options.values)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let configuration = try options.loadConfiguration()
         let logger = Logger.process(
             label: "vettid-server", level: configuration.logLevel, format: configuration.logFormat)
         let components = try await ServerComponents.make(configuration: configuration, logger: logger)

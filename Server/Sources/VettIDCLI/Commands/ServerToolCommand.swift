@@ -5,7 +5,7 @@ public struct ServerToolCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vettid-server",
         abstract: "The VettID reference backend.",
-        subcommands: [ServeCommand.self, NATSConfigCommand.self],
+        subcommands: [ServeCommand.self, NATSConfigCommand.self, KeysCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import VettIDServer
 
 /// Flags that configure the backend; each overrides the file and the environment (see docs/operations.md).
 public struct ServerOptions: ParsableArguments {
@@ -34,5 +35,14 @@ public struct ServerOptions: ParsableArguments {
         values["log_level"] = logLevel
         values["nats_url"] = natsURL
         return values
+    }
+
+    /// The configuration these flags, the file and the environment give; a bad value is a usage error.
+    func loadConfiguration() throws -> ServerConfiguration {
+        do {
+            return try ConfigurationLoader().load(flags: values)
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 }

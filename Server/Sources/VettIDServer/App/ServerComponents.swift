@@ -8,6 +8,11 @@ public struct ServerComponents: Sendable {
     /// The DPoP replay store when it is not ``store`` (SQLite deployments); shut down with it.
     public let separateReplayStore: (any SQLStore)?
     public let keys: ServerKeys
+    /// The token-signing keys of every generation the key ring holds.
+    public let signingKeys: TokenSigningKeys
+    /// Re-reads the key ring while the server runs; `nil` when the components have no data directory of their own
+    /// (tests that pass keys in).
+    public let keyRingReloader: KeyRingReloader?
     public let auth: AuthService
     public let clock: any WallClock
     public let logger: Logger
@@ -52,6 +57,7 @@ public struct ServerComponents: Sendable {
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         let keys = try ServerKeys.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
+        let rings = try KeyRingFile.load(dataDirectory: configuration.dataDirectory)
         let natsTrust = try NATSTrust.loadOrCreate(dataDirectory: configuration.dataDirectory, logger: logger)
         let store: any SQLStore
         // PostgreSQL keeps accepted DPoP proofs in the main database (nil: no store of their own).
@@ -66,8 +72,8 @@ public struct ServerComponents: Sendable {
                 path: configuration.replaySQLitePath, durability: .normal, logger: logger)
         }
         return try await make(
-            configuration: configuration, store: store, replayStore: replayStore, keys: keys, natsTrust: natsTrust,
-            logger: logger, clock: clock)
+            configuration: configuration, store: store, replayStore: replayStore, keys: keys, rings: rings,
+            watchesKeyRing: true, natsTrust: natsTrust, logger: logger, clock: clock)
     }
 
     /// Wires services over an already-open store. Runs the migrations.
@@ -76,12 +82,15 @@ public struct ServerComponents: Sendable {
     ///   - store: The open SQL store (SQLite or PostgreSQL); migrated here.
     ///   - replayStore: Where accepted DPoP proofs are recorded; `nil` uses `store`.
     ///   - keys: The server's long-lived secrets.
+    ///   - rings: The generations of the rotating keys (every family at generation 1 unless given).
+    ///   - watchesKeyRing: Whether to re-read `<data-dir>/keys/keyring.json` while running (``KeyRingReloader``).
     ///   - natsTrust: The NATS operator and accounts; a fresh ephemeral chain unless given.
     ///   - logger: Where the services log.
     ///   - clock: The clock every service reads; tests inject a fixed or stepped one.
     public static func make(
         configuration: ServerConfiguration, store: any SQLStore, replayStore: (any SQLStore)? = nil, keys: ServerKeys,
-        natsTrust: NATSTrust = .ephemeral(), logger: Logger, clock: any WallClock = SystemWallClock()
+        rings: KeyRings = .original, watchesKeyRing: Bool = false, natsTrust: NATSTrust = .ephemeral(), logger: Logger,
+        clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         try await Migrator(store: store, logger: logger).migrate()
         if let replayStore { try await SQLDPoPReplayCache.prepareOwnStore(replayStore) }
@@ -91,20 +100,18 @@ public struct ServerComponents: Sendable {
                 parameters: configuration.argon2, maxConcurrentHashes: configuration.maxConcurrentHashes),
             metrics: metrics
         )
-        let tokens = try await TokenService(configuration: configuration.tokens, signingKey: keys.accessTokenSigningKey)
+        let signingKeys = try await TokenSigningKeys.make(ring: rings[.tokenSigning], keys: keys)
+        let tokens = TokenService(configuration: configuration.tokens, keys: signingKeys)
         let auth = AuthService(
             members: MemberRepository(store: store), sessions: SessionRepository(store: store), hasher: hasher,
             policy: configuration.passwordPolicy, tokens: tokens, limits: configuration.limits, clock: clock
         )
         let origin = PublicOrigin(configuration: configuration)
         let dpop = DPoPGuard(keys: keys, replayStore: replayStore ?? store, origin: origin, clock: clock)
-        let gate = try await GateService(
-            configuration: configuration.gate, store: store, keys: keys, issuer: configuration.tokens.issuer,
-            clock: clock)
-        let vaultTokens = try await VaultTokenService(
-            signingKey: try P256.Signing.PrivateKey(
-                rawRepresentation: keys.derivedKey(purpose: "vault-token-signing").withUnsafeBytes { Array($0) }),
-            issuer: configuration.tokens.issuer)
+        let gate = GateService(
+            configuration: configuration.gate, store: store, signingKeys: signingKeys,
+            issuer: configuration.tokens.issuer, clock: clock)
+        let vaultTokens = VaultTokenService(keys: signingKeys, issuer: configuration.tokens.issuer)
         let invitations = InvitationRepository(store: store)
         let transactionKeys = TransactionKeyRepository(
             sealer: SecretSealer(key: keys.derivedKey(purpose: "transaction-key-at-rest")))
@@ -129,7 +136,13 @@ public struct ServerComponents: Sendable {
         let vaultLifecycle = VaultLifecycleService(
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
         return ServerComponents(
-            configuration: configuration, store: store, separateReplayStore: replayStore, keys: keys, auth: auth,
+            configuration: configuration, store: store, separateReplayStore: replayStore, keys: keys,
+            signingKeys: signingKeys,
+            keyRingReloader: watchesKeyRing
+                ? KeyRingReloader(
+                    dataDirectory: configuration.dataDirectory, interval: configuration.keyReloadInterval,
+                    tokenSigning: signingKeys, logger: logger) : nil,
+            auth: auth,
             clock: clock, logger: logger,
             origin: origin, invitations: invitations, dpop: dpop, gate: gate,
             gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),

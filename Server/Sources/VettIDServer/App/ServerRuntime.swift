@@ -21,6 +21,7 @@ public final class ServerRuntime: Sendable {
         self.components = components
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application)]
         if let publisher = components.natsPublisher { services.append(.init(service: publisher)) }
+        if let reloader = components.keyRingReloader { services.append(.init(service: reloader)) }
         services += components.vaultWorkers.map { .init(service: $0) }
         self.group = ServiceGroup(
             configuration: .init(

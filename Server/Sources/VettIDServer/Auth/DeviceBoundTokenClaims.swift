@@ -40,15 +40,17 @@ struct DeviceBoundTokenClaims: JWTPayload, Equatable {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-extension JWTKeyCollection {
-    /// Verifies a device-bound token's signature and expiry, its issuer and that `audience` is its only audience;
-    /// `nil` for anything else (including tokens over 4 KiB).
-    func verifyDeviceBound(_ token: String, issuer: String, audience: String, now: Date) async
-        -> DeviceBoundTokenClaims?
+extension TokenSigningKeys {
+    /// Verifies a device-bound token's signature (a `purpose` key the ring holds) and expiry, its issuer and that
+    /// `audience` is its only audience, with the generation that signed it; `nil` for anything else (including
+    /// tokens over 4 KiB).
+    func verifyDeviceBound(_ token: String, purpose: Purpose, issuer: String, audience: String, now: Date) async
+        -> (claims: DeviceBoundTokenClaims, generation: Int)?
     {
-        guard token.utf8.count <= 4096, let claims = try? await verify(token, as: DeviceBoundTokenClaims.self),
+        guard token.utf8.count <= 4096,
+            let (claims, generation) = await verify(token, as: DeviceBoundTokenClaims.self, purpose: purpose),
             claims.exp.value > now, claims.iss.value == issuer, claims.aud.value == [audience]
         else { return nil }
-        return claims
+        return (claims, generation)
     }
 }

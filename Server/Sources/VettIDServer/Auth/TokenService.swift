@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Foundation
 import JWTKit
 import VettIDCrypto
@@ -43,13 +43,13 @@ public struct TokenService: Sendable {
     }
 
     public let configuration: Configuration
-    private let keys: JWTKeyCollection
+    private let keys: TokenSigningKeys
     private let verified = VerifiedTokenCache<Verified>()
 
-    public init(configuration: Configuration, signingKey: P256.Signing.PrivateKey) async throws {
+    /// Signs and verifies with the `access` keys of `keys`.
+    public init(configuration: Configuration, keys: TokenSigningKeys) {
         self.configuration = configuration
-        self.keys = JWTKeyCollection()
-        await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: "access-1")
+        self.keys = keys
     }
 
     /// Signs an access token for a member session.
@@ -66,21 +66,23 @@ public struct TokenService: Sendable {
             exp: .init(value: now.addingTimeInterval(configuration.accessTokenLifetime.seconds)),
             cnf: boundJKT.map { .init(jkt: $0) }
         )
-        return try await keys.sign(claims, kid: "access-1")
+        return try await keys.sign(claims, purpose: .access, now: now)
     }
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
     public func verifyAccessToken(_ token: String, now: Date) async -> Verified? {
         guard token.utf8.count <= 4096 else { return nil }
         // A token verified before costs a hash (see VerifiedTokenCache); its own expiry still applies.
-        if let known = verified.value(for: token, now: now) { return known }
-        guard let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
+        if let known = verified.value(for: token, now: now, keys: keys) { return known }
+        guard let (claims, generation) = await keys.verify(token, as: AccessTokenClaims.self, purpose: .access) else {
+            return nil
+        }
         guard claims.exp.value > now, claims.iss.value == configuration.issuer,
             claims.aud.value.contains(configuration.issuer),
             let member = UUID(uuidString: claims.sub.value), let session = UUID(uuidString: claims.sid)
         else { return nil }
         let result = Verified(memberID: member, sessionID: session, boundJKT: claims.cnf?.jkt)
-        verified.remember(result, for: token, expiresAt: claims.exp.value, now: now)
+        verified.remember(result, for: token, generation: generation, expiresAt: claims.exp.value, now: now)
         return result
     }
 

@@ -8,10 +8,12 @@ import NIOConcurrencyHelpers
 /// Only tokens that verified are remembered, with their own `exp`: an entry can never outlive the token, and a
 /// forged or altered token has another hash. Revocation is not a property of the token (sessions and Gate tokens
 /// are checked elsewhere), so nothing is lost. Past `capacity` entries the expired ones are dropped, and if that
-/// is not enough, all of them (the next presentations verify again).
+/// is not enough, all of them (the next presentations verify again). Each entry names the key generation that
+/// signed the token, so a generation removed from the ring (``TokenSigningKeys``) stops its tokens here too.
 final class VerifiedTokenCache<Value: Sendable>: Sendable {
     private struct Entry {
         let value: Value
+        let generation: Int
         let expiresAt: Date
     }
 
@@ -22,8 +24,16 @@ final class VerifiedTokenCache<Value: Sendable>: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// The remembered result for `token`, if it has not expired at `now`.
-    func value(for token: String, now: Date) -> Value? {
+    /// The remembered result for `token`, if it has not expired at `now` and its signing generation is still
+    /// held by `keys`.
+    func value(for token: String, now: Date, keys: TokenSigningKeys) -> Value? {
+        guard let (value, generation) = entry(for: token, now: now), keys.holds(generation: generation) else {
+            return nil
+        }
+        return value
+    }
+
+    private func entry(for token: String, now: Date) -> (Value, Int)? {
         let key = SHA256.hash(data: Array(token.utf8))
         return entries.withLockedValue { entries in
             guard let entry = entries[key] else { return nil }
@@ -31,12 +41,12 @@ final class VerifiedTokenCache<Value: Sendable>: Sendable {
                 entries[key] = nil
                 return nil
             }
-            return entry.value
+            return (entry.value, entry.generation)
         }
     }
 
-    /// Remembers `value` for `token` until `expiresAt`.
-    func remember(_ value: Value, for token: String, expiresAt: Date, now: Date) {
+    /// Remembers `value` for `token`, signed by key `generation`, until `expiresAt`.
+    func remember(_ value: Value, for token: String, generation: Int, expiresAt: Date, now: Date) {
         guard expiresAt > now else { return }
         let key = SHA256.hash(data: Array(token.utf8))
         entries.withLockedValue { entries in
@@ -44,7 +54,7 @@ final class VerifiedTokenCache<Value: Sendable>: Sendable {
                 entries = entries.filter { $0.value.expiresAt > now }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
-            entries[key] = Entry(value: value, expiresAt: expiresAt)
+            entries[key] = Entry(value: value, generation: generation, expiresAt: expiresAt)
         }
     }
 

@@ -21,7 +21,7 @@ public struct ConfigurationLoader: Sendable {
     /// Every key the server understands.
     public static let keys: Set<String> = [
         "host", "port", "data_dir", "database_url", "database_lease_timeout_seconds", "log_level", "log_format",
-        "metrics_token", "max_body_bytes",
+        "metrics_token", "max_body_bytes", "key_reload_seconds", "key_activation_delay_seconds",
         "argon2_iterations", "argon2_memory_kib", "argon2_parallelism", "argon2_max_concurrent",
         "password_min_length", "password_min_score",
         "access_token_ttl_seconds", "refresh_token_ttl_seconds", "session_ttl_seconds",
@@ -146,6 +146,8 @@ public struct ConfigurationLoader: Sendable {
                 throw Invalid(key: key, source: source, reason: "must be text or json")
             }
             c.logFormat = format
+        case "key_reload_seconds": c.keyReloadInterval = .seconds(try int(1...3_600))
+        case "key_activation_delay_seconds": c.keyActivationDelay = .seconds(try int(0...86_400))
         case "max_body_bytes": c.maxBodyBytes = try int(1_024...(64 << 20))
         case "argon2_iterations": c.argon2.iterations = UInt32(try int(1...100))
         case "argon2_memory_kib": c.argon2.memoryKiB = UInt32(try int(1_024...(4 << 20)))

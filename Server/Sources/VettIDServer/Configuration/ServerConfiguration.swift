@@ -47,6 +47,14 @@ public struct ServerConfiguration: Sendable {
     /// Log line format of the server process (`log_format`: `text`, the default, or `json`, one object a line).
     public var logFormat: LogFormat = .text
 
+    /// How often a running server re-reads `<data-dir>/keys/keyring.json` for rotated keys (`key_reload_seconds`,
+    /// default 10).
+    public var keyReloadInterval: Duration = .seconds(10)
+    /// How long after `vettid-server keys rotate` a new generation starts signing or sealing
+    /// (`key_activation_delay_seconds`, default 60): every instance must have reloaded the ring by then, so it
+    /// must exceed ``keyReloadInterval`` plus the instances' clock skew.
+    public var keyActivationDelay: Duration = .seconds(60)
+
     /// How log lines are written.
     public enum LogFormat: String, Sendable {
         /// swift-log's stream format: `timestamp level label: key=value … message`.

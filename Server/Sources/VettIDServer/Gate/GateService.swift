@@ -38,17 +38,15 @@ public struct GateService: Sendable {
     /// App Attest (Apple and trusted software roots) and development tokens.
     let attestation: DeviceAttestationVerifier
 
-    init(configuration: GateConfiguration, store: any SQLStore, keys: ServerKeys, issuer: String, clock: any WallClock)
-        async throws
-    {
+    init(
+        configuration: GateConfiguration, store: any SQLStore, signingKeys: TokenSigningKeys, issuer: String,
+        clock: any WallClock
+    ) {
         self.configuration = configuration
         self.challenges = AttestationChallengeRepository(store: store)
         self.attestedKeys = AttestedKeyRepository(store: store)
         self.clock = clock
-        let signingKey = try P256.Signing.PrivateKey(
-            rawRepresentation: keys.derivedKey(purpose: "gate-token-signing").withUnsafeBytes { Array($0) })
-        self.tokens = try await GateTokenService(
-            signingKey: signingKey, issuer: issuer, lifetime: configuration.tokenLifetime)
+        self.tokens = GateTokenService(keys: signingKeys, issuer: issuer, lifetime: configuration.tokenLifetime)
         self.attestation = DeviceAttestationVerifier(configuration: configuration)
     }
 

@@ -1,4 +1,3 @@
-public import Crypto
 public import Foundation
 import JWTKit
 
@@ -22,15 +21,14 @@ public struct GateTokenService: Sendable {
 
     let issuer: String
     let lifetime: Duration
-    private let keys: JWTKeyCollection
+    private let keys: TokenSigningKeys
     private let verified = VerifiedTokenCache<Verified>()
 
-    /// Creates the service with an ES256 signing key.
-    public init(signingKey: P256.Signing.PrivateKey, issuer: String, lifetime: Duration) async throws {
+    /// Signs and verifies with the `gate` keys of `keys`.
+    public init(keys: TokenSigningKeys, issuer: String, lifetime: Duration) {
         self.issuer = issuer
         self.lifetime = lifetime
-        self.keys = JWTKeyCollection()
-        await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: "gate-1")
+        self.keys = keys
     }
 
     /// The token lifetime in whole seconds (`expires_in`).
@@ -41,18 +39,20 @@ public struct GateTokenService: Sendable {
         var claims = DeviceBoundTokenClaims(
             issuer: issuer, audience: Self.audience, subject: subject, jkt: jkt, lifetime: lifetime, now: now)
         claims.env = environment
-        return try await keys.sign(claims, kid: "gate-1")
+        return try await keys.sign(claims, purpose: .gate, now: now)
     }
 
     /// Verifies signature, expiry, issuer and audience; `nil` for anything else.
     public func verify(_ token: String, now: Date) async -> Verified? {
         // A token verified before costs a hash (see VerifiedTokenCache); its own expiry still applies.
-        if let known = verified.value(for: token, now: now) { return known }
-        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: Self.audience, now: now),
+        if let known = verified.value(for: token, now: now, keys: keys) { return known }
+        guard
+            let (claims, generation) = await keys.verifyDeviceBound(
+                token, purpose: .gate, issuer: issuer, audience: Self.audience, now: now),
             let environment = claims.env
         else { return nil }
         let result = Verified(subject: claims.sub.value, boundJKT: claims.cnf.jkt, environment: environment)
-        verified.remember(result, for: token, expiresAt: claims.exp.value, now: now)
+        verified.remember(result, for: token, generation: generation, expiresAt: claims.exp.value, now: now)
         return result
     }
 }

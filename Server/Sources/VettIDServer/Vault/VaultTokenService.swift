@@ -1,4 +1,3 @@
-public import Crypto
 public import Foundation
 import JWTKit
 
@@ -34,13 +33,12 @@ public struct VaultTokenService: Sendable {
     }
 
     let issuer: String
-    private let keys: JWTKeyCollection
+    private let keys: TokenSigningKeys
 
-    /// Creates the service with an ES256 signing key.
-    public init(signingKey: P256.Signing.PrivateKey, issuer: String) async throws {
+    /// Signs and verifies with the `vault` keys of `keys`.
+    public init(keys: TokenSigningKeys, issuer: String) {
         self.issuer = issuer
-        self.keys = JWTKeyCollection()
-        await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: "vault-1")
+        self.keys = keys
     }
 
     /// Signs a token of `kind` for `lifetime`, bound to `jkt`.
@@ -50,12 +48,14 @@ public struct VaultTokenService: Sendable {
         var claims = DeviceBoundTokenClaims(
             issuer: issuer, audience: kind.audience, subject: userGUID, jkt: jkt, lifetime: lifetime, now: now)
         claims.ctx = contextID
-        return try await keys.sign(claims, kid: "vault-1")
+        return try await keys.sign(claims, purpose: .vault, now: now)
     }
 
     /// Verifies signature, expiry, issuer and the kind's audience; `nil` for anything else.
     public func verify(_ token: String, as kind: Kind, now: Date) async -> Verified? {
-        guard let claims = await keys.verifyDeviceBound(token, issuer: issuer, audience: kind.audience, now: now),
+        guard
+            let (claims, _) = await keys.verifyDeviceBound(
+                token, purpose: .vault, issuer: issuer, audience: kind.audience, now: now),
             let contextID = claims.ctx
         else { return nil }
         return Verified(userGUID: claims.sub.value, contextID: contextID, boundJKT: claims.cnf.jkt)

@@ -1,0 +1,51 @@
+public import Logging
+public import ServiceLifecycle
+
+/// Re-reads `<data-dir>/keys/keyring.json` every ``interval`` and hands each family's ring to the keys that use
+/// it, so a `vettid-server keys rotate` (or `prune`) on any instance reaches every instance sharing the data
+/// directory within one interval, without a restart. A file that cannot be read is logged and the keys in use
+/// stay as they are.
+public final class KeyRingReloader: Service, Sendable {
+    /// How often the file is read.
+    public let interval: Duration
+    private let dataDirectory: String
+    private let tokenSigning: TokenSigningKeys
+    private let logger: Logger
+
+    public init(dataDirectory: String, interval: Duration, tokenSigning: TokenSigningKeys, logger: Logger) {
+        self.dataDirectory = dataDirectory
+        self.interval = interval
+        self.tokenSigning = tokenSigning
+        self.logger = logger
+    }
+
+    /// Reads the file once and applies it; returns the rings read.
+    @discardableResult
+    public func reloadNow() async throws -> KeyRings {
+        let rings = try KeyRingFile.load(dataDirectory: dataDirectory)
+        let before = tokenSigning.ring
+        try await tokenSigning.reload(rings[.tokenSigning])
+        if before != rings[.tokenSigning] {
+            logger.notice(
+                "token-signing keys reloaded",
+                metadata: ["generations": "\(rings[.tokenSigning].generations.map(\.number))"])
+        }
+        return rings
+    }
+
+    /// Reloads every ``interval`` until graceful shutdown.
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
+            } catch {
+                return
+            }
+            do {
+                try await reloadNow()
+            } catch {
+                logger.error("cannot reload the key ring; keeping the keys in use", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
