@@ -57,7 +57,12 @@ import VettIDTestSupport
             // The Ed25519 seed in the fixture derives the same key through swift-crypto directly.
             let seedBytes = try #require(Base32.decode(pair.seed))
             #expect(Hex.encode(Array(seedBytes[2..<34])) == pair.ed25519SeedHex)
+            // The raw Ed25519 seed gives the same pair and the same encoded seed.
+            let fromRaw = try NKeyPair(type: .user, rawSeed: Array(seedBytes[2..<34]))
+            #expect(fromRaw.publicKey == pair.publicKey)
+            #expect(try fromRaw.encodedSeed() == pair.seed)
         }
+        #expect(throws: NKeyError.self) { try NKeyPair(type: .account, rawSeed: [1, 2, 3]) }
     }
 
     @Test func oneChangedCharacterFailsTheChecksum() throws {

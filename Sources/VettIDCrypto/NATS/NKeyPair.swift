@@ -47,6 +47,18 @@ public struct NKeyPair: Sendable, CustomStringConvertible {
         self.init(type: type, privateKey: key)
     }
 
+    /// A key pair of `type` from a raw 32-byte Ed25519 seed (a derived key, for example); the encoded form of the
+    /// same pair is ``encodedSeed()``.
+    public init(type: NKeyType, rawSeed: [UInt8]) throws(NKeyError) {
+        let key: Curve25519.Signing.PrivateKey
+        do {
+            key = try Curve25519.Signing.PrivateKey(rawRepresentation: rawSeed)
+        } catch {
+            throw NKeyError(.invalidSeed, "an Ed25519 seed has 32 bytes")
+        }
+        self.init(type: type, privateKey: key)
+    }
+
     /// Decodes an encoded public key, optionally requiring a type. The result can only verify.
     public init(publicKey: String, expectedType: NKeyType? = nil) throws(NKeyError) {
         let raw = try Self.decodeChecked(publicKey)

@@ -1,10 +1,11 @@
 public import ArgumentParser
 import Crypto
 import Foundation
+import Logging
 import VettIDServer
 
 /// `vettid-server keys`: the generations of the rotating keys, and rotating them without downtime.
-public struct KeysCommand: ParsableCommand {
+public struct KeysCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "List, rotate and prune the server's rotating keys (token signing, NATS signing, at rest).",
@@ -14,7 +15,7 @@ public struct KeysCommand: ParsableCommand {
             (or seals) after key_activation_delay_seconds (60), when every instance has it. See \
             docs/operations.md, "Rotating keys".
             """,
-        subcommands: [List.self, Rotate.self, Prune.self, Remove.self]
+        subcommands: [List.self, Rotate.self, Prune.self, Remove.self, Reseal.self]
     )
 
     public init() {}
@@ -107,6 +108,57 @@ public struct KeysCommand: ParsableCommand {
 }
 
 extension KeyFamily: ExpressibleByArgument {}
+
+extension KeysCommand {
+    struct Reseal: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Seal every stored secret again under the current at-rest generation, then drop the "
+                + "generations nothing names any more.")
+        @OptionGroup var options: ServerOptions
+
+        func run() async throws {
+            let configuration = try options.loadConfiguration()
+            let now = Int64(Date().timeIntervalSince1970)
+            let ring = try KeyRingFile.load(dataDirectory: configuration.dataDirectory)[.atRest]
+            if let pending = ring.generations.last, pending.activatesAt > now {
+                throw ValidationError(
+                    "at-rest generation \(pending.number) becomes current in \(pending.activatesAt - now) s; "
+                        + "reseal after that, when every instance seals with it")
+            }
+            let logger = Logger.process(label: "vettid-server", level: .warning)
+            let components = try await ServerComponents.make(configuration: configuration, logger: logger)
+            do {
+                let resealer = AtRestResealer(store: components.store, keys: components.sealingKeys)
+                let report = try await resealer.reseal()
+                let census = try await resealer.census()
+                let current = ring.current(at: now).number
+                let unused = census.filter { $0.key != current && $0.value == 0 }.map(\.key).sorted()
+                if !unused.isEmpty {
+                    try KeyRingFile.update(dataDirectory: configuration.dataDirectory) { rings in
+                        for generation in unused { rings[.atRest] = try rings[.atRest].removing(generation, now: now) }
+                    }
+                }
+                try await components.shutdownStores()
+                print("at-rest: resealed \(report.resealed) value(s) under generation \(current)")
+                if !unused.isEmpty {
+                    print("at-rest: removed generation \(unused.map(String.init).joined(separator: ", "))")
+                }
+                for (generation, count) in census.sorted(by: { $0.key < $1.key })
+                where generation != current && count > 0 {
+                    print("at-rest: \(count) value(s) still under generation \(generation); run reseal again")
+                }
+                if report.unreadable > 0 {
+                    print(
+                        "at-rest: \(report.unreadable) value(s) do not open with any generation held (left as they are)"
+                    )
+                }
+            } catch {
+                try? await components.shutdownStores()
+                throw error
+            }
+        }
+    }
+}
 
 /// How `keys list` describes a generation.
 enum KeyRingDescription {

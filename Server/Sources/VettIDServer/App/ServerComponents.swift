@@ -10,6 +10,8 @@ public struct ServerComponents: Sendable {
     public let keys: ServerKeys
     /// The token-signing keys of every generation the key ring holds.
     public let signingKeys: TokenSigningKeys
+    /// The keys that seal secrets at rest, every generation the key ring holds.
+    public let sealingKeys: SealingKeys
     /// Re-reads the key ring while the server runs; `nil` when the components have no data directory of their own
     /// (tests that pass keys in).
     public let keyRingReloader: KeyRingReloader?
@@ -93,6 +95,7 @@ public struct ServerComponents: Sendable {
         clock: any WallClock = SystemWallClock()
     ) async throws -> ServerComponents {
         try await Migrator(store: store, logger: logger).migrate()
+        try natsTrust.signingKeys.reload(rings[.natsSigning])
         if let replayStore { try await SQLDPoPReplayCache.prepareOwnStore(replayStore) }
         let metrics = ServerMetrics()
         let hasher = PasswordHasher(
@@ -113,9 +116,10 @@ public struct ServerComponents: Sendable {
             issuer: configuration.tokens.issuer, clock: clock)
         let vaultTokens = VaultTokenService(keys: signingKeys, issuer: configuration.tokens.issuer)
         let invitations = InvitationRepository(store: store)
+        let sealingKeys = SealingKeys(ring: rings[.atRest], keys: keys, clock: clock)
         let transactionKeys = TransactionKeyRepository(
-            sealer: SecretSealer(key: keys.derivedKey(purpose: "transaction-key-at-rest")))
-        let keyring = CredentialKeyring(keys: keys)
+            sealer: SecretSealer(keys: sealingKeys, purpose: "transaction-key-at-rest"))
+        let keyring = CredentialKeyring(keys: keys, sealing: sealingKeys)
         let enrollment = EnrollmentService(
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys,
             invitations: invitations,
@@ -137,11 +141,13 @@ public struct ServerComponents: Sendable {
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
         return ServerComponents(
             configuration: configuration, store: store, separateReplayStore: replayStore, keys: keys,
-            signingKeys: signingKeys,
+            signingKeys: signingKeys, sealingKeys: sealingKeys,
             keyRingReloader: watchesKeyRing
                 ? KeyRingReloader(
                     dataDirectory: configuration.dataDirectory, interval: configuration.keyReloadInterval,
-                    tokenSigning: signingKeys, logger: logger) : nil,
+                    tokenSigning: signingKeys, sealing: sealingKeys, natsSigning: natsTrust.signingKeys,
+                    publisher: natsPublisher,
+                    logger: logger) : nil,
             auth: auth,
             clock: clock, logger: logger,
             origin: origin, invitations: invitations, dpop: dpop, gate: gate,

@@ -10,12 +10,31 @@ public final class KeyRingReloader: Service, Sendable {
     public let interval: Duration
     private let dataDirectory: String
     private let tokenSigning: TokenSigningKeys
+    private let sealing: SealingKeys
+    private let natsSigning: NATSSigningKeys
+    private let publisher: NATSAccountPublisher?
     private let logger: Logger
 
-    public init(dataDirectory: String, interval: Duration, tokenSigning: TokenSigningKeys, logger: Logger) {
+    /// - Parameters:
+    ///   - dataDirectory: Where `keys/keyring.json` is.
+    ///   - interval: How often to read it.
+    ///   - tokenSigning: The token-signing keys to update.
+    ///   - sealing: The at-rest keys to update.
+    ///   - natsSigning: The NATS account signing keys to update.
+    ///   - publisher: Pushes the account JWT when its signing keys changed, so nats-server knows a new key before
+    ///     it signs (and forgets a removed one); `nil` without nats-server.
+    ///   - logger: Where reloads and unreadable files are logged.
+    public init(
+        dataDirectory: String, interval: Duration, tokenSigning: TokenSigningKeys, sealing: SealingKeys,
+        natsSigning: NATSSigningKeys,
+        publisher: NATSAccountPublisher?, logger: Logger
+    ) {
         self.dataDirectory = dataDirectory
         self.interval = interval
         self.tokenSigning = tokenSigning
+        self.sealing = sealing
+        self.natsSigning = natsSigning
+        self.publisher = publisher
         self.logger = logger
     }
 
@@ -29,6 +48,16 @@ public final class KeyRingReloader: Service, Sendable {
             logger.notice(
                 "token-signing keys reloaded",
                 metadata: ["generations": "\(rings[.tokenSigning].generations.map(\.number))"])
+        }
+        if sealing.reload(rings[.atRest]) {
+            logger.notice(
+                "at-rest keys reloaded", metadata: ["generations": "\(rings[.atRest].generations.map(\.number))"])
+        }
+        if try natsSigning.reload(rings[.natsSigning]) {
+            logger.notice(
+                "NATS signing keys reloaded",
+                metadata: ["generations": "\(rings[.natsSigning].generations.map(\.number))"])
+            await publisher?.reconcile()
         }
         return rings
     }

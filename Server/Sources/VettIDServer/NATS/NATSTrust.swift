@@ -19,6 +19,9 @@ public struct NATSTrust: Sendable {
     public let applicationAccount: NKeyPair
     /// When the trust was generated (unix seconds): the `iat` of the operator and system account JWTs.
     public let createdAt: Int64
+    /// The application account's signing keys over time (the `nats-signing` key ring); every copy of this trust
+    /// shares them, so a reload reaches every service that issues user JWTs.
+    public let signingKeys: NATSSigningKeys
 
     /// Limits of the application account, explicit: unlimited connections and subscriptions, 1 MiB payloads,
     /// no leaf nodes, no imports or exports.
@@ -35,6 +38,7 @@ public struct NATSTrust: Sendable {
         self.systemAccount = systemAccount
         self.applicationAccount = applicationAccount
         self.createdAt = createdAt
+        self.signingKeys = NATSSigningKeys(account: applicationAccount)
     }
 
     /// A fresh trust chain held only in memory (tests, benchmarks).
@@ -115,12 +119,14 @@ public struct NATSTrust: Sendable {
     public func applicationAccountJWT(revocations: [String: Int64], issuedAt: Int64) throws -> String {
         var claims = NATSAccountJWTClaims(
             subject: applicationAccount.publicKey, name: "VETTID",
-            nats: NATSAccountClaims(limits: Self.applicationLimits, revocations: revocations))
+            nats: NATSAccountClaims(
+                limits: Self.applicationLimits, signingKeys: signingKeys.accountSigningKeys, revocations: revocations))
         claims.issuedAt = issuedAt
         return try NATSJWT.encode(claims, signedBy: operatorKey, now: issuedAt)
     }
 
-    /// A user of the application account with exactly `permissions`, a fresh user NKey, and explicit limits.
+    /// A user of the application account with exactly `permissions`, a fresh user NKey, and explicit limits,
+    /// signed by the account signing key current at `issuedAt` (``NATSSigningKeys``).
     public func userCredentials(
         name: String, permissions: NatsPermissionSet, issuedAt: Int64, expiresAt: Int64?
     ) throws -> NATSUserCredentials {
@@ -132,7 +138,9 @@ public struct NATSTrust: Sendable {
                     publish: Self.exactly(permissions.publish), subscribe: Self.exactly(permissions.subscribe)),
                 maxSubscriptions: Self.userSubscriptionLimit, maxData: -1, maxPayload: Self.userPayloadLimit))
         claims.issuedAt = issuedAt
-        let jwt = try NATSJWT.encode(claims, signedBy: applicationAccount, now: issuedAt)
+        let (issuer, issuerAccount) = signingKeys.issuer(at: issuedAt)
+        claims.nats.issuerAccount = issuerAccount
+        let jwt = try NATSJWT.encode(claims, signedBy: issuer, now: issuedAt)
         return NATSUserCredentials(jwt: jwt, seed: try user.encodedSeed(), publicKey: user.publicKey)
     }
 

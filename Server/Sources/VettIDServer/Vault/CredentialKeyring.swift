@@ -2,18 +2,18 @@ import Crypto
 import Foundation
 import VettIDCrypto
 
-/// The server's side of sealed credentials: per-credential keys (sealed at rest under a master-derived key) and
+/// The server's side of sealed credentials: per-credential keys (sealed at rest, ``SealingKeys``) and
 /// the LAT. Every authentication rotates the key: a new random key for the next version seals the new blob.
 struct CredentialKeyring: Sendable {
     let sealer: SecretSealer
     let lat: LedgerAuthToken.Deriver
 
-    init(keys: ServerKeys) {
-        sealer = SecretSealer(key: keys.derivedKey(purpose: "credential-key-at-rest"))
+    init(keys: ServerKeys, sealing: SealingKeys) {
+        sealer = SecretSealer(keys: sealing, purpose: "credential-key-at-rest")
         lat = LedgerAuthToken.Deriver(key: keys.derivedKey(purpose: "lat"))
     }
 
-    private static func label(credentialID: String, version: Int64) -> String {
+    static func label(credentialID: String, version: Int64) -> String {
         "vettid-credential-key/v1:\(credentialID):\(version)"
     }
 

@@ -47,7 +47,7 @@ struct TransactionKeyRepository: Sendable {
 
     let sealer: SecretSealer
 
-    private static func label(_ keyID: String) -> String { "vettid-tx-key/v1:\(keyID)" }
+    static func label(_ keyID: String) -> String { "vettid-tx-key/v1:\(keyID)" }
 
     /// Creates `count` fresh keys for `owner`.
     func issue(_ count: Int, userID: UUID, owner: Owner, now: Int64, on db: any SQLDatabase) async throws

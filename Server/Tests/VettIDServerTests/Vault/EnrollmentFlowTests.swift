@@ -315,7 +315,9 @@ import VettIDCrypto
     @Test(arguments: TestEngine.available)
     func concurrentClaimsOfOneKeyOpenItOnce(engine: TestEngine) async throws {
         try await withTestStore(engine) { store in
-            let repository = TransactionKeyRepository(sealer: SecretSealer(key: SymmetricKey(size: .bits256)))
+            let repository = TransactionKeyRepository(
+                sealer: SecretSealer(
+                    keys: SealingKeys(ring: .original, keys: .ephemeral()), purpose: "transaction-key-at-rest"))
             let member = try #require(
                 try await MemberRepository(store: store).create(
                     email: "claims@example.com", passwordHash: "x", now: Date()))
