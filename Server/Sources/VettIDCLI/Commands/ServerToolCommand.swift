@@ -5,7 +5,9 @@ public struct ServerToolCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vettid-server",
         abstract: "The VettID reference backend.",
-        subcommands: [ServeCommand.self, NATSConfigCommand.self, KeysCommand.self],
+        subcommands: [
+            ServeCommand.self, NATSConfigCommand.self, KeysCommand.self, BackupCommand.self, RestoreCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -1,0 +1,53 @@
+public import ArgumentParser
+import Foundation
+import Logging
+import VettIDServer
+
+/// `vettid-server backup`: the data directory's secrets and, on SQLite, a consistent copy of the database.
+public struct BackupCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Back up the keys, the key ring, the NATS trust and (SQLite) the database, while the server runs.",
+        discussion: """
+            The output directory is as secret as the data directory (0700, files 0600). On PostgreSQL, back the \
+            database up with pg_dump as well (docs/operations.md, "Backup and restore").
+            """
+    )
+
+    @OptionGroup var options: ServerOptions
+    @Option(help: "An empty or new directory for the backup.") var output: String
+
+    public init() {}
+
+    public func run() async throws {
+        let configuration = try options.loadConfiguration()
+        let logger = Logger.process(label: "vettid-server", level: .warning)
+        let files = try await ServerBackup.write(configuration: configuration, to: output, logger: logger)
+        print("backed up to \(output): \(files.joined(separator: ", "))")
+        if configuration.databaseURL != nil {
+            print("PostgreSQL: also run pg_dump --format=custom (see docs/operations.md)")
+        }
+    }
+}
+
+/// `vettid-server restore`: a backup into an empty data directory.
+public struct RestoreCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Restore a backup into an empty data directory (--data-dir), checking every file first."
+    )
+
+    @OptionGroup var options: ServerOptions
+    @Option(help: "The backup directory.") var from: String
+
+    public init() {}
+
+    public func run() throws {
+        let configuration = try options.loadConfiguration()
+        let engine = try ServerBackup.restore(from: from, into: configuration.dataDirectory)
+        print("restored \(from) into \(configuration.dataDirectory)")
+        if engine == "postgres" {
+            print("PostgreSQL: restore the database with pg_restore before starting (see docs/operations.md)")
+        }
+    }
+}
