@@ -25,6 +25,12 @@ public struct NATSConfigCommand: AsyncParsableCommand {
     var resolverDirectory: String?
     @Flag(help: "Require TLS: generate a CA and a certificate for 127.0.0.1/localhost in <data-dir>/nats/tls.")
     var tls = false
+    @Option(name: .customLong("server-name"), help: "This node's name (required, and unique, in a cluster).")
+    var serverName: String?
+    @Option(name: .customLong("cluster-port"), help: "Listen for cluster routes on this port (a cluster node).")
+    var clusterPort: Int?
+    @Option(name: .customLong("route"), help: "nats-route://host:port of another cluster node (repeat per node).")
+    var routes: [String] = []
     @Option(help: "Write the configuration to this file (0600) instead of printing it.")
     var output: String?
 
@@ -32,6 +38,9 @@ public struct NATSConfigCommand: AsyncParsableCommand {
 
     public func run() async throws {
         let configuration = try options.loadConfiguration()
+        if clusterPort != nil, serverName == nil {
+            throw ValidationError("a cluster node needs --server-name")
+        }
         let logger = Logger.process(label: "vettid-server", level: .warning)
         let components = try await ServerComponents.make(configuration: configuration, logger: logger)
         let natsDirectory = configuration.dataDirectory + "/nats"
@@ -47,12 +56,13 @@ public struct NATSConfigCommand: AsyncParsableCommand {
             (certificate, key) = (tlsDirectory + "/server-cert.pem", tlsDirectory + "/server-key.pem")
             FileHandle.standardError.write(Data("clients trust \(tlsDirectory)/ca.pem (nats_ca_file)\n".utf8))
         }
+        var renderOptions = NATSServerConfigRenderer.Options(
+            host: listenHost, port: listenPort, resolverDirectory: resolverDirectory, tlsCertificateFile: certificate,
+            tlsKeyFile: key)
+        renderOptions.serverName = serverName
+        renderOptions.cluster = clusterPort.map { .init(host: listenHost, port: $0, routes: routes) }
         let text = try NATSServerConfigRenderer(trust: components.natsTrust).render(
-            .init(
-                host: listenHost, port: listenPort, resolverDirectory: resolverDirectory,
-                tlsCertificateFile: certificate,
-                tlsKeyFile: key),
-            applicationAccountJWT: try await components.natsAccountJWT.current())
+            renderOptions, applicationAccountJWT: try await components.natsAccountJWT.current())
         try await components.shutdownStores()
         if let output {
             try NATSServerConfigRenderer.write(text, to: output)

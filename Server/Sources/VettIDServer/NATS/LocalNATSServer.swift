@@ -58,8 +58,11 @@ public final class LocalNATSServer: Sendable {
     ///   - directory: Where the configuration, the resolver directory (`jwt/`), the TLS material and the log go.
     ///   - port: The client port; a free one if `nil`.
     ///   - tls: Generate a CA and a certificate for 127.0.0.1 and require TLS.
+    ///   - serverName: The node's name (required in a cluster).
+    ///   - cluster: Routes to the other nodes of a cluster.
     public static func start(
-        trust: NATSTrust, applicationAccountJWT: String, directory: String, port: Int? = nil, tls: Bool = false
+        trust: NATSTrust, applicationAccountJWT: String, directory: String, port: Int? = nil, tls: Bool = false,
+        serverName: String? = nil, cluster: NATSServerConfigRenderer.Cluster? = nil
     ) async throws -> LocalNATSServer {
         guard let executable else {
             throw Failure(description: "nats-server is not installed (scripts/setup-system installs it)")
@@ -84,9 +87,14 @@ public final class LocalNATSServer: Sendable {
             let chosen = try port ?? freePort()
             let configurationFile = directory + "/nats-server.conf"
             let text = try NATSServerConfigRenderer(trust: trust).render(
-                .init(
-                    port: chosen, resolverDirectory: directory + "/jwt", tlsCertificateFile: certificate,
-                    tlsKeyFile: key),
+                {
+                    var options = NATSServerConfigRenderer.Options(
+                        port: chosen, resolverDirectory: directory + "/jwt", tlsCertificateFile: certificate,
+                        tlsKeyFile: key)
+                    options.serverName = serverName
+                    options.cluster = cluster
+                    return options
+                }(),
                 applicationAccountJWT: applicationAccountJWT)
             try NATSServerConfigRenderer.write(text, to: configurationFile)
             let logFile = directory + "/nats-server.log"
@@ -183,7 +191,8 @@ public final class LocalNATSServer: Sendable {
         return false
     }
 
-    private static func freePort() throws -> Int {
+    /// A port nothing listens on now.
+    public static func freePort() throws -> Int {
         let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0).wait()

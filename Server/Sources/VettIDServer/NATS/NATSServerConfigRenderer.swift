@@ -21,6 +21,10 @@ public struct NATSServerConfigRenderer: Sendable {
         public var tlsKeyFile: String?
         /// Where nats-server writes its pid file, if anywhere.
         public var pidFile: String?
+        /// This node's name (`server_name`); needed, and unique, in a cluster.
+        public var serverName: String?
+        /// Routes to the other nodes of a cluster; `nil` for a single server.
+        public var cluster: Cluster?
 
         public init(
             host: String = "127.0.0.1", port: Int = 4222, resolverDirectory: String, tlsCertificateFile: String? = nil,
@@ -32,6 +36,25 @@ public struct NATSServerConfigRenderer: Sendable {
             self.tlsCertificateFile = tlsCertificateFile
             self.tlsKeyFile = tlsKeyFile
             self.pidFile = pidFile
+        }
+    }
+
+    /// A nats-server cluster: every node listens for routes and names the others. Each node has its own full
+    /// resolver directory; account updates pushed to any node reach the others through the system account.
+    public struct Cluster: Sendable {
+        /// The cluster's name (the same on every node).
+        public var name: String
+        /// Where this node listens for routes.
+        public var host: String
+        public var port: Int
+        /// `nats-route://host:port` of the other nodes.
+        public var routes: [String]
+
+        public init(name: String = "vettid", host: String = "127.0.0.1", port: Int, routes: [String]) {
+            self.name = name
+            self.host = host
+            self.port = port
+            self.routes = routes
         }
     }
 
@@ -62,6 +85,17 @@ public struct NATSServerConfigRenderer: Sendable {
             "}",
         ]
         if let pidFile = options.pidFile { lines.append("pid_file: \(Self.quoted(pidFile))") }
+        if let serverName = options.serverName { lines.append("server_name: \(Self.quoted(serverName))") }
+        if let cluster = options.cluster {
+            lines += [
+                "cluster: {",
+                "  name: \(Self.quoted(cluster.name))",
+                "  listen: \(cluster.host):\(cluster.port)",
+                "  routes: [",
+            ]
+            lines += cluster.routes.map { "    \(Self.quoted($0))" }
+            lines += ["  ]", "}"]
+        }
         if let certificate = options.tlsCertificateFile, let key = options.tlsKeyFile {
             lines += [
                 "tls: {",
