@@ -78,9 +78,12 @@ struct TwoInstances {
         NATSLive.isAvailable && ProcessInfo.processInfo.environment["VETTID_TEST_DATABASE_URL"] != nil
     }
 
-    nonisolated(nonsending) static func with<Result>(_ body: (TwoInstances) async throws -> Result) async throws
-        -> Result
-    {
+    /// - Parameters:
+    ///   - publicURL: The origin both instances share behind a load balancer (DPoP `htu` is checked against it);
+    ///     `nil`: each instance's own loopback address.
+    nonisolated(nonsending) static func with<Result>(
+        publicURL: String? = nil, _ body: (TwoInstances) async throws -> Result
+    ) async throws -> Result {
         guard let base = ProcessInfo.processInfo.environment["VETTID_TEST_DATABASE_URL"] else {
             throw E2EFailure("VETTID_TEST_DATABASE_URL is not set")
         }
@@ -99,6 +102,7 @@ struct TwoInstances {
                 configuration.databaseLeaseTimeout = .seconds(30)
                 configuration.nats.url = cluster.nodes[node].url
                 configuration.nats.workerInstances = 1
+                configuration.publicURL = publicURL
             }
         }
         return try await LiveServer.withServer(configure: configure(node: 0)) { a in
