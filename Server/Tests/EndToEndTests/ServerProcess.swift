@@ -21,6 +21,7 @@ actor ServerProcess {
     private let executable: URL
     private let port: Int
     private let databaseURL: String?
+    private let dataDirectory: String
     private let environment: [String: String]
     private let health = DefaultTransport.make()
     private var process: Process?
@@ -32,12 +33,14 @@ actor ServerProcess {
     ///   - executable: The `vettid` binary.
     ///   - databaseURL: PostgreSQL to use instead of SQLite in the data directory.
     ///   - environment: `VETTID_*` configuration; every inherited `VETTID_*` variable is dropped.
-    init(executable: URL, databaseURL: String?, environment: [String: String]) throws {
+    ///   - dataDirectory: A data directory shared with other instances; `nil`: one of its own.
+    init(executable: URL, databaseURL: String?, environment: [String: String], dataDirectory: String? = nil) throws {
         self.executable = executable
         self.databaseURL = databaseURL
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vettid-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.dataDirectory = dataDirectory ?? directory.appendingPathComponent("data").path
         self.port = try Self.freePort()
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VETTID_") }
@@ -58,8 +61,7 @@ actor ServerProcess {
         process.executableURL = executable
         process.arguments =
             [
-                "server", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir",
-                directory.appendingPathComponent("data").path,
+                "server", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
             ]
             + (databaseURL.map { ["--database-url", $0] } ?? [])
         process.environment = environment
