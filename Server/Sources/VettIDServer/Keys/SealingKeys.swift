@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 ///
 /// Generation 1 derives each purpose's key from the master key (HKDF-SHA256, `info = "vettid/<purpose>"`), as
 /// servers did before rotation existed; later generations derive it from their own secret the same way. New values
-/// are sealed under the generation current at the time; a value names its generation (``SecretSealer``), so any
+/// are sealed under the generation current at the time; a value names its generation (`SecretSealer`), so any
 /// generation the ring holds still opens what it sealed. `vettid-server keys reseal` moves every stored value to
 /// the current generation and drops the generations nothing names any more.
 public final class SealingKeys: Sendable {
