@@ -15,9 +15,24 @@ public enum Base64URL {
 
     /// Encodes bytes as base64url without padding.
     public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        let input = Array(bytes)
         var output = [UInt8]()
-        output.reserveCapacity((input.count * 4 + 2) / 3)
+        append(bytes, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The 16 bytes of two 64-bit words (least significant byte first), base64url-encoded: a random 128-bit id
+    /// without an intermediate array.
+    public static func encode(words first: UInt64, _ second: UInt64) -> String {
+        var output = [UInt8]()
+        output.reserveCapacity(22)
+        withUnsafeBytes(of: (first.littleEndian, second.littleEndian)) { append($0, to: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the base64url encoding (no padding) of `bytes` to `output`.
+    public static func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to output: inout [UInt8]) {
+        let input = Array(bytes)
+        output.reserveCapacity(output.count + (input.count * 4 + 2) / 3)
         var index = 0
         while index + 3 <= input.count {
             let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
@@ -40,30 +55,58 @@ public enum Base64URL {
         default:
             break
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url text; returns `nil` for any character outside the alphabet,
     /// padding, an impossible length, or non-zero trailing bits.
     public static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
-        let input = Array(text.utf8)
-        if input.count % 4 == 1 { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(input.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for character in input {
-            let value = decodeTable[Int(character)]
-            if value == 0xFF { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+    }
+
+    /// Decodes unpadded base64url from UTF-8 bytes, with the same rules as ``decode(_:)``.
+    public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let remainder = input.count % 4
+        if remainder == 1 { return nil }
+        let outputCount = input.count / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                var read = 0
+                var written = 0
+                // Four characters carry three bytes; an invalid character sets the 0x80 bit of `check`.
+                while read + 4 <= input.count {
+                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
+                    let c = table[Int(input[read + 2])], d = table[Int(input[read + 3])]
+                    if (a | b | c | d) & 0x80 != 0 { valid = false; break }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    buffer[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    buffer[written + 2] = UInt8(truncatingIfNeeded: chunk)
+                    read += 4
+                    written += 3
+                }
+                if valid, remainder > 0 {
+                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
+                    let c = remainder == 3 ? table[Int(input[read + 2])] : 0
+                    if (a | b | c) & 0x80 != 0 {
+                        valid = false
+                    } else if remainder == 2 {
+                        // Leftover bits must be zero, or two encodings would decode to the same bytes.
+                        if b & 0x0F != 0 { valid = false } else { buffer[written] = a << 2 | b >> 4; written += 1 }
+                    } else {
+                        if c & 0x03 != 0 {
+                            valid = false
+                        } else {
+                            buffer[written] = a << 2 | b >> 4
+                            buffer[written + 1] = b << 4 | c >> 2
+                            written += 2
+                        }
+                    }
+                }
+                initialized = valid ? written : 0
             }
+            return valid ? output : nil
         }
-        // Leftover bits must be zero, or two encodings would decode to the same bytes.
-        if bits > 0, accumulator & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
     }
 }

@@ -70,6 +70,27 @@ import VettIDVerification
         #expect(verified.nonce == nonce)
     }
 
+    /// The claims are written straight into bytes: they must be exactly what `JSONValue` serializes for the same
+    /// members in the same order, escapes included, and the `ath` of a token must follow the token when it changes.
+    @Test func writesTheClaimsAsJSONValueSerializesThem() async throws {
+        let builder = builder()
+        for (token, nonce) in [("tok-1", #"n"\1"#), ("tok-2", "n-2"), ("tok-1", "n\u{7F}3")] {
+            let proof = try await builder.proof(
+                method: "GET", url: #"https://a.example/x"y\z"#, accessToken: token, nonce: nonce)
+            let parts = proof.split(separator: ".")
+            let payload = try #require(Base64URL.decode(parts[1]))
+            let jws = try CompactJWS(parsing: proof)
+            let jti = try #require(jws.payload["jti"]?.stringValue)
+            let expected = JSONValue.object([
+                ("jti", .string(jti)), ("htm", .string("GET")), ("htu", .string(#"https://a.example/x"y\z"#)),
+                ("iat", .integer(1_700_000_000)), ("ath", .string(DPoPProofBuilder.accessTokenHash(token))),
+                ("nonce", .string(nonce)),
+            ])
+            #expect(payload == expected.serialized())
+            #expect(Base64URL.decode(jti)?.count == 16)
+        }
+    }
+
     @Test func refusesUnusableInput() async {
         await #expect(throws: DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority"))
         {

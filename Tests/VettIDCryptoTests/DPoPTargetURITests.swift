@@ -62,3 +62,64 @@ import VettIDCrypto
         #expect(DPoPTargetURI.normalize(once) == once)
     }
 }
+
+/// `normalize` returns a URI already in normal form as it is, decided by one allocation-free pass; that shortcut
+/// must never disagree with the general algorithm.
+@Suite struct DPoPTargetURIShortcutTests {
+    @Test(arguments: [
+        "https://server.example.com/token", "http://127.0.0.1:8080/proxy/bench/echo", "wss://a.example:8443/x/y/",
+        "https://a.example//double//slash", "https://a.example/.hidden/..x/...", "coap+tcp://a.example:80/x",
+    ])
+    func takesTheShortcutForNormalURIs(uri: String) {
+        #expect(DPoPTargetURI.isAlreadyNormalized(uri))
+        #expect(DPoPTargetURI.normalizeFully(uri) == uri)
+        #expect(DPoPTargetURI.normalize(uri) == uri)
+    }
+
+    @Test(arguments: [
+        "HTTPS://a.example/x", "hTtp://a.example/x", "https://A.example/x", "https://a.example:443/x",
+        "http://a.example:80/x", "ws://a.example:80/x", "https://a.example:0443/x", "https://a.example:/x",
+        "https://a.example", "https://a.example/x?y", "https://a.example/x#y", "https://a.example/%7e",
+        "https://u@a.example/x", "https://[::1]/x", "https://a.example/./x", "https://a.example/x/..",
+        "https://a.example/x/.", "https://a.example:99999/x", "https://a.example:123456/x", "https:/a.example/x",
+        "https://:80/x", "https:///x", "1http://a.example/x", "https://a.example/a b", "",
+    ])
+    func leavesEverythingElseToTheGeneralAlgorithm(uri: String) {
+        #expect(!DPoPTargetURI.isAlreadyNormalized(uri))
+    }
+
+    /// 20,000 URIs built from the characters that matter to normalisation: wherever the shortcut answers, its
+    /// answer is the general algorithm's.
+    @Test func agreesWithTheGeneralAlgorithmOnGeneratedURIs() {
+        var generator = SplitMix64(seed: 0x5EED)
+        let schemes = ["http", "https", "ws", "wss", "HTTP", "h+t-t.p", "x"]
+        let pieces = [
+            "a", "Z", "0", "9", "-", ".", "..", "/", "//", "%", "%41", "%2f", "?", "#", "@", ":", "[", "]", "~", "_",
+            "!", "80", "443", "0", "65535", "65536",
+        ]
+        var shortcuts = 0
+        for _ in 0..<20_000 {
+            var uri = schemes[Int(generator.next() % UInt64(schemes.count))] + "://"
+            for _ in 0..<Int(generator.next() % 12) { uri += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            if DPoPTargetURI.isAlreadyNormalized(uri) {
+                shortcuts += 1
+                #expect(DPoPTargetURI.normalizeFully(uri) == uri, "\(uri)")
+            }
+        }
+        // The generator reaches both sides of the decision.
+        #expect(shortcuts > 100)
+    }
+}
+
+/// A small deterministic generator for the tests' generated inputs.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -31,8 +31,8 @@ import VettIDVerification
             let key = DPoPReplayKey(normalizedTargetURI: "https://a.example/", jti: String(index))
             #expect(await cache.insert(key, expiresAt: now.addingTimeInterval(60), now: now))
         }
-        #expect(await cache.count == 100)
-        #expect(await cache.evictedBeforeExpiry == 900)
+        #expect(cache.count == 100)
+        #expect(cache.evictedBeforeExpiry == 900)
         // The newest entries are still remembered.
         #expect(await cache.contains(DPoPReplayKey(normalizedTargetURI: "https://a.example/", jti: "999"), now: now))
     }
@@ -49,7 +49,7 @@ import VettIDVerification
             await cache.insert(
                 DPoPReplayKey(normalizedTargetURI: "u", jti: "new"), expiresAt: later.addingTimeInterval(10), now: later
             ))
-        #expect(await cache.count == 1)
-        #expect(await cache.evictedBeforeExpiry == 0)
+        #expect(cache.count == 1)
+        #expect(cache.evictedBeforeExpiry == 0)
     }
 }

@@ -36,5 +36,26 @@ import VettIDCrypto
 
     @Test func refusesInvalidUTF8() {
         #expect(JSONValue.parse([UInt8(ascii: "\""), 0xC3, 0x28, UInt8(ascii: "\"")]) == nil)
+        // After a printable ASCII prefix too (the parser reads such a prefix on a shortcut).
+        #expect(JSONValue.parse(Array(#""abc"#.utf8) + [0xC3, 0x28, UInt8(ascii: "\"")]) == nil)
+    }
+
+    /// Strings that start in printable ASCII and then need the general path: escapes, non-ASCII, control bytes.
+    @Test func decodesStringsThatLeaveTheASCIIShortcut() throws {
+        let value = try #require(JSONValue.parse(Array(#"["abc\n\u00e9d", "abcé", "a\"b", "plain"]"#.utf8)))
+        #expect(value == .array([.string("abc\né" + "d"), .string("abcé"), .string("a\"b"), .string("plain")]))
+        #expect(JSONValue.parse(Array("[\"abc\u{01}\"]".utf8)) == nil)
+    }
+
+    /// Duplicate names are refused in small objects (a scan) and large ones (a set from the ninth member on).
+    @Test(arguments: [2, 8, 9, 40])
+    func refusesDuplicateNamesAtEverySize(members: Int) {
+        let names = (0..<members).map { "m\($0)" }
+        let unique = "{" + names.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        #expect(JSONValue.parse(Array(unique.utf8))?.objectMembers?.count == members)
+        for duplicate in [names[0], names[members / 2], names[members - 1]] {
+            let text = "{" + (names + [duplicate]).map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+            #expect(JSONValue.parse(Array(text.utf8)) == nil, "\(duplicate) in \(members)")
+        }
     }
 }

@@ -25,6 +25,8 @@ public struct DPoPProofBuilder: Sendable {
     /// The protected header `{"typ":"dpop+jwt","alg":"ES256","jwk":…}`, base64url-encoded once: it is the same
     /// for every proof of this signer.
     private let encodedHeader: String
+    /// The `ath` of the last access token: a client sends the same token with many proofs.
+    private let athCache = AccessTokenHashCache()
 
     public init(signer: any DPoPSigner, now: @escaping @Sendable () -> Date = { Date() }) {
         self.signer = signer
@@ -37,7 +39,8 @@ public struct DPoPProofBuilder: Sendable {
 
     /// `base64url(SHA-256(ASCII(accessToken)))`, the `ath` claim (RFC 9449 §4.2).
     public static func accessTokenHash(_ accessToken: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Array(accessToken.utf8)))
+        var token = accessToken
+        return token.withUTF8 { Base64URL.encode(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
     }
 
     /// Builds and signs a proof for a `URL`; the same as the `String` overload with `url.absoluteString`.
@@ -66,27 +69,46 @@ public struct DPoPProofBuilder: Sendable {
         }
         // 128 random bits from two draws of the system generator (one draw per byte would cost 16 system calls).
         var generator = SystemRandomNumberGenerator()
-        var jtiBytes = [UInt8]()
-        jtiBytes.reserveCapacity(16)
-        for _ in 0..<2 {
-            let word: UInt64 = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) {
-                jtiBytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
-            }
-        }
+        let jti = Base64URL.encode(words: generator.next(), generator.next())
 
-        var claims: [(String, JSONValue)] = [
-            ("jti", .string(Base64URL.encode(jtiBytes))),
-            ("htm", .string(method)),
-            ("htu", .string(htu)),
-            ("iat", .integer(Int64(now().timeIntervalSince1970.rounded(.down)))),
-        ]
-        if let accessToken { claims.append(("ath", .string(Self.accessTokenHash(accessToken)))) }
-        if let nonce { claims.append(("nonce", .string(nonce))) }
+        // The claims, written straight into bytes in the documented order (the same bytes `JSONValue.serialized()`
+        // gives for them): a proof is built per request, so no intermediate values.
+        var payload = [UInt8]()
+        payload.reserveCapacity(160 + htu.utf8.count + (nonce?.utf8.count ?? 0))
+        payload.append(contentsOf: #"{"jti":""#.utf8)
+        payload.append(contentsOf: jti.utf8)
+        payload.append(contentsOf: #"","htm":"#.utf8)
+        JSONValue.writeString(method, into: &payload)
+        payload.append(contentsOf: #","htu":"#.utf8)
+        JSONValue.writeString(htu, into: &payload)
+        payload.append(contentsOf: #","iat":"#.utf8)
+        payload.append(contentsOf: String(Int64(now().timeIntervalSince1970.rounded(.down))).utf8)
+        if let accessToken {
+            payload.append(contentsOf: #","ath":""#.utf8)
+            payload.append(contentsOf: athCache.hash(of: accessToken).utf8)
+            payload.append(UInt8(ascii: "\""))
+        }
+        if let nonce {
+            payload.append(contentsOf: #","nonce":"#.utf8)
+            JSONValue.writeString(nonce, into: &payload)
+        }
+        payload.append(UInt8(ascii: "}"))
         do {
-            return try await ES256.compactJWS(encodedHeader: encodedHeader, payload: .object(claims), signer: signer)
+            return try await ES256.compactJWS(encodedHeader: encodedHeader, payload: payload, signer: signer)
         } catch {
             throw DPoPError(.cannotBuildProof, "the signer failed")
         }
+    }
+}
+
+/// Remembers the `ath` of the last access token hashed, so a run of proofs for one token hashes it once.
+final class AccessTokenHashCache: Sendable {
+    private let last = LockedValue<(token: String, hash: String)?>(nil)
+
+    func hash(of token: String) -> String {
+        if let hit = last.withLock({ $0 }), hit.token == token { return hit.hash }
+        let hash = DPoPProofBuilder.accessTokenHash(token)
+        last.withLock { $0 = (token, hash) }
+        return hash
     }
 }

@@ -26,6 +26,12 @@ public enum DPoPTargetURI {
 
     /// The normalized form of `uri`, or `nil` when it is not an acceptable absolute HTTP(S)-style URI.
     public static func normalize(_ uri: String) -> String? {
+        if isAlreadyNormalized(uri) { return uri }
+        return normalizeFully(uri)
+    }
+
+    /// ``normalize(_:)`` without the shortcut for URIs already in normal form (the tests compare the two).
+    package static func normalizeFully(_ uri: String) -> String? {
         let bytes = Array(uri.utf8)
         guard !bytes.isEmpty, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
@@ -98,6 +104,89 @@ public enum DPoPTargetURI {
         var normalizedPath = removeDotSegments(encodedPath)
         if normalizedPath.isEmpty { normalizedPath = "/" }
         return scheme + "://" + host + portSuffix + normalizedPath
+    }
+
+    /// Whether ``normalize(_:)`` would return `uri` unchanged, decided in one pass without allocating: a lower-case
+    /// scheme and host, `//`, no user info, IP literal, percent-encoding, query, fragment, dot segment, empty or
+    /// default port, and a path. Clients send URIs in this form, so the usual case skips the general algorithm
+    /// (the tests compare both on generated URIs).
+    package static func isAlreadyNormalized(_ uri: String) -> Bool {
+        enum Phase { case scheme, slash1, slash2, host, port, path }
+        var phase = Phase.scheme
+        var schemeLength = 0
+        var hostLength = 0
+        var port = 0
+        var portDigits = 0
+        var segmentLength = 0
+        var segmentDots = 0
+        for byte in uri.utf8 {
+            guard byte > 0x20, byte < 0x7F else { return false }
+            switch phase {
+            case .scheme:
+                if byte == UInt8(ascii: ":") {
+                    guard schemeLength > 0 else { return false }
+                    phase = .slash1
+                } else {
+                    let lower = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+                    let other =
+                        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                    guard lower || (schemeLength > 0 && other) else { return false }
+                    schemeLength += 1
+                }
+            case .slash1, .slash2:
+                guard byte == UInt8(ascii: "/") else { return false }
+                phase = phase == .slash1 ? .slash2 : .host
+            case .host:
+                switch byte {
+                case UInt8(ascii: "/"):
+                    guard hostLength > 0 else { return false }
+                    phase = .path
+                case UInt8(ascii: ":"):
+                    guard hostLength > 0 else { return false }
+                    phase = .port
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "["),
+                    UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    return false
+                default:
+                    hostLength += 1
+                }
+            case .port:
+                if byte == UInt8(ascii: "/") {
+                    guard portDigits > 0, port <= 65535, port != defaultPort(ofSchemeIn: uri, length: schemeLength)
+                    else { return false }
+                    phase = .path
+                } else {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), portDigits < 5,
+                        !(portDigits == 0 && byte == UInt8(ascii: "0"))
+                    else { return false }
+                    port = port * 10 + Int(byte - UInt8(ascii: "0"))
+                    portDigits += 1
+                }
+            case .path:
+                switch byte {
+                case UInt8(ascii: "/"):
+                    if segmentDots == segmentLength, segmentLength == 1 || segmentLength == 2 { return false }
+                    segmentLength = 0
+                    segmentDots = 0
+                case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    return false
+                default:
+                    segmentLength += 1
+                    if byte == UInt8(ascii: ".") { segmentDots += 1 }
+                }
+            }
+        }
+        guard phase == .path else { return false }
+        return !(segmentDots == segmentLength && (segmentLength == 1 || segmentLength == 2))
+    }
+
+    /// The default port of the scheme in the first `length` bytes of `uri`, or -1 when it has none.
+    private static func defaultPort(ofSchemeIn uri: String, length: Int) -> Int {
+        let scheme = uri.utf8.prefix(length)
+        if scheme.elementsEqual("http".utf8) || scheme.elementsEqual("ws".utf8) { return 80 }
+        if scheme.elementsEqual("https".utf8) || scheme.elementsEqual("wss".utf8) { return 443 }
+        return -1
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {

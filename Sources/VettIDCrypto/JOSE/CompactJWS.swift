@@ -16,11 +16,31 @@ public struct CompactJWS: Sendable {
 
     /// Parses a compact JWS whose header and payload are JSON objects.
     public init(parsing compact: String) throws(JOSEError) {
-        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw JOSEError(.malformed, "a compact JWS has exactly three parts") }
-        guard let headerBytes = Base64URL.decode(String(decoding: parts[0], as: UTF8.self)),
-            let payloadBytes = Base64URL.decode(String(decoding: parts[1], as: UTF8.self)),
-            let signature = Base64URL.decode(String(decoding: parts[2], as: UTF8.self))
+        var text = compact
+        let parsed = text.withUTF8 { bytes in Result { () throws(JOSEError) in try Self.parse(bytes) } }
+        self = try parsed.get()
+    }
+
+    private init(header: JSONValue, payload: JSONValue, signature: [UInt8], signingInput: [UInt8]) {
+        self.header = header
+        self.payload = payload
+        self.signature = signature
+        self.signingInput = signingInput
+    }
+
+    /// One pass over the bytes: the two dots, then each part decoded in place (no intermediate strings).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> CompactJWS {
+        var first = -1
+        var second = -1
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+            guard second < 0 else { throw JOSEError(.malformed, "a compact JWS has exactly three parts") }
+            if first < 0 { first = index } else { second = index }
+        }
+        guard second >= 0 else { throw JOSEError(.malformed, "a compact JWS has exactly three parts") }
+        let part = { (range: Range<Int>) in UnsafeBufferPointer(rebasing: bytes[range]) }
+        guard let headerBytes = Base64URL.decode(bytes: part(0..<first)),
+            let payloadBytes = Base64URL.decode(bytes: part(first + 1..<second)),
+            let signature = Base64URL.decode(bytes: part(second + 1..<bytes.count))
         else { throw JOSEError(.malformed, "a JWS part is not unpadded base64url") }
         guard let header = JSONValue.parse(headerBytes), header.objectMembers != nil else {
             throw JOSEError(.malformed, "the JWS header is not a JSON object without duplicate members")
@@ -28,10 +48,8 @@ public struct CompactJWS: Sendable {
         guard let payload = JSONValue.parse(payloadBytes), payload.objectMembers != nil else {
             throw JOSEError(.malformed, "the JWS payload is not a JSON object without duplicate members")
         }
-        self.header = header
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Array(parts[0]) + [UInt8(ascii: ".")] + Array(parts[1])
+        return CompactJWS(
+            header: header, payload: payload, signature: signature, signingInput: Array(part(0..<second)))
     }
 
     /// The signing input for a header and payload, serialized exactly as given.

@@ -30,9 +30,21 @@ public enum ES256 {
     public static func compactJWS(encodedHeader: String, payload: JSONValue, signer: some DPoPSigner) async throws
         -> String
     {
-        let input = encodedHeader + "." + Base64URL.encode(payload.serialized())
-        let signature = try await signer.sign(Array(input.utf8))
+        try await compactJWS(encodedHeader: encodedHeader, payload: payload.serialized(), signer: signer)
+    }
+
+    /// Builds a compact JWS over a protected header already base64url-encoded and a payload already serialized.
+    public static func compactJWS(encodedHeader: String, payload: [UInt8], signer: some DPoPSigner) async throws
+        -> String
+    {
+        var jws = Array(encodedHeader.utf8)
+        jws.reserveCapacity(jws.count + 1 + (payload.count * 4 + 2) / 3 + 1 + 86)
+        jws.append(UInt8(ascii: "."))
+        Base64URL.append(payload, to: &jws)
+        let signature = try await signer.sign(jws)
         guard signature.count == 64 else { throw JOSEError(.invalidSignature, "an ES256 signer must return 64 bytes") }
-        return input + "." + Base64URL.encode(signature)
+        jws.append(UInt8(ascii: "."))
+        Base64URL.append(signature, to: &jws)
+        return String(decoding: jws, as: UTF8.self)
     }
 }

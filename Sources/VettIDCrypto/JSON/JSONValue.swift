@@ -65,8 +65,10 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The number as a `Double`, if this is a number.
     public var doubleValue: Double? {
-        if case .number(let literal) = self { return Double(literal) }
-        return nil
+        guard case .number(let literal) = self else { return nil }
+        // Whole numbers (timestamps, counters) skip the general floating-point parser.
+        if literal.utf8.count <= 15, literal != "-0", let integer = Int64(literal) { return Double(integer) }
+        return Double(literal)
     }
 
     /// The number as an `Int64`, if this is a number written as an integer that fits.
@@ -116,8 +118,14 @@ public enum JSONValue: Sendable, Hashable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ value: String, into output: inout [UInt8]) {
+    package static func writeString(_ value: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape at all: copied in one go.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output.append(contentsOf: value.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -167,15 +175,22 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
-    private mutating func consume(_ literal: String) -> Bool {
-        let expected = Array(literal.utf8)
-        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
-            return false
+    private mutating func consume(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        let matches = literal.withUTF8Buffer { expected in
+            expected.indices.allSatisfy { bytes[index + $0] == expected[$0] }
         }
-        index += expected.count
+        guard matches else { return false }
+        index += count
         return true
     }
 
@@ -195,7 +210,10 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) -> JSONValue? {
         index += 1
         var members: [(String, JSONValue)] = []
-        var names = Set<String>()
+        members.reserveCapacity(8)
+        // Duplicate names: a linear scan while the object is small (JOSE headers and claims have a handful of
+        // members), a set once it grows.
+        var names: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -204,7 +222,12 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let name = parseString() else { return nil }
-            guard names.insert(name).inserted else { return nil }
+            if members.count >= 8 {
+                if names == nil { names = Set(members.map(\.0)) }
+                guard names?.insert(name).inserted == true else { return nil }
+            } else if members.contains(where: { $0.0 == name }) {
+                return nil
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
@@ -269,7 +292,18 @@ struct JSONParser {
 
     private mutating func parseString() -> String? {
         index += 1
-        var output = [UInt8]()
+        // Fast path: printable ASCII up to the closing quote, no escapes (names, base64url, URIs, numbers as text).
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        var output = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -301,7 +335,7 @@ struct JSONParser {
                         return nil
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                    output.append(contentsOf: Array(String(Character(unicode)).utf8))
+                    output.append(contentsOf: String(Character(unicode)).utf8)
                 default: return nil
                 }
             case 0x00..<0x20:

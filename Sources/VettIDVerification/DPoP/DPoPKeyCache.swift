@@ -20,7 +20,13 @@ final class DPoPKeyCache: Sendable {
     }
 
     let capacity: Int
-    private let entries = LockedValue<[String: Entry]>([:])
+    private let entries = LockedValue<[Coordinates: Entry]>([:])
+
+    /// The cache key: both coordinates as sent.
+    private struct Coordinates: Hashable, Sendable {
+        let x: String
+        let y: String
+    }
 
     init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
@@ -28,7 +34,7 @@ final class DPoPKeyCache: Sendable {
 
     /// The key for these coordinates, parsed and remembered on first use.
     func entry(x: String, y: String) throws(JOSEError) -> Entry {
-        let key = x + "." + y
+        let key = Coordinates(x: x, y: y)
         if let hit = entries.withLock({ $0[key] }) { return hit }
         let jwk = try P256PublicJWK(x: x, y: y)
         let entry = Entry(jwk: jwk, thumbprint: jwk.thumbprint)

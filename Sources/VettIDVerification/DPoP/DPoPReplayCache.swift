@@ -17,12 +17,26 @@ public struct DPoPReplayKey: Sendable, Hashable {
 
     /// Derives the key: SHA-256(u32be(len(htu)) ‖ htu ‖ jti), all UTF-8.
     public init(normalizedTargetURI: String, jti: String) {
-        let htu = Array(normalizedTargetURI.utf8)
-        let length = UInt32(truncatingIfNeeded: htu.count)
-        var input = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
-        input += htu
-        input += Array(jti.utf8)
-        self.digest = Array(SHA256.hash(data: input))
+        let length = UInt32(truncatingIfNeeded: normalizedTargetURI.utf8.count)
+        var hash = SHA256()
+        withUnsafeBytes(of: length.bigEndian) { hash.update(bufferPointer: $0) }
+        Self.update(&hash, with: normalizedTargetURI)
+        Self.update(&hash, with: jti)
+        self.digest = hash.finalize().withUnsafeBytes { Array($0) }
+    }
+
+    private static func update(_ hash: inout SHA256, with text: String) {
+        var text = text
+        text.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Equal keys have equal digests.
+    public static func == (lhs: DPoPReplayKey, rhs: DPoPReplayKey) -> Bool { lhs.digest == rhs.digest }
+
+    /// Hashes the digest's bytes in one call (a uniformly random digest; `[UInt8]`'s own hashing feeds the hasher
+    /// one byte at a time).
+    public func hash(into hasher: inout Hasher) {
+        digest.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 

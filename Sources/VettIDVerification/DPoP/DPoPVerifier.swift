@@ -191,6 +191,7 @@ public struct DPoPVerifier: Sendable {
     /// `typ` is a media type: compared case-insensitively, with the optional `application/` prefix
     /// (RFC 7515 §4.1.9).
     static func isDPoPType(_ typ: String) -> Bool {
+        if typ == "dpop+jwt" { return true }
         let lowered = typ.lowercased()
         return lowered == "dpop+jwt" || lowered == "application/dpop+jwt"
     }
