@@ -26,7 +26,7 @@ enum BenchReport {
         let seconds = settings.duration.seconds
         print(
             "Gate proxy: \(settings.connections) connections, \(format(seconds)) s per run after \(format(settings.warmup.seconds)) s warm-up, "
-                + "AsyncHTTPClient, upstream + server + load in one process, SQLite")
+                + "AsyncHTTPClient, upstream + server + load in one process")
         print(row("", "req/s", "requests", "errors"))
         print(
             row(
@@ -42,7 +42,9 @@ enum BenchReport {
         // Core-seconds per second that proof creation needs at the proxied rate, from the single-task create rate.
         let createShare = results.proxied.perSecond / proofs.dpopCreate.single / Double(cores)
         let verifyShare = results.proxied.perSecond / proofs.dpopVerify.single / Double(cores)
-        print("proof creation in the load loop: \(format(buildMicros)) µs per request (wall, incl. waiting for a core)")
+        print(
+            "building a request in the load loop: \(format(buildMicros)) µs (wall, incl. waiting for a core; signing "
+                + "the proof when --sign-in-loop)")
         print(
             "at the proxied rate, proof creation needs ≈ \(percent(createShare)) and DPoP verification (without SQL) ≈ "
                 + "\(percent(verifyShare)) of the \(cores) cores (proxied req/s ÷ 1-task proofs/s ÷ cores)")

@@ -30,6 +30,12 @@ struct GateBenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the DPoP proof measurements, no HTTP.")
     var proofsOnly = false
 
+    @Flag(
+        help:
+            "Sign each proxied request's proof inside the load loop (default: signed before the timed runs, as devices sign on their own cores)."
+    )
+    var signInLoop = false
+
     @Option(help: "A PostgreSQL URL for the server's store (default: SQLite in a temporary directory).")
     var databaseURL: String?
 
@@ -52,7 +58,12 @@ struct GateBenchCommand: AsyncParsableCommand {
         print("")
         let settings = LoadSettings(connections: connections, duration: .seconds(seconds), warmup: .seconds(warmup))
         print("Store: \(databaseURL == nil ? "SQLite (temporary directory)" : "PostgreSQL")")
-        let proxyResults = try await ProxyBenchmark(settings: settings, databaseURL: databaseURL).run()
+        print(
+            "Proofs: \(signInLoop ? "signed in the load loop (the load generator's signing shares the cores)" : "signed before the timed runs (client signing off the measured cores)")"
+        )
+        let proxyResults = try await ProxyBenchmark(
+            settings: settings, databaseURL: databaseURL, signInLoop: signInLoop
+        ).run()
         BenchReport.printProxy(proxyResults, settings: settings, proofs: proofResults, cores: cores)
         guard proxyResults.direct.errors == 0, proxyResults.proxied.errors == 0 else {
             throw BenchFailure(

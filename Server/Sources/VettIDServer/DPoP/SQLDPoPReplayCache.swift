@@ -7,16 +7,30 @@ import VettIDVerification
 /// The DPoP `jti` replay cache in the SQL store, shared by every server instance behind a load balancer.
 ///
 /// `insert` is one `INSERT … ON CONFLICT DO UPDATE … WHERE <expired> RETURNING` (no transaction, one round trip):
-/// of two requests carrying the same proof, on any instances, exactly one is accepted. Expired entries are purged in batches every `purgeInterval`
+/// of two requests carrying the same proof, on any instances, exactly one is accepted. Inserts that arrive while a
+/// write is in flight go together into the next statement (``DPoPReplayBatcher``): each request still waits for the
+/// statement that holds its own proof. Expired entries are purged in batches every `purgeInterval`
 /// inserts, so the table holds at most about one proof lifetime of traffic.
 struct SQLDPoPReplayCache: DPoPReplayCache {
     let store: any SQLStore
     let purgeInterval: Int
     private let inserts = NIOLockedValueBox(0)
 
+    private let batcher: DPoPReplayBatcher
+
     init(store: any SQLStore, purgeInterval: Int = 1_000) {
         self.store = store
         self.purgeInterval = purgeInterval
+        let inserts = self.inserts
+        self.batcher = DPoPReplayBatcher { entries, nowSeconds in
+            // Purge expired entries each time another `purgeInterval` entries went in.
+            let purge = inserts.withLockedValue { count -> Bool in
+                let before = count / purgeInterval
+                count += entries.count
+                return count / purgeInterval > before
+            }
+            return await Self.write(entries, nowSeconds: nowSeconds, store: store, purge: purge)
+        }
     }
 
     /// Creates the table in a store of its own (the main store's migrations create it there).
@@ -39,33 +53,39 @@ struct SQLDPoPReplayCache: DPoPReplayCache {
     }
 
     func insert(_ key: DPoPReplayKey, expiresAt: Date, now: Date) async -> Bool {
-        let hash = Hex.encode(key.digest)
         let nowSeconds = UnixTime.from(now)
-        let expires = max(UnixTime.from(expiresAt), nowSeconds + 1)
-        let count = inserts.withLockedValue { value -> Int in
-            value += 1
-            return value
+        let entry = DPoPReplayBatch.Entry(
+            hash: Hex.encode(key.digest), expiresAt: max(UnixTime.from(expiresAt), nowSeconds + 1))
+        return await batcher.insert(entry, nowSeconds: nowSeconds)
+    }
+
+    /// Writes a batch in one statement: insert each entry, or take over an expired entry for the same key (it no
+    /// longer protects anything); a live entry returns no row. Returns the hashes recorded, `nil` on an error.
+    private static func write(
+        _ entries: [DPoPReplayBatch.Entry], nowSeconds: Int64, store: any SQLStore, purge: Bool
+    ) async -> Set<String>? {
+        var statement = SQLQueryString("INSERT INTO dpop_replay (key_hash, expires_at) VALUES ")
+        for (index, entry) in entries.enumerated() {
+            statement.appendLiteral(index == 0 ? "(" : ", (")
+            statement.appendInterpolation(bind: entry.hash)
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(bind: entry.expiresAt)
+            statement.appendLiteral(")")
         }
+        statement.appendLiteral(" ON CONFLICT (key_hash) DO UPDATE SET expires_at = excluded.expires_at")
+        statement.appendLiteral(" WHERE dpop_replay.expires_at <= ")
+        statement.appendInterpolation(bind: nowSeconds)
+        statement.appendLiteral(" RETURNING key_hash")
+        let insert = statement
         do {
             return try await store.withDatabase { db in
-                if count % purgeInterval == 0 {
-                    try await db.raw("DELETE FROM dpop_replay WHERE expires_at <= \(bind: nowSeconds)").run()
-                }
-                // One statement: insert, or take over an expired entry for the same key (it no longer protects
-                // anything); a live entry makes it return no row.
-                let inserted = try await db.raw(
-                    """
-                    INSERT INTO dpop_replay (key_hash, expires_at) VALUES (\(bind: hash), \(bind: expires))
-                    ON CONFLICT (key_hash) DO UPDATE SET expires_at = \(bind: expires)
-                    WHERE dpop_replay.expires_at <= \(bind: nowSeconds)
-                    RETURNING key_hash
-                    """
-                ).first()
-                return inserted != nil
+                if purge { try await db.raw("DELETE FROM dpop_replay WHERE expires_at <= \(bind: nowSeconds)").run() }
+                let rows = try await db.raw(insert).all()
+                return Set(try rows.map { try $0.decode(column: "key_hash", as: String.self) })
             }
         } catch {
-            // Fail closed: if the cache cannot record the proof, the proof is not accepted.
-            return false
+            // Fail closed: if the cache cannot record the proofs, none is accepted.
+            return nil
         }
     }
 }
