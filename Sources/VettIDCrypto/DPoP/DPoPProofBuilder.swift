@@ -2,6 +2,10 @@
 
 import Crypto
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -43,6 +47,17 @@ public struct DPoPProofBuilder: Sendable {
         return token.withUTF8 { Base64URL.encode(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
     }
 
+    /// 128 bits from the system's CSPRNG for a `jti`: one `getentropy` call on Linux (where each draw of
+    /// `SystemRandomNumberGenerator` is a system call of its own), two draws elsewhere (a user-space generator).
+    static func random128() -> (UInt64, UInt64) {
+        #if canImport(Glibc)
+            var words: (UInt64, UInt64) = (0, 0)
+            if withUnsafeMutableBytes(of: &words, { getentropy($0.baseAddress, 16) }) == 0 { return words }
+        #endif
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
+    }
+
     /// Builds and signs a proof for a `URL`; the same as the `String` overload with `url.absoluteString`.
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil)
         async throws(DPoPError) -> String
@@ -67,9 +82,8 @@ public struct DPoPProofBuilder: Sendable {
         guard DPoPTargetURI.normalize(htu) != nil else {
             throw DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority")
         }
-        // 128 random bits from two draws of the system generator (one draw per byte would cost 16 system calls).
-        var generator = SystemRandomNumberGenerator()
-        let jti = Base64URL.encode(words: generator.next(), generator.next())
+        let random = Self.random128()
+        let jti = Base64URL.encode(words: random.0, random.1)
 
         // The claims, written straight into bytes in the documented order (the same bytes `JSONValue.serialized()`
         // gives for them): a proof is built per request, so no intermediate values.
