@@ -20,15 +20,6 @@ public enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The 16 bytes of two 64-bit words (least significant byte first), base64url-encoded: a random 128-bit id
-    /// without an intermediate array.
-    public static func encode(words first: UInt64, _ second: UInt64) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity(22)
-        withUnsafeBytes(of: (first.littleEndian, second.littleEndian)) { append($0, to: &output) }
-        return String(decoding: output, as: UTF8.self)
-    }
-
     /// Appends the base64url encoding (no padding) of `bytes` to `output`.
     public static func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to output: inout [UInt8]) {
         let input = Array(bytes)
@@ -74,7 +65,7 @@ public enum Base64URL {
             let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
                 var read = 0
                 var written = 0
-                // Four characters carry three bytes; an invalid character sets the 0x80 bit of `check`.
+                // Four characters carry three bytes; an invalid character (0xFF in the table) sets the 0x80 bit.
                 while read + 4 <= input.count {
                     let a = table[Int(input[read])], b = table[Int(input[read + 1])]
                     let c = table[Int(input[read + 2])], d = table[Int(input[read + 3])]

@@ -153,24 +153,16 @@ struct ProofPool: Sendable {
     static func sign(count: Int, builder: DPoPProofBuilder, url: String, token: String, nonce: String?)
         async throws -> ProofPool
     {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let proofs = try await withThrowingTaskGroup(of: [String].self) { group in
-            for part in 0..<cores {
-                let share = count / cores + (part < count % cores ? 1 : 0)
-                group.addTask {
-                    var proofs: [String] = []
-                    proofs.reserveCapacity(share)
-                    for _ in 0..<share {
-                        proofs.append(
-                            try await builder.proof(method: "GET", url: url, accessToken: token, nonce: nonce))
-                    }
-                    return proofs
-                }
+        let signed = try await Throughput.measure(
+            count: count, tasks: ProcessInfo.processInfo.activeProcessorCount
+        ) { range in
+            var proofs: [String] = []
+            proofs.reserveCapacity(range.count)
+            for _ in range {
+                proofs.append(try await builder.proof(method: "GET", url: url, accessToken: token, nonce: nonce))
             }
-            var all: [String] = []
-            for try await part in group { all += part }
-            return all
+            return proofs
         }
-        return ProofPool(proofs: proofs)
+        return ProofPool(proofs: signed.outputs)
     }
 }

@@ -83,7 +83,7 @@ public struct DPoPProofBuilder: Sendable {
             throw DPoPError(.cannotBuildProof, "the request URL is not an absolute URI with an authority")
         }
         let random = Self.random128()
-        let jti = Base64URL.encode(words: random.0, random.1)
+        let jti = withUnsafeBytes(of: (random.0.littleEndian, random.1.littleEndian)) { Base64URL.encode($0) }
 
         // The claims, written straight into bytes in the documented order (the same bytes `JSONValue.serialized()`
         // gives for them): a proof is built per request, so no intermediate values.

@@ -181,12 +181,9 @@ public enum DPoPTargetURI {
         return !(segmentDots == segmentLength && (segmentLength == 1 || segmentLength == 2))
     }
 
-    /// The default port of the scheme in the first `length` bytes of `uri`, or -1 when it has none.
+    /// The default port of the scheme in the first `length` bytes of `uri` (`defaultPorts`), or -1 when it has none.
     private static func defaultPort(ofSchemeIn uri: String, length: Int) -> Int {
-        let scheme = uri.utf8.prefix(length)
-        if scheme.elementsEqual("http".utf8) || scheme.elementsEqual("ws".utf8) { return 80 }
-        if scheme.elementsEqual("https".utf8) || scheme.elementsEqual("wss".utf8) { return 443 }
-        return -1
+        defaultPorts[String(decoding: uri.utf8.prefix(length), as: UTF8.self)] ?? -1
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {

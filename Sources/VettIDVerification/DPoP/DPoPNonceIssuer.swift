@@ -21,15 +21,15 @@ public struct DPoPNonceIssuer: DPoPNonceValidator, CustomStringConvertible {
     /// The window length in seconds (at least 1).
     public let windowSeconds: Int64
 
-    /// Creates an issuer.
-    /// - Parameters:
-    ///   - key: the server's nonce key, shared by all instances (at least 32 random bytes). Never log it.
-    ///   - window: the window length; defaults to 5 minutes.
     /// The nonces of the last windows asked for: a window's nonce is a pure function of the key and the window, so
     /// it is computed once per window rather than per request, and a nonce that equals the current or the previous
     /// window's is valid without an HMAC.
     private let recent = RecentNonces()
 
+    /// Creates an issuer.
+    /// - Parameters:
+    ///   - key: the server's nonce key, shared by all instances (at least 32 random bytes). Never log it.
+    ///   - window: the window length; defaults to 5 minutes.
     public init(key: SymmetricKey, window: Duration = .seconds(300)) {
         self.key = key
         self.windowSeconds = max(1, window.components.seconds)

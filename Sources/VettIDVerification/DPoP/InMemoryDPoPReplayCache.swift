@@ -14,6 +14,7 @@ import VettIDCrypto
 /// oldest inserted entry is evicted: memory stays bounded, at the cost of forgetting the oldest proof
 /// early. Size it above the expected number of proofs per acceptance window (requests per second ×
 /// window seconds); ``evictedBeforeExpiry`` counts early evictions so operators can alert on them.
+///
 /// Thread-safe without being an actor: every operation is a few dictionary steps under a lock, so a verification
 /// does not hop to another executor (two hops per proof cost more than the rest of the checks together).
 public final class InMemoryDPoPReplayCache: DPoPReplayCache {
