@@ -90,9 +90,8 @@ extension APIHandler {
     func deviceTokenHeader() throws -> String? {
         let authorizations = try request.headers(.authorization)
         guard authorizations.count == 1, let header = authorizations.first else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "dpop" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        guard let authorization = AuthorizationHeader(header), authorization.scheme == .dpop else { return nil }
+        return authorization.credentials
     }
 
     /// Checks the request's DPoP proof against a verified device token (`ath`, and the key it is bound to).

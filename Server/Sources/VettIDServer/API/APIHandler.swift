@@ -105,15 +105,14 @@ struct APIHandler: APIProtocol {
         let info = try request
         let authorizations = info.headers(.authorization)
         guard authorizations.count <= 1 else { throw APIFailure.invalidRequest("more than one Authorization header") }
-        var scheme = "cookie"
+        var scheme: AuthorizationHeader.Scheme?
         let token: String
         if let header = authorizations.first {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, ["bearer", "dpop"].contains(parts[0].lowercased()) else {
+            guard let authorization = AuthorizationHeader(header), let named = authorization.scheme else {
                 throw APIFailure.invalidToken()
             }
-            scheme = parts[0].lowercased()
-            token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+            scheme = named
+            token = authorization.credentials
         } else if let cookie = info.cookie(AuthCookie.name) {
             token = cookie
         } else {
@@ -121,9 +120,9 @@ struct APIHandler: APIProtocol {
         }
         let (authenticated, boundJKT) = try await auth.authenticate(accessToken: token)
         switch (scheme, boundJKT) {
-        case ("dpop", let jkt?):
+        case (.dpop, let jkt?):
             _ = try await components.dpop.verify(info, endpoint: .resource, accessToken: token, boundJKT: jkt)
-        case ("dpop", nil):
+        case (.dpop, nil):
             throw APIFailure.invalidToken("this token is not bound to a DPoP key; send it with the Bearer scheme")
         case (_, .some):
             throw APIFailure.invalidToken("this token is bound to a DPoP key and must be sent with the DPoP scheme")

@@ -127,11 +127,10 @@ public struct GateProxy: Sendable {
         guard authorizations.count == 1 else {
             throw APIFailure.invalidGateToken("a Gate access token is required (Authorization: DPoP <token>)")
         }
-        let parts = authorizations[0].split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "dpop" else {
+        guard let authorization = AuthorizationHeader(authorizations[0]), authorization.scheme == .dpop else {
             throw APIFailure.invalidGateToken("Gate tokens are DPoP-bound and must be sent with the DPoP scheme")
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let token = authorization.credentials
         guard let verified = await tokens.verify(token, now: dpop.clock.now()) else {
             throw APIFailure.invalidGateToken("the Gate access token is missing, invalid or expired")
         }
@@ -139,24 +138,26 @@ public struct GateProxy: Sendable {
     }
 
     /// Splits `/proxy/<name><remainder>` where the remainder is the raw path after the name plus the query.
-    /// Dot segments (also percent-encoded) and encoded slashes are refused so a path cannot climb out of the
-    /// upstream's base path.
+    /// Dot segments (also percent-encoded) and encoded slashes or backslashes are refused so a path cannot climb
+    /// out of the upstream's base path.
     static func split(_ rawPath: String) throws -> (name: String, remainder: String) {
         guard rawPath.hasPrefix(pathPrefix) else {
             throw APIFailure.gate(.notFound, .upstreamNotFound, "no upstream is configured under this name")
         }
-        let afterPrefix = rawPath.dropFirst(pathPrefix.count)
-        let nameEnd = afterPrefix.firstIndex { $0 == "/" || $0 == "?" } ?? afterPrefix.endIndex
-        let name = String(afterPrefix[..<nameEnd])
-        let remainder = String(afterPrefix[nameEnd...])
-        let pathPart = remainder.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        for segment in pathPart.split(separator: "/", omittingEmptySubsequences: false) {
-            let decoded = String(segment).removingPercentEncoding ?? String(segment)
-            if decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\") {
+        let afterPrefix = rawPath.utf8.dropFirst(pathPrefix.utf8.count)
+        let nameEnd =
+            afterPrefix.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? afterPrefix.endIndex
+        let pathEnd = afterPrefix[nameEnd...].firstIndex(of: UInt8(ascii: "?")) ?? afterPrefix.endIndex
+        var segmentStart = nameEnd
+        while segmentStart < pathEnd {
+            let next = rawPath.utf8.index(after: segmentStart)
+            let segmentEnd = afterPrefix[next..<pathEnd].firstIndex(of: UInt8(ascii: "/")) ?? pathEnd
+            if ProxiedPathSegment.isUnsafe(afterPrefix[next..<segmentEnd]) {
                 throw APIFailure.invalidRequest("the proxied path may not contain dot segments or encoded slashes")
             }
+            segmentStart = segmentEnd
         }
-        return (name, remainder)
+        return (String(rawPath[afterPrefix.startIndex..<nameEnd]), String(rawPath[nameEnd...]))
     }
 
     static func forwardedHeaders(_ fields: HTTPFields) -> HTTPHeaders {

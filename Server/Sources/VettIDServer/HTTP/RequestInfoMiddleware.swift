@@ -25,8 +25,12 @@ public struct RequestInfoMiddleware: RouterMiddleware {
         var context = context
         // The route template (never the raw path: bounded, and free of codes and ids) on every log line.
         let route = context.endpointPath ?? "NotFound"
-        context.logger[metadataKey: "request_id"] = .string(requestID)
-        context.logger[metadataKey: "route"] = .string(route)
+        // One assignment of the handler's metadata: a handler may render its metadata on every change
+        // (swift-log's StreamLogHandler does), and this runs on every request.
+        var metadata = context.logger.handler.metadata
+        metadata["request_id"] = .string(requestID)
+        metadata["route"] = .string(route)
+        context.logger.handler.metadata = metadata
         let info = RequestInfo(
             head: request.head, clientIP: clientIP(request, context: context), requestID: requestID,
             logger: context.logger, responseHeaders: ResponseHeaders()
