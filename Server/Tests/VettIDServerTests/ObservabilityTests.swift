@@ -136,4 +136,19 @@ import VettIDTestSupport
         #expect(object["status"] as? String == "200")
         #expect((object["timestamp"] as? String)?.hasSuffix("Z") == true)
     }
+
+    /// Each request series is made once and then only recorded into; a method outside the standard ones is counted
+    /// as OTHER, so a client cannot grow the registry by inventing methods.
+    @Test func requestSeriesAreReusedAndMethodsBounded() {
+        let metrics = ServerMetrics()
+        for method in ["GET", "GET", "BREW", "X-ANY-1", "X-ANY-2"] {
+            metrics.request(method: method, route: "/health", status: 200, duration: .milliseconds(3))
+        }
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(text.contains(#"vettid_http_requests_total{method="GET",route="/health",status="200"} 2"#))
+        #expect(text.contains(#"vettid_http_requests_total{method="OTHER",route="/health",status="200"} 3"#))
+        #expect(!text.contains("BREW") && !text.contains("X-ANY"))
+        #expect(
+            text.contains(#"vettid_http_request_duration_seconds_count{method="GET",route="/health",status="200"} 2"#))
+    }
 }

@@ -54,7 +54,9 @@ import VettIDTestSupport
         #expect(throws: APIFailure.self) { try GateProxy.split(path) }
     }
 
-    @Test(arguments: ["/proxy/echo/...", "/proxy/echo/.a", "/proxy/echo/%252e%252e", "/proxy/echo/a?b=/../", "/proxy/echo//"])
+    @Test(arguments: [
+        "/proxy/echo/...", "/proxy/echo/.a", "/proxy/echo/%252e%252e", "/proxy/echo/a?b=/../", "/proxy/echo//",
+    ])
     func splitAcceptsSegmentsThatOnlyLookLikeDots(path: String) throws {
         #expect(try GateProxy.split(path).name == "echo")
     }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -18,13 +17,13 @@ public struct GateProxy: Sendable {
     let configuration: GateConfiguration
     let tokens: GateTokenService
     let dpop: DPoPGuard
-    let http: GateHTTPClient?
+    let pools: UpstreamPools
 
     init(configuration: GateConfiguration, tokens: GateTokenService, dpop: DPoPGuard) {
         self.configuration = configuration
         self.tokens = tokens
         self.dpop = dpop
-        self.http = configuration.upstreams.isEmpty ? nil : GateHTTPClient(configuration: configuration)
+        self.pools = UpstreamPools(configuration: configuration)
     }
 
     /// The path prefix of proxied routes (exempt from the JSON body middleware).
@@ -48,7 +47,7 @@ public struct GateProxy: Sendable {
     /// Request headers never forwarded (besides those the `Connection` header names).
     static let droppedRequestHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
-        "transfer-encoding", "upgrade", "host", "authorization", "dpop", "cookie", "content-length",
+        "transfer-encoding", "upgrade", "host", "authorization", "dpop", "cookie", "content-length", "expect",
     ]
 
     /// Response headers never passed back.
@@ -64,61 +63,140 @@ public struct GateProxy: Sendable {
         try await authenticate(info)
 
         let (name, remainder) = try Self.split(request.head.path ?? "/")
-        guard let upstream = configuration.upstreams[name], let http else {
+        guard let upstream = configuration.upstreams[name] else {
             throw APIFailure.gate(.notFound, .upstreamNotFound, "no upstream is configured under this name")
+        }
+        guard let pool = pools[name] else {
+            throw Self.failure(for: UpstreamFailure(.connectionFailed), upstream: name, logger: info.logger)
         }
         let contentLength = request.headers[.contentLength].flatMap(Int.init)
         if let contentLength, contentLength > configuration.proxyMaxBodyBytes {
             throw Self.tooLarge(configuration.proxyMaxBodyBytes)
         }
-
-        var outgoing = HTTPClientRequest(url: upstream.baseURL + remainder)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers = Self.forwardedHeaders(request.headers)
-        if let header = upstream.apiKeyHeader, let key = upstream.apiKey {
-            outgoing.headers.replaceOrAdd(name: header, value: key)
-        }
-        let exceeded = NIOLockedValueBox(false)
         // HTTP/1 says whether a body follows (Content-Length or Transfer-Encoding); HTTP/2 may say neither.
         let hasBody =
             (contentLength ?? 0) > 0 || request.headers[.transferEncoding] != nil
             || (contentLength == nil && [.post, .put, .patch].contains(request.method))
-        let upload = GateProxyBody(base: request.body, limit: configuration.proxyMaxBodyBytes, exceeded: exceeded)
-        if hasBody {
-            outgoing.body = .stream(upload, length: contentLength.map { .known(Int64($0)) } ?? .unknown)
-        }
+        let head = Self.upstreamHead(
+            request, endpoint: pool.endpoint, remainder: remainder, upstream: upstream,
+            framing: contentLength.map { .length($0) } ?? (hasBody ? .chunked : .none))
+        let exceeded = NIOLockedValueBox(false)
+        let upload =
+            hasBody
+            ? GateProxyBody(base: request.body, limit: configuration.proxyMaxBodyBytes, exceeded: exceeded) : nil
 
-        let response: HTTPClientResponse
+        let response: UpstreamResponse
         do {
-            let deadline = configuration.upstreamConnectTimeout + configuration.upstreamReadTimeout
-            response = try await http.client.execute(outgoing, timeout: GateHTTPClient.timeAmount(deadline))
+            response = try await Self.exchange(head, upload: upload, pool: pool)
         } catch {
-            await upload.settle()
-            if exceeded.withLockedValue({ $0 }) || error is GateProxyBody<RequestBody>.TooLarge {
-                throw Self.tooLarge(configuration.proxyMaxBodyBytes)
-            }
+            await upload?.settle()
+            if exceeded.withLockedValue({ $0 }) { throw Self.tooLarge(configuration.proxyMaxBodyBytes) }
             throw Self.failure(for: error, upstream: name, logger: info.logger)
         }
         info.logger.debug(
             "proxied",
-            metadata: ["upstream": .string(name), "upstream_status": .stringConvertible(response.status.code)])
+            metadata: ["upstream": .string(name), "upstream_status": .stringConvertible(response.head.status.code)])
+        let status = HTTPResponse.Status(
+            code: Int(response.head.status.code), reasonPhrase: response.head.status.reasonPhrase)
+        let headers = Self.returnedHeaders(response.head.headers)
         // The upstream may have answered before reading the whole upload: the response goes out, then the body
         // settles (see GateProxyBody) before the server drains what is left of it.
-        let upstreamBody = response.body
-        return Response(
-            status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
-            headers: Self.returnedHeaders(response.headers),
-            body: ResponseBody { writer in
-                do {
-                    for try await chunk in upstreamBody { try await writer.write(chunk) }
-                    try await writer.finish(nil)
-                } catch {
-                    await upload.settle()
-                    throw error
-                }
-                await upload.settle()
+        switch response.body {
+        case .complete(let buffer) where upload == nil:
+            return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
+        case .complete(let buffer):
+            return Response(
+                status: status, headers: headers,
+                body: Self.relay(settling: upload, contentLength: buffer.readableBytes) { try await $0.write(buffer) })
+        case .streaming(let chunks):
+            return Response(
+                status: status, headers: headers,
+                body: Self.relay(settling: upload, contentLength: nil) { writer in
+                    for try await chunk in chunks { try await writer.write(chunk) }
+                })
+        }
+    }
+
+    /// A response body written by `write`, after which (also when it fails) the upload settles.
+    private static func relay(
+        settling upload: GateProxyBody<RequestBody>?, contentLength: Int?,
+        _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ) -> ResponseBody {
+        ResponseBody(contentLength: contentLength) { writer in
+            do {
+                try await write(&writer)
+                try await writer.finish(nil)
+            } catch {
+                await upload?.settle()
+                throw error
             }
-        )
+            await upload?.settle()
+        }
+    }
+
+    /// Sends `head` (and the upload, as it arrives) on a pooled connection and returns the response once its head
+    /// arrived. A request without a body that finds its kept-alive connection closed by the upstream is sent once
+    /// more on a new connection (nothing of it can have been processed: no byte of an answer came back).
+    static func exchange(
+        _ head: HTTPRequestHead, upload: GateProxyBody<RequestBody>?, pool: UpstreamPool
+    ) async throws -> UpstreamResponse {
+        var retried = false
+        while true {
+            let (connection, reused) = try await pool.lease(fresh: retried)
+            let response = connection.start(head, hasBody: upload != nil) { reusable in
+                pool.release(connection, reusable: reusable)
+            }
+            if let upload {
+                // After start: the body's writes queue behind the head on the connection's event loop.
+                Task { await Self.send(upload, on: connection) }
+            }
+            do {
+                return try await response.get()
+            } catch let failure as UpstreamFailure
+                where failure.kind == .connectionClosed && reused && upload == nil && !retried
+            {
+                retried = true
+            }
+        }
+    }
+
+    /// Streams the request body to the upstream; closes the connection when the body fails (too large, or the
+    /// client went away), which fails the exchange.
+    private static func send(_ upload: GateProxyBody<RequestBody>, on connection: UpstreamConnection) async {
+        do {
+            for try await chunk in upload { try await connection.write(chunk) }
+            try await connection.end()
+        } catch {
+            connection.close()
+        }
+    }
+
+    /// How the forwarded request's body is framed.
+    enum Framing {
+        case none
+        case length(Int)
+        case chunked
+    }
+
+    /// The request line and headers sent upstream: the base path plus the raw remainder, the forwarded headers,
+    /// `Host`, the upstream's API key and the body's framing.
+    static func upstreamHead(
+        _ request: Request, endpoint: UpstreamEndpoint, remainder: String, upstream: GateUpstream, framing: Framing
+    ) -> HTTPRequestHead {
+        var uri = endpoint.basePath + remainder
+        if uri.isEmpty || uri.hasPrefix("?") { uri = "/" + uri }
+        var headers = forwardedHeaders(request.headers)
+        headers.add(name: "host", value: endpoint.hostHeader)
+        if let header = upstream.apiKeyHeader, let key = upstream.apiKey {
+            headers.replaceOrAdd(name: header, value: key)
+        }
+        switch framing {
+        case .none: break
+        case .length(let count): headers.add(name: "content-length", value: String(count))
+        case .chunked: headers.add(name: "transfer-encoding", value: "chunked")
+        }
+        return HTTPRequestHead(
+            version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: uri, headers: headers)
     }
 
     /// Requires `Authorization: DPoP <gate token>` and a proof by the token's key.
@@ -191,16 +269,12 @@ public struct GateProxy: Sendable {
     }
 
     static func failure(for error: any Error, upstream: String, logger: Logger) -> APIFailure {
-        let timedOut: Bool
-        if let clientError = error as? HTTPClientError {
-            timedOut = [.connectTimeout, .readTimeout, .deadlineExceeded].contains(clientError)
-        } else {
-            timedOut = false
-        }
+        let failure = error as? UpstreamFailure
+        let timedOut = failure?.isTimeout ?? false
         logger.warning(
             "upstream failed",
             metadata: [
-                "upstream": .string(upstream), "error_type": .string(String(describing: type(of: error))),
+                "upstream": .string(upstream), "error": .string(failure?.kind.rawValue ?? "\(type(of: error))"),
                 "timed_out": .stringConvertible(timedOut),
             ])
         if timedOut {

@@ -1,4 +1,5 @@
 import CoreMetrics
+import NIOConcurrencyHelpers
 public import Prometheus
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry that belongs to this server
@@ -6,7 +7,8 @@ public import Prometheus
 ///
 /// Names (docs/operations.md, "Metrics"):
 /// - `vettid_http_requests_total{method,route,status}` and `vettid_http_request_duration_seconds{…}`
-///   (histogram); `route` is the route template (`/vault/invitations/{code}/revoke`, `NotFound`), never the raw path;
+///   (histogram); `route` is the route template (`/vault/invitations/{code}/revoke`, `NotFound`), never the raw path,
+///   and `method` is one of the standard methods or `OTHER` (a client cannot mint new series);
 /// - `vettid_auth_refusals_total{code}`, `vettid_dpop_refusals_total{code}`, `vettid_rate_limited_total{route}`;
 /// - `vettid_argon2_queue_wait_seconds` (histogram) and `vettid_argon2_in_flight` (gauge);
 /// - `vettid_nats_worker_requests_total{type,outcome}` (`outcome` is `ok` or the error code);
@@ -15,6 +17,9 @@ public struct ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    /// The request counter and timer per (method, route, status), made once each: looking them up in the
+    /// registry on every request cost more than recording.
+    private let requestSeries = NIOLockedValueBox([RequestSeriesKey: RequestSeries]())
 
     /// Error codes counted as authentication refusals.
     static let authCodes: Set<String> = [
@@ -41,11 +46,26 @@ public struct ServerMetrics: Sendable {
 
     /// One answered HTTP request.
     public func request(method: String, route: String, status: Int, duration: Duration) {
-        let dimensions = [("method", method), ("route", route), ("status", String(status))]
-        Counter(label: "vettid_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "vettid_http_request_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        let key = RequestSeriesKey(
+            method: Self.standardMethods.contains(method) ? method : "OTHER", route: route, status: status)
+        let series = requestSeries.withLockedValue { cache in
+            if let known = cache[key] { return known }
+            let dimensions = [("method", key.method), ("route", route), ("status", String(status))]
+            let made = RequestSeries(
+                count: Counter(label: "vettid_http_requests_total", dimensions: dimensions, factory: factory),
+                duration: Timer(label: "vettid_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            )
+            cache[key] = made
+            return made
+        }
+        series.count.increment()
+        series.duration.recordNanoseconds(Self.nanoseconds(duration))
     }
+
+    /// The methods counted under their own name.
+    static let standardMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+    ]
 
     /// A refused request with its error code: counted by family (authentication, DPoP, rate limit).
     public func refusal(code: String, route: String) {
@@ -92,4 +112,17 @@ public struct ServerMetrics: Sendable {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+}
+
+/// Which request series a request is counted in.
+private struct RequestSeriesKey: Hashable, Sendable {
+    let method: String
+    let route: String
+    let status: Int
+}
+
+/// The metrics of one request series.
+private struct RequestSeries: Sendable {
+    let count: CoreMetrics.Counter
+    let duration: CoreMetrics.Timer
 }
