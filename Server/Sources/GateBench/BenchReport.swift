@@ -2,8 +2,10 @@ import Foundation
 
 /// Prints what GateBench measured: rates, and ratios of rates measured in the same run.
 enum BenchReport {
-    static func printProofs(_ results: ProofResults, count: Int, cores: Int) {
-        print("DPoP proofs: \(count) per measurement; 1 task, then \(cores) tasks (all cores)")
+    static func printProofs(_ results: ProofResults, count: Int, cores: Int, rounds: Int) {
+        print(
+            "DPoP proofs: \(count) per measurement in \(rounds) rounds; 1 task, then \(cores) tasks (all cores); "
+                + "rates and ratios are medians of the rounds")
         print(row("", "1 task/s", "all cores/s", "scaling"))
         for (name, pair) in [
             ("ES256 sign (bare, peer)", results.es256Sign), ("DPoP proof created", results.dpopCreate),
@@ -12,11 +14,11 @@ enum BenchReport {
             print(row(name, rate(pair.single), rate(pair.allCores), ratio(pair.allCores / pair.single)))
         }
         print(
-            "ratio DPoP created : ES256 sign     1 task \(ratio(results.dpopCreate.single / results.es256Sign.single)), "
-                + "all cores \(ratio(results.dpopCreate.allCores / results.es256Sign.allCores))")
+            "ratio DPoP created : ES256 sign     1 task \(ratio(results.createRatio.single)), "
+                + "all cores \(ratio(results.createRatio.allCores))")
         print(
-            "ratio DPoP verified : ES256 verify  1 task \(ratio(results.dpopVerify.single / results.es256Verify.single)), "
-                + "all cores \(ratio(results.dpopVerify.allCores / results.es256Verify.allCores))")
+            "ratio DPoP verified : ES256 verify  1 task \(ratio(results.verifyRatio.single)), "
+                + "all cores \(ratio(results.verifyRatio.allCores))")
         print(
             "(proofs: GET, ath of a 512-byte token, server nonce, fresh jti; verifier as DPoPGuard with an in-memory replay cache)"
         )
@@ -25,29 +27,35 @@ enum BenchReport {
     static func printProxy(_ results: ProxyResults, settings: LoadSettings, proofs: ProofResults, cores: Int) {
         let seconds = settings.duration.seconds
         print(
-            "Gate proxy: \(settings.connections) connections, \(format(seconds)) s per run after \(format(settings.warmup.seconds)) s warm-up, "
+            "Gate proxy: \(settings.connections) connections, \(results.rounds.count) rounds of a direct then a proxied "
+                + "run, \(format(seconds)) s each after \(format(settings.warmup.seconds)) s warm-up; load over "
                 + "AsyncHTTPClient, upstream + server + load in one process")
-        print(row("", "req/s", "requests", "errors"))
-        print(
-            row(
-                "GET upstream directly", rate(results.direct.perSecond), "\(results.direct.succeeded)",
-                "\(results.direct.errors)"))
-        print(
-            row(
-                "GET via /proxy (DPoP)", rate(results.proxied.perSecond), "\(results.proxied.succeeded)",
-                "\(results.proxied.errors)"))
-        print("ratio proxied : direct             \(ratio(results.proxied.perSecond / results.direct.perSecond))")
-        let requests = max(1, results.proxied.succeeded + results.proxied.errors)
-        let buildMicros = results.proxied.buildTime.seconds / Double(requests) * 1e6
+        print(row("", "req/s", "requests", "errors") + pad("cores busy", 12) + pad("CPU µs/req", 12))
+        for (index, round) in results.rounds.enumerated() {
+            for (name, run) in [("direct", round.direct), ("via /proxy (DPoP)", round.proxied)] {
+                print(
+                    row("round \(index + 1) \(name)", rate(run.perSecond), "\(run.succeeded)", "\(run.errors)")
+                        + pad(format(run.coresBusy), 12) + pad(rate(run.cpuMicrosPerRequest), 12))
+            }
+            print("round \(index + 1) ratio proxied : direct  \(ratio(round.ratio))")
+        }
+        print("ratio proxied : direct (median of rounds)   \(ratio(results.medianRatio))")
+        let proxied = results.rounds.map(\.proxied)
+        let requests = max(1, proxied.map { $0.succeeded + $0.errors }.reduce(0, +))
+        let buildMicros = proxied.map(\.buildTime.seconds).reduce(0, +) / Double(requests) * 1e6
+        let proxiedRate = proxied.map(\.perSecond).reduce(0, +) / Double(max(1, proxied.count))
         // Core-seconds per second that proof creation needs at the proxied rate, from the single-task create rate.
-        let createShare = results.proxied.perSecond / proofs.dpopCreate.single / Double(cores)
-        let verifyShare = results.proxied.perSecond / proofs.dpopVerify.single / Double(cores)
+        let createShare = proxiedRate / proofs.dpopCreate.single / Double(cores)
+        let verifyShare = proxiedRate / proofs.dpopVerify.single / Double(cores)
         print(
             "building a request in the load loop: \(format(buildMicros)) µs (wall, incl. waiting for a core; signing "
                 + "the proof when --sign-in-loop)")
         print(
             "at the proxied rate, proof creation needs ≈ \(percent(createShare)) and DPoP verification (without SQL) ≈ "
                 + "\(percent(verifyShare)) of the \(cores) cores (proxied req/s ÷ 1-task proofs/s ÷ cores)")
+        print(
+            "one ES256 verification costs \(rate(1e6 / proofs.es256Verify.single)) µs of CPU (bare, 1 task): the work a "
+                + "proxied request cannot avoid beyond a direct one's")
     }
 
     private static func row(_ name: String, _ a: String, _ b: String, _ c: String) -> String {

@@ -21,6 +21,12 @@ struct GateBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of warm-up before each HTTP measurement.")
     var warmup: Double = 2
 
+    @Option(
+        help:
+            "Rounds of the proof measurements and of a direct run followed by a proxied run; each ratio reported is the rounds' median."
+    )
+    var rounds: Int = 3
+
     @Option(help: "Concurrent HTTP clients (one connection each).")
     var connections: Int = 32
 
@@ -42,6 +48,7 @@ struct GateBenchCommand: AsyncParsableCommand {
     func validate() throws {
         guard seconds > 0, warmup >= 0 else { throw ValidationError("--seconds must be > 0 and --warmup >= 0") }
         guard (1...4096).contains(connections) else { throw ValidationError("--connections must be 1...4096") }
+        guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1...20") }
         guard proofs >= 100 else { throw ValidationError("--proofs must be at least 100") }
     }
 
@@ -51,8 +58,8 @@ struct GateBenchCommand: AsyncParsableCommand {
             "GateBench: \(cores) cores, release build: \(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)")"
         )
         print("")
-        let proofResults = try await ProofBenchmark(count: proofs, cores: cores).run()
-        BenchReport.printProofs(proofResults, count: proofs, cores: cores)
+        let proofResults = try await ProofBenchmark(count: proofs, cores: cores, rounds: rounds).run()
+        BenchReport.printProofs(proofResults, count: proofs, cores: cores, rounds: rounds)
         guard !proofsOnly else { return }
 
         print("")
@@ -62,12 +69,13 @@ struct GateBenchCommand: AsyncParsableCommand {
             "Proofs: \(signInLoop ? "signed in the load loop (the load generator's signing shares the cores)" : "signed before the timed runs (client signing off the measured cores)")"
         )
         let proxyResults = try await ProxyBenchmark(
-            settings: settings, databaseURL: databaseURL, signInLoop: signInLoop
+            settings: settings, databaseURL: databaseURL, signInLoop: signInLoop, rounds: rounds
         ).run()
         BenchReport.printProxy(proxyResults, settings: settings, proofs: proofResults, cores: cores)
-        guard proxyResults.direct.errors == 0, proxyResults.proxied.errors == 0 else {
+        let errors = proxyResults.errors
+        guard errors.direct == 0, errors.proxied == 0 else {
             throw BenchFailure(
-                "\(proxyResults.direct.errors) direct and \(proxyResults.proxied.errors) proxied requests failed "
+                "\(errors.direct) direct and \(errors.proxied) proxied requests failed "
                     + "(first: \(proxyResults.firstError ?? "?")); the ratio above is not valid")
         }
     }

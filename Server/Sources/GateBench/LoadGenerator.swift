@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -22,11 +23,17 @@ struct LoadResult: Sendable {
     var buildTime = Duration.zero
     /// From start until the last client finished its last request.
     var elapsed = Duration.zero
+    /// CPU time the whole process used meanwhile (user + system; load, server and upstream together).
+    var cpu = Duration.zero
     /// The first error seen, for the report.
     var firstError: String?
 
     /// 2xx answers per second.
     var perSecond: Double { Double(succeeded) / elapsed.seconds }
+    /// Process CPU time per answered request, in microseconds.
+    var cpuMicrosPerRequest: Double { cpu.seconds * 1e6 / Double(max(1, succeeded)) }
+    /// Cores busy on average (process CPU time ÷ wall time).
+    var coresBusy: Double { cpu.seconds / elapsed.seconds }
 
     mutating func merge(_ other: LoadResult) {
         succeeded += other.succeeded
@@ -59,6 +66,7 @@ struct LoadGenerator: Sendable {
         async throws -> LoadResult
     {
         let clock = ContinuousClock()
+        let cpuStart = Self.processCPU()
         let start = clock.now
         let deadline = start + duration
         var total = try await withThrowingTaskGroup(of: LoadResult.self) { group in
@@ -72,7 +80,18 @@ struct LoadGenerator: Sendable {
             return total
         }
         total.elapsed = clock.now - start
+        total.cpu = Self.processCPU() - cpuStart
         return total
+    }
+
+    /// User plus system CPU time of this process so far.
+    static func processCPU() -> Duration {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let micros =
+            (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000
+            + Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
+        return .microseconds(micros)
     }
 
     private func worker(

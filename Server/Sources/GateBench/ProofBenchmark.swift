@@ -21,9 +21,25 @@ struct ProofResults: Sendable {
     var es256Sign: RatePair
     /// Bare `ES256.isValid` of those signatures: the peer of ``dpopVerify``.
     var es256Verify: RatePair
+    /// DPoP creation ÷ bare sign, the median of the rounds' ratios.
+    var createRatio: RatePair
+    /// DPoP verification ÷ bare verify, the median of the rounds' ratios.
+    var verifyRatio: RatePair
+}
+
+/// The middle value (the mean of the middle two for an even count); 0 for none.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /// DPoP proofs created and verified per second against bare ES256 sign/verify, on one task and on all cores.
+///
+/// The four measurements run in `rounds` rounds, one after the other within a round, so a drift of the machine's
+/// speed (a noisy neighbour, frequency changes) hits a DPoP rate and its bare peer alike; each ratio reported is the
+/// median of the rounds' ratios, each rate the median of the rounds' rates.
 ///
 /// The proofs look like the Gate proxy's: `GET` of an absolute URL, `ath` of a 512-byte access token, the
 /// server's current nonce, a fresh 128-bit `jti`. The verifier mirrors `DPoPGuard` (nonce required and checked by a
@@ -32,6 +48,7 @@ struct ProofResults: Sendable {
 struct ProofBenchmark: Sendable {
     let count: Int
     let cores: Int
+    let rounds: Int
 
     static let targetURI = "http://127.0.0.1:8080/proxy/bench/echo"
     static let accessToken = String(repeating: "t", count: 512)
@@ -48,71 +65,84 @@ struct ProofBenchmark: Sendable {
         // Derived once, as the verifier's key cache holds a parsed key: the peer is the signature check alone.
         let ecdsaPublicKey = ecdsaKey.publicKey
 
+        let zero = RatePair(single: 0, allCores: 0)
         var results = ProofResults(
-            dpopCreate: .init(single: 0, allCores: 0), dpopVerify: .init(single: 0, allCores: 0),
-            es256Sign: .init(single: 0, allCores: 0), es256Verify: .init(single: 0, allCores: 0))
+            dpopCreate: zero, dpopVerify: zero, es256Sign: zero, es256Verify: zero, createRatio: zero,
+            verifyRatio: zero)
+        let perRound = max(100, count / rounds)
         for tasks in cores > 1 ? [1, cores] : [1] {
-            let sign = try await Throughput.measure(count: count, tasks: tasks) { range in
-                try range.map { _ in try ES256.sign(signingInput, with: ecdsaKey) }
+            var measured: [[Double]] = []  // per round: sign, verify, create, check
+            for _ in 0..<rounds {
+                measured.append(
+                    try await measureRound(
+                        count: perRound, tasks: tasks, builder: builder, signer: signer, nonces: nonces, nonce: nonce,
+                        signingInput: signingInput, ecdsaKey: ecdsaKey, ecdsaPublicKey: ecdsaPublicKey))
             }
-            let signatures = sign.outputs
-            let verify = try await Throughput.measure(count: count, tasks: tasks) { range in
-                try range.map { index in
-                    guard ES256.isValid(signature: signatures[index], for: signingInput, publicKey: ecdsaPublicKey)
-                    else {
-                        throw BenchFailure("an ES256 signature did not verify")
-                    }
-                }
-            }
-            let create = try await Throughput.measure(count: count, tasks: tasks) { range in
-                var proofs: [String] = []
-                proofs.reserveCapacity(range.count)
-                for _ in range {
-                    proofs.append(
-                        try await builder.proof(
-                            method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
-                }
-                return proofs
-            }
-            let proofs = create.outputs
-            // A fresh cache per run: the same proofs are never verified twice by one verifier.
-            let verifier = DPoPVerifier(
-                configuration: .init(requireNonce: true),
-                replayCache: InMemoryDPoPReplayCache(capacity: max(100_000, count)),
-                nonceValidator: nonces
-            )
-            let thumbprint = signer.publicJWK.thumbprint
-            let check = try await Throughput.measure(count: count, tasks: tasks) { range in
-                for index in range {
-                    let request = DPoPRequest(
-                        proof: proofs[index], method: "GET", targetURI: Self.targetURI, accessToken: Self.accessToken,
-                        boundKeyThumbprint: thumbprint)
-                    do {
-                        _ = try await verifier.verify(request)
-                    } catch {
-                        throw BenchFailure("proof \(index) was refused: \(error)")
-                    }
-                }
-                return [Void]()
-            }
+            let rates = (0..<4).map { column in median(measured.map { $0[column] }) }
+            let createRatio = median(measured.map { $0[2] / $0[0] })
+            let verifyRatio = median(measured.map { $0[3] / $0[1] })
             if tasks == 1 {
-                results.es256Sign.single = sign.perSecond
-                results.es256Verify.single = verify.perSecond
-                results.dpopCreate.single = create.perSecond
-                results.dpopVerify.single = check.perSecond
-            } else {
-                results.es256Sign.allCores = sign.perSecond
-                results.es256Verify.allCores = verify.perSecond
-                results.dpopCreate.allCores = create.perSecond
-                results.dpopVerify.allCores = check.perSecond
+                (results.es256Sign.single, results.es256Verify.single) = (rates[0], rates[1])
+                (results.dpopCreate.single, results.dpopVerify.single) = (rates[2], rates[3])
+                (results.createRatio.single, results.verifyRatio.single) = (createRatio, verifyRatio)
             }
-        }
-        if cores <= 1 {
-            results.es256Sign.allCores = results.es256Sign.single
-            results.es256Verify.allCores = results.es256Verify.single
-            results.dpopCreate.allCores = results.dpopCreate.single
-            results.dpopVerify.allCores = results.dpopVerify.single
+            if tasks == cores || cores <= 1 {
+                (results.es256Sign.allCores, results.es256Verify.allCores) = (rates[0], rates[1])
+                (results.dpopCreate.allCores, results.dpopVerify.allCores) = (rates[2], rates[3])
+                (results.createRatio.allCores, results.verifyRatio.allCores) = (createRatio, verifyRatio)
+            }
         }
         return results
+    }
+
+    /// One round: bare sign, bare verify, DPoP create, DPoP verify of `count` each; their rates in that order.
+    private func measureRound(
+        count: Int, tasks: Int, builder: DPoPProofBuilder, signer: SoftwareDPoPSigner, nonces: DPoPNonceIssuer,
+        nonce: String, signingInput: [UInt8], ecdsaKey: P256.Signing.PrivateKey,
+        ecdsaPublicKey: P256.Signing.PublicKey
+    ) async throws -> [Double] {
+        let sign = try await Throughput.measure(count: count, tasks: tasks) { range in
+            try range.map { _ in try ES256.sign(signingInput, with: ecdsaKey) }
+        }
+        let signatures = sign.outputs
+        let verify = try await Throughput.measure(count: count, tasks: tasks) { range in
+            try range.map { index in
+                guard ES256.isValid(signature: signatures[index], for: signingInput, publicKey: ecdsaPublicKey) else {
+                    throw BenchFailure("an ES256 signature did not verify")
+                }
+            }
+        }
+        let create = try await Throughput.measure(count: count, tasks: tasks) { range in
+            var proofs: [String] = []
+            proofs.reserveCapacity(range.count)
+            for _ in range {
+                proofs.append(
+                    try await builder.proof(
+                        method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
+            }
+            return proofs
+        }
+        let proofs = create.outputs
+        // A fresh cache per run: the same proofs are never verified twice by one verifier.
+        let verifier = DPoPVerifier(
+            configuration: .init(requireNonce: true),
+            replayCache: InMemoryDPoPReplayCache(capacity: max(100_000, count)),
+            nonceValidator: nonces
+        )
+        let thumbprint = signer.publicJWK.thumbprint
+        let check = try await Throughput.measure(count: count, tasks: tasks) { range in
+            for index in range {
+                let request = DPoPRequest(
+                    proof: proofs[index], method: "GET", targetURI: Self.targetURI, accessToken: Self.accessToken,
+                    boundKeyThumbprint: thumbprint)
+                do {
+                    _ = try await verifier.verify(request)
+                } catch {
+                    throw BenchFailure("proof \(index) was refused: \(error)")
+                }
+            }
+            return [Void]()
+        }
+        return [sign.perSecond, verify.perSecond, create.perSecond, check.perSecond]
     }
 }

@@ -8,15 +8,31 @@ import NIOPosix
 import VettIDClient
 import VettIDCrypto
 
-/// What ``ProxyBenchmark`` measured.
+/// What ``ProxyBenchmark`` measured: rounds of a direct run followed by a proxied run.
 struct ProxyResults: Sendable {
-    /// `GET <upstream>/api/echo`.
-    var direct: LoadResult
-    /// `GET <server>/proxy/bench/echo` with the Gate token and a fresh DPoP proof per request.
-    var proxied: LoadResult
+    struct Round: Sendable {
+        /// `GET <upstream>/api/echo`.
+        var direct: LoadResult
+        /// `GET <server>/proxy/bench/echo` with the Gate token and a fresh DPoP proof per request.
+        var proxied: LoadResult
 
-    /// The first error of either run.
-    var firstError: String? { direct.firstError ?? proxied.firstError }
+        var ratio: Double { proxied.perSecond / direct.perSecond }
+    }
+
+    var rounds: [Round]
+
+    /// The median of the rounds' ratios.
+    var medianRatio: Double { median(rounds.map(\.ratio)) }
+
+    /// Failed requests over all rounds.
+    var errors: (direct: Int, proxied: Int) {
+        (rounds.map(\.direct.errors).reduce(0, +), rounds.map(\.proxied.errors).reduce(0, +))
+    }
+
+    /// The first error of any run.
+    var firstError: String? {
+        rounds.lazy.compactMap { $0.direct.firstError ?? $0.proxied.firstError }.first
+    }
 }
 
 /// The Gate proxy's throughput against a direct call to the same upstream, in one process on loopback.
@@ -31,6 +47,8 @@ struct ProxyBenchmark: Sendable {
     let databaseURL: String?
     /// Sign each request's proof in the load loop instead of before the timed runs.
     let signInLoop: Bool
+    /// Direct-then-proxied rounds: the machine's speed drifts between runs, a ratio within a round is steadier.
+    let rounds: Int
 
     func run() async throws -> ProxyResults {
         let upstream = try await BenchUpstream.start()
@@ -102,18 +120,23 @@ struct ProxyBenchmark: Sendable {
         }
 
         let load = LoadGenerator(client: client, settings: settings)
-        let direct = try await load.run(makeRequest: { HTTPClientRequest(url: directURL) }, observe: { _ in })
-        if !signInLoop {
-            // Devices sign on their own cores: the proofs for the proxied runs are signed now, enough for 2.5 times
-            // the direct rate (more than the proxy can reach), with the nonce the server just gave. A request that
-            // finds the pool empty signs its own proof, so the run is never short of proofs.
-            let needed = Int(direct.perSecond * 2.5 * (settings.duration + settings.warmup).seconds) + 1_000
-            let pool = try await ProofPool.sign(
-                count: needed, builder: builder, url: proxiedURL, token: token, nonce: nonce.withLockedValue { $0 })
-            signed.withLockedValue { $0 = pool }
+        var results: [ProxyResults.Round] = []
+        for _ in 0..<rounds {
+            let direct = try await load.run(makeRequest: { HTTPClientRequest(url: directURL) }, observe: { _ in })
+            if !signInLoop {
+                // Devices sign on their own cores: the proofs for this proxied run are signed now (fresh `iat`, the
+                // nonce the server gave last), enough for 2.5 times the direct rate (more than the proxy can
+                // reach). A request that finds the pool empty signs its own proof, so a run is never short of them.
+                let needed = Int(direct.perSecond * 2.5 * (settings.duration + settings.warmup).seconds) + 1_000
+                let pool = try await ProofPool.sign(
+                    count: needed, builder: builder, url: proxiedURL, token: token,
+                    nonce: nonce.withLockedValue { $0 })
+                signed.withLockedValue { $0 = pool }
+            }
+            let proxied = try await load.run(makeRequest: makeProxied, observe: rememberNonce)
+            results.append(.init(direct: direct, proxied: proxied))
         }
-        let proxied = try await load.run(makeRequest: makeProxied, observe: rememberNonce)
-        return ProxyResults(direct: direct, proxied: proxied)
+        return ProxyResults(rounds: results)
     }
 
     /// A Gate token from the development grant, and the device key it is bound to.

@@ -71,7 +71,8 @@ import VettIDTestSupport
 
     @Test func largeAnswersStreamAndConnectionCloseIsHonoured() async throws {
         let big = String(repeating: "0123456789abcdef", count: 12_000)  // 192,000 bytes, over the complete limit
-        let upstream = try await ScriptedUpstream { _ in ScriptedUpstream.ok(big, extraHeaders: "Connection: close\r\n") }
+        let upstream = try await ScriptedUpstream { _ in ScriptedUpstream.ok(big, extraHeaders: "Connection: close\r\n")
+        }
         let pool = try Self.pool(port: upstream.port)
         for _ in 0..<2 {
             let response = try await GateProxy.exchange(Self.get("/base/big"), upload: nil, pool: pool)
@@ -121,7 +122,9 @@ import VettIDTestSupport
         let pool = try Self.pool(port: upstream.port, maxConnections: 1)
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<6 {
-                group.addTask { try await Self.text(try await GateProxy.exchange(Self.get("/"), upload: nil, pool: pool)) }
+                group.addTask {
+                    try await Self.text(try await GateProxy.exchange(Self.get("/"), upload: nil, pool: pool))
+                }
             }
             var answers: [String] = []
             for try await answer in group { answers.append(answer) }
@@ -146,7 +149,9 @@ import VettIDTestSupport
         trusting.trustRoots = .file(certificates.ca)
         let pool = try UpstreamPool(endpoint: endpoint, settings: settings, tlsConfiguration: trusting)
         for index in 0..<2 {
-            #expect(try await Self.text(try await GateProxy.exchange(Self.get("/"), upload: nil, pool: pool)) == "tls \(index)")
+            #expect(
+                try await Self.text(try await GateProxy.exchange(Self.get("/"), upload: nil, pool: pool))
+                    == "tls \(index)")
         }
         #expect(upstream.connections == 1)
 

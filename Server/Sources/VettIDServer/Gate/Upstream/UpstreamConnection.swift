@@ -24,7 +24,8 @@ final class UpstreamConnection: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
-                        let name = endpoint.host.contains(":") || endpoint.host.allSatisfy({ $0.isNumber || $0 == "." })
+                        let name =
+                            endpoint.host.contains(":") || endpoint.host.allSatisfy({ $0.isNumber || $0 == "." })
                             ? nil : endpoint.host
                         try channel.pipeline.syncOperations.addHandler(
                             try NIOSSLClientHandler(context: tls, serverHostname: name))
