@@ -58,6 +58,23 @@ import VettIDTestSupport
         await upstream.stop()
     }
 
+    @Test func aRequestThatIsNotIdempotentIsNeverResent() async throws {
+        // The same closing upstream: a POST without a body (Content-Length: 0) on the reused connection fails
+        // instead of being sent a second time, since the upstream may have acted on it before closing.
+        let upstream = try await ScriptedUpstream { index in index == 0 ? ScriptedUpstream.ok("first") : .close }
+        let pool = try Self.pool(port: upstream.port)
+        _ = try await GateProxy.exchange(Self.get("/base/x"), upload: nil, pool: pool)
+        var post = Self.get("/base/order")
+        post.method = .POST
+        post.headers.add(name: "content-length", value: "0")
+        await #expect(throws: UpstreamFailure(.connectionClosed)) {
+            _ = try await GateProxy.exchange(post, upload: nil, pool: pool)
+        }
+        #expect(upstream.requests == 2)
+        #expect(upstream.connections == 1)
+        await upstream.stop()
+    }
+
     @Test func aConnectionThatAlwaysClosesFailsAfterOneRetry() async throws {
         let upstream = try await ScriptedUpstream { _ in .close }
         let pool = try Self.pool(port: upstream.port)

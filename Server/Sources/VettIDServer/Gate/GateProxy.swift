@@ -135,8 +135,10 @@ public struct GateProxy: Sendable {
     }
 
     /// Sends `head` (and the upload, as it arrives) on a pooled connection and returns the response once its head
-    /// arrived. A request without a body that finds its kept-alive connection closed by the upstream is sent once
-    /// more on a new connection (nothing of it can have been processed: no byte of an answer came back).
+    /// arrived. A request with an idempotent method (RFC 9110 §9.2.2) and no body that finds its kept-alive
+    /// connection closed by the upstream before any byte of an answer is sent once more on a new connection: the
+    /// usual cause is an upstream closing an idle connection as the request went out, and repeating such a request
+    /// has the effect of sending it once. Anything else fails with 502 instead of risking a second effect.
     static func exchange(
         _ head: HTTPRequestHead, upload: GateProxyBody<RequestBody>?, pool: UpstreamPool
     ) async throws -> UpstreamResponse {
@@ -154,11 +156,15 @@ public struct GateProxy: Sendable {
                 return try await response.get()
             } catch let failure as UpstreamFailure
                 where failure.kind == .connectionClosed && reused && upload == nil && !retried
+                && idempotentMethods.contains(head.method)
             {
                 retried = true
             }
         }
     }
+
+    /// The methods whose repetition has the effect of one request (RFC 9110 §9.2.2).
+    static let idempotentMethods: [HTTPMethod] = [.GET, .HEAD, .OPTIONS, .TRACE, .PUT, .DELETE]
 
     /// Streams the request body to the upstream; closes the connection when the body fails (too large, or the
     /// client went away), which fails the exchange.
