@@ -120,6 +120,52 @@ import VettIDTestSupport
         await silent.stop()
     }
 
+    @Test func aSlowReaderIsNotTimedOutWhileTheUpstreamWaitsForIt() async throws {
+        // 4 MB: more than the 16 chunks the body buffers, so the connection stops reading while the reader pauses
+        // for longer than the read timeout. The pause is the client's, not the upstream's: no timeout.
+        let big = String(repeating: "x", count: 4 << 20)
+        let upstream = try await ScriptedUpstream { _ in ScriptedUpstream.ok(big) }
+        let pool = try Self.pool(port: upstream.port, readTimeout: .milliseconds(200))
+        let response = try await GateProxy.exchange(Self.get("/big"), upload: nil, pool: pool)
+        guard case .streaming(let chunks) = response.body else {
+            Issue.record("a 4 MB answer was buffered whole")
+            return
+        }
+        var received = 0
+        var paused = false
+        for try await chunk in chunks {
+            received += chunk.readableBytes
+            if !paused {
+                paused = true
+                try await Task.sleep(for: .milliseconds(700))
+            }
+        }
+        #expect(received == 4 << 20)
+        await upstream.stop()
+    }
+
+    @Test func switchingProtocolsIsAnInvalidResponse() async throws {
+        let upstream = try await ScriptedUpstream { _ in
+            .answer("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n")
+        }
+        await #expect(throws: UpstreamFailure(.invalidResponse)) {
+            _ = try await GateProxy.exchange(Self.get("/"), upload: nil, pool: try Self.pool(port: upstream.port))
+        }
+        await upstream.stop()
+    }
+
+    @Test func aShutDownPoolOpensNothing() async throws {
+        let upstream = try await ScriptedUpstream { _ in ScriptedUpstream.ok("ok") }
+        let pool = try Self.pool(port: upstream.port)
+        _ = try await GateProxy.exchange(Self.get("/"), upload: nil, pool: pool)
+        pool.shutdown()
+        await #expect(throws: UpstreamFailure(.connectionFailed)) {
+            _ = try await GateProxy.exchange(Self.get("/"), upload: nil, pool: pool)
+        }
+        #expect(upstream.requests == 1)
+        await upstream.stop()
+    }
+
     @Test func headAnswersEndAtTheirHead() async throws {
         let upstream = try await ScriptedUpstream { _ in .answer("HTTP/1.1 200 OK\r\nContent-Length: 1234\r\n\r\n") }
         let pool = try Self.pool(port: upstream.port)

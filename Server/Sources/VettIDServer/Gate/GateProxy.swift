@@ -73,13 +73,20 @@ public struct GateProxy: Sendable {
         if let contentLength, contentLength > configuration.proxyMaxBodyBytes {
             throw Self.tooLarge(configuration.proxyMaxBodyBytes)
         }
-        // HTTP/1 says whether a body follows (Content-Length or Transfer-Encoding); HTTP/2 may say neither.
-        let hasBody =
-            (contentLength ?? 0) > 0 || request.headers[.transferEncoding] != nil
-            || (contentLength == nil && [.post, .put, .patch].contains(request.method))
+        // The server speaks HTTP/1.1 (no HTTP/2 is configured): a body follows only with Content-Length or
+        // Transfer-Encoding. A POST, PUT or PATCH without one goes upstream with `Content-Length: 0` (some servers
+        // answer 411 to a bodiless request framed as chunked).
+        let hasBody = (contentLength ?? 0) > 0 || request.headers[.transferEncoding] != nil
+        let framing: Framing =
+            if let contentLength, request.headers[.transferEncoding] == nil {
+                .length(contentLength)
+            } else if hasBody {
+                .chunked
+            } else {
+                [.post, .put, .patch].contains(request.method) ? .length(0) : .none
+            }
         let head = Self.upstreamHead(
-            request, endpoint: pool.endpoint, remainder: remainder, upstream: upstream,
-            framing: contentLength.map { .length($0) } ?? (hasBody ? .chunked : .none))
+            request, endpoint: pool.endpoint, remainder: remainder, upstream: upstream, framing: framing)
         let exceeded = NIOLockedValueBox(false)
         let upload =
             hasBody

@@ -42,8 +42,10 @@ struct UpstreamBodyDemand: NIOAsyncSequenceProducerDelegate {
 /// A response that arrives whole in one read (head, a body of at most ``completeLimit`` bytes, end: the usual API
 /// answer) is delivered complete, without a streaming body; anything else streams from the end of that read.
 ///
-/// Everything runs on the channel's event loop. The read timeout counts from the last byte written or read, so a
-/// slow upload never times out the response, and a body that keeps flowing may take as long as it needs.
+/// Everything runs on the channel's event loop. The read timeout is the longest the upstream may keep the Gate
+/// waiting: for the response head once the request went out, for the next body bytes while the reader wants more,
+/// for a body chunk to be taken while uploading. Time spent waiting on the client (its next upload chunk, or its
+/// reading of the response) does not count, and a body that keeps flowing may take as long as it needs.
 final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = HTTPClientRequestPart
@@ -72,6 +74,8 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var readerHasEnough = false
     private var readWithheld = false
     private var lastActivity = NIODeadline.now()
+    /// Body chunks written and not yet taken by the socket.
+    private var pendingBodyWrites = 0
     private var timer: Scheduled<Void>?
     /// Called once when the channel closes (the pool forgets an idle connection).
     var onClose: (() -> Void)?
@@ -105,6 +109,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
     func readerWantsMore(exchange: Int) {
         guard exchange == self.exchange, readerHasEnough else { return }
         readerHasEnough = false
+        lastActivity = .now()
         if readWithheld, let context {
             readWithheld = false
             context.read()
@@ -128,9 +133,24 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { requestComplete = true }
         lastActivity = .now()
-        context.write(data, promise: promise)
+        switch unwrapOutboundIn(data) {
+        case .end:
+            requestComplete = true
+            context.write(data, promise: promise)
+        case .body:
+            // Counted until the socket took it: only then is the upstream the one keeping the Gate waiting.
+            pendingBodyWrites += 1
+            let written = promise ?? context.eventLoop.makePromise()
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            written.futureResult.whenComplete { _ in
+                handler.value.pendingBodyWrites -= 1
+                handler.value.lastActivity = .now()
+            }
+            context.write(data, promise: written)
+        case .head:
+            context.write(data, promise: promise)
+        }
     }
 
     func read(context: ChannelHandlerContext) {
@@ -145,8 +165,13 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
         lastActivity = .now()
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), .awaitingHead(let promise, let completion)):
-            // 1xx answers (100 Continue, 103 Early Hints) precede the real head.
-            if head.status.code < 200 && head.status.code != 101 { return }
+            // NIO's decoder drops 1xx interim answers; what reaches here below 200 is a 101 Switching Protocols,
+            // which the Gate never asked for (it does not forward Upgrade) and after which the connection no
+            // longer speaks HTTP/1.1.
+            if head.status.code < 200 {
+                fail(UpstreamFailure(.invalidResponse), close: true)
+                return
+            }
             keepAlive = head.isKeepAlive
             state = .collecting(head, nil, promise, completion)
         case (.body(var chunk), .collecting(let head, var collected, let promise, let completion)):
@@ -197,6 +222,12 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
         state = .idle
         timer?.cancel()
         timer = nil
+        // An idle connection reads again, so a close or stray bytes from the upstream are seen at once.
+        readerHasEnough = false
+        if readWithheld {
+            readWithheld = false
+            context.read()
+        }
         let reusable = keepAlive && requestComplete && context.channel.isActive
         if !reusable { context.close(promise: nil) }
         completion(reusable)
@@ -245,10 +276,15 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
         switch state {
         case .awaitingHead, .collecting, .streaming:
             let due = lastActivity + readTimeout
-            if due <= .now() {
+            // Waiting on the upstream: the request is out and the reader wants bytes, or a body chunk waits for the
+            // upstream to take it. Otherwise the client is the slow side, which this timeout does not judge.
+            var headArrived = true
+            if case .awaitingHead = state { headArrived = false }
+            let upstreamOwes = pendingBodyWrites > 0 || (!readerHasEnough && (requestComplete || headArrived))
+            if due <= .now() && upstreamOwes {
                 fail(UpstreamFailure(.readTimeout), close: true)
             } else if let context {
-                armTimer(context: context, at: due)
+                armTimer(context: context, at: max(due, .now() + .nanoseconds(readTimeout.nanoseconds / 4)))
             }
         case .idle, .closed:
             break

@@ -50,24 +50,32 @@ final class UpstreamPool: Sendable {
         while true {
             enum Step {
                 case reuse(UpstreamConnection)
-                case open
+                /// Open a new connection; `replacing` is an idle one whose slot it takes (closed first).
+                case open(replacing: UpstreamConnection?)
                 case wait
             }
-            let step = state.withLockedValue { state -> Step in
-                while !fresh, let connection = state.idle.popLast() {
-                    if connection.channel.isActive { return .reuse(connection) }
-                    state.open -= 1
+            let step = state.withLockedValue { state -> Step? in
+                if state.shutDown { return nil }
+                if !fresh {
+                    while let connection = state.idle.popLast() {
+                        if connection.channel.isActive { return .reuse(connection) }
+                        state.open -= 1
+                    }
                 }
                 if state.open < settings.maxConnections {
                     state.open += 1
-                    return .open
+                    return .open(replacing: nil)
                 }
+                // A retry at the limit takes the slot of an idle connection rather than waiting for a release.
+                if fresh, let idle = state.idle.popLast() { return .open(replacing: idle) }
                 return .wait
             }
+            guard let step else { throw UpstreamFailure(.connectionFailed) }
             switch step {
             case .reuse(let connection):
                 return (connection, true)
-            case .open:
+            case .open(let replaced):
+                replaced?.close()
                 do {
                     let connection = try await UpstreamConnection.connect(
                         to: endpoint, tls: tls, settings: settings, group: group,
@@ -80,7 +88,7 @@ final class UpstreamPool: Sendable {
             case .wait:
                 await withCheckedContinuation { continuation in
                     let resumeNow = state.withLockedValue { state -> Bool in
-                        if state.open < settings.maxConnections || !state.idle.isEmpty { return true }
+                        if state.shutDown || state.open < settings.maxConnections || !state.idle.isEmpty { return true }
                         state.waiters.append(continuation)
                         return false
                     }
@@ -90,17 +98,19 @@ final class UpstreamPool: Sendable {
         }
     }
 
-    /// Ends an exchange: a reusable connection becomes idle, any other counts as closed. Wakes one waiter.
+    /// Ends an exchange: a reusable connection becomes idle (unless the pool shut down), any other is closed and
+    /// no longer counts. Wakes one waiter.
     func release(_ connection: UpstreamConnection?, reusable: Bool) {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-            if reusable, !state.shutDown, let connection {
+        let (kept, waiter) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            let kept = reusable && !state.shutDown && connection != nil
+            if kept, let connection {
                 state.idle.append(connection)
             } else {
                 state.open -= 1
             }
-            return state.waiters.isEmpty ? nil : state.waiters.removeFirst()
+            return (kept, state.waiters.isEmpty ? nil : state.waiters.removeFirst())
         }
-        if !reusable { connection?.close() }
+        if !kept { connection?.close() }
         waiter?.resume()
     }
 
@@ -115,16 +125,18 @@ final class UpstreamPool: Sendable {
         waiter?.resume()
     }
 
-    /// Closes the idle connections; later releases close theirs.
+    /// Closes the idle connections and wakes every waiter; later leases fail and later releases close theirs.
     func shutdown() {
-        let idle = state.withLockedValue { state -> [UpstreamConnection] in
+        let (idle, waiters) = state.withLockedValue { state in
             state.shutDown = true
             defer {
                 state.open -= state.idle.count
                 state.idle = []
+                state.waiters = []
             }
-            return state.idle
+            return (state.idle, state.waiters)
         }
         for connection in idle { connection.close() }
+        for waiter in waiters { waiter.resume() }
     }
 }
