@@ -65,6 +65,8 @@ actor UpstreamRecorder {
                         bodyCount: buffer.readableBytes, bodyText: buffer.readableBytes < 1_000 ? text : ""))
                 var headers: HTTPFields = [.contentType: "text/plain", HTTPField.Name("X-Upstream")!: "yes"]
                 headers[.dpopNonce] = "upstream-nonce-must-not-pass"
+                // An upstream must not set cookies on the Gate's origin (it could overwrite the member's session).
+                headers[.setCookie] = "auth-token=planted; Path=/"
                 return Response(
                     status: method == .post ? .created : .ok, headers: headers,
                     body: .init(
@@ -118,6 +120,7 @@ actor UpstreamRecorder {
                 #expect(get.headers[HTTPField.Name("X-Upstream")!] == "yes")
                 #expect(get.headers[values: .dpopNonce].count == 1, "only the Gate's own nonce comes back")
                 #expect(get.headers[.dpopNonce] != "upstream-nonce-must-not-pass")
+                #expect(get.headers[.setCookie] == nil, "an upstream's Set-Cookie stays upstream")
 
                 let payload = #"{"prompt":"hello"}"#
                 let post = try await Self.proxied(

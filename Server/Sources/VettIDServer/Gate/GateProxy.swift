@@ -50,10 +50,11 @@ public struct GateProxy: Sendable {
         "transfer-encoding", "upgrade", "host", "authorization", "dpop", "cookie", "content-length", "expect",
     ]
 
-    /// Response headers never passed back.
+    /// Response headers never passed back. `Set-Cookie` among them: the Gate forwards no cookies upstream, and an
+    /// upstream's cookie would land on the Gate's own origin, where it could overwrite the member's session cookie.
     static let droppedResponseHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
-        "transfer-encoding", "upgrade", "dpop-nonce",
+        "transfer-encoding", "upgrade", "dpop-nonce", "set-cookie",
     ]
 
     func handle(_ request: Request, context: AppRequestContext) async throws -> Response {
