@@ -71,36 +71,50 @@ struct ProofBenchmark: Sendable {
             verifyRatio: zero)
         let perRound = max(100, count / rounds)
         for tasks in cores > 1 ? [1, cores] : [1] {
-            var measured: [[Double]] = []  // per round: sign, verify, create, check
+            var measured: [RoundRates] = []
             for _ in 0..<rounds {
                 measured.append(
                     try await measureRound(
                         count: perRound, tasks: tasks, builder: builder, signer: signer, nonces: nonces, nonce: nonce,
                         signingInput: signingInput, ecdsaKey: ecdsaKey, ecdsaPublicKey: ecdsaPublicKey))
             }
-            let rates = (0..<4).map { column in median(measured.map { $0[column] }) }
-            let createRatio = median(measured.map { $0[2] / $0[0] })
-            let verifyRatio = median(measured.map { $0[3] / $0[1] })
+            let medians = RoundRates(
+                sign: median(measured.map(\.sign)), verify: median(measured.map(\.verify)),
+                create: median(measured.map(\.create)), check: median(measured.map(\.check)))
+            let createRatio = median(measured.map { $0.create / $0.sign })
+            let verifyRatio = median(measured.map { $0.check / $0.verify })
             if tasks == 1 {
-                (results.es256Sign.single, results.es256Verify.single) = (rates[0], rates[1])
-                (results.dpopCreate.single, results.dpopVerify.single) = (rates[2], rates[3])
+                (results.es256Sign.single, results.es256Verify.single) = (medians.sign, medians.verify)
+                (results.dpopCreate.single, results.dpopVerify.single) = (medians.create, medians.check)
                 (results.createRatio.single, results.verifyRatio.single) = (createRatio, verifyRatio)
             }
             if tasks == cores || cores <= 1 {
-                (results.es256Sign.allCores, results.es256Verify.allCores) = (rates[0], rates[1])
-                (results.dpopCreate.allCores, results.dpopVerify.allCores) = (rates[2], rates[3])
+                (results.es256Sign.allCores, results.es256Verify.allCores) = (medians.sign, medians.verify)
+                (results.dpopCreate.allCores, results.dpopVerify.allCores) = (medians.create, medians.check)
                 (results.createRatio.allCores, results.verifyRatio.allCores) = (createRatio, verifyRatio)
             }
         }
         return results
     }
 
-    /// One round: bare sign, bare verify, DPoP create, DPoP verify of `count` each; their rates in that order.
+    /// Operations per second of one round's four measurements.
+    struct RoundRates {
+        /// Bare ES256 sign.
+        var sign: Double
+        /// Bare ES256 verify.
+        var verify: Double
+        /// DPoP proof created.
+        var create: Double
+        /// DPoP proof verified.
+        var check: Double
+    }
+
+    /// One round: bare sign, bare verify, DPoP create, DPoP verify of `count` each, one after the other.
     private func measureRound(
         count: Int, tasks: Int, builder: DPoPProofBuilder, signer: SoftwareDPoPSigner, nonces: DPoPNonceIssuer,
         nonce: String, signingInput: [UInt8], ecdsaKey: P256.Signing.PrivateKey,
         ecdsaPublicKey: P256.Signing.PublicKey
-    ) async throws -> [Double] {
+    ) async throws -> RoundRates {
         let sign = try await Throughput.measure(count: count, tasks: tasks) { range in
             try range.map { _ in try ES256.sign(signingInput, with: ecdsaKey) }
         }
@@ -143,6 +157,7 @@ struct ProofBenchmark: Sendable {
             }
             return [Void]()
         }
-        return [sign.perSecond, verify.perSecond, create.perSecond, check.perSecond]
+        return RoundRates(
+            sign: sign.perSecond, verify: verify.perSecond, create: create.perSecond, check: check.perSecond)
     }
 }

@@ -47,6 +47,8 @@ import VettIDVerification
             ("VETTID_GATE_SOFTWARE_ROOT_PEM_FILE", "/nonexistent/root.pem"),
             ("VETTID_GATE_DEVELOPMENT_TOKENS", "short"),
             ("VETTID_GATE_UPSTREAMS", "ai=ftp://example.com"),
+            ("VETTID_GATE_UPSTREAMS", "ai=http://user@example.com"),
+            ("VETTID_GATE_UPSTREAMS", "ai=http://example.com:99999"),
             ("VETTID_GATE_UPSTREAM_API_KEYS", "ai=no-header-separator"),
         ]
         for (name, value) in cases {

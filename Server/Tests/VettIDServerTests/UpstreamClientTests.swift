@@ -241,6 +241,8 @@ import VettIDTestSupport
         #expect(endpoint.port == port)
         #expect(endpoint.basePath == basePath)
         #expect(endpoint.hostHeader == hostHeader)
+        // SNI and the certificate's DNS names for a host name; an IP address is checked against IP entries.
+        #expect(endpoint.tlsServerName == (host == "api.example.com" ? host : nil))
     }
 
     @Test(arguments: ["ftp://x", "http://", "http://user@x", "http://x:0", "http://x:99999", "http://x?q", "x.example"])

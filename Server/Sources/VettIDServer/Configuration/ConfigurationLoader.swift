@@ -211,10 +211,12 @@ public struct ConfigurationLoader: Sendable {
             var upstreams: [String: GateUpstream] = [:]
             for entry in value.split(separator: ",") {
                 let pair = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard pair.count == 2, !pair[0].isEmpty, !pair[0].contains("/"), let url = URL(string: pair[1]),
-                    let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil, url.query == nil
+                // The proxy's own parser decides: what it cannot connect to is refused here, at start-up.
+                guard pair.count == 2, !pair[0].isEmpty, !pair[0].contains("/"),
+                    UpstreamEndpoint(baseURL: pair[1]) != nil
                 else {
-                    throw Invalid(key: key, source: source, reason: "must be name=http(s)://host[/path],… entries")
+                    throw Invalid(
+                        key: key, source: source, reason: "must be name=http(s)://host[:port][/path],… entries")
                 }
                 let existing = c.gate.upstreams[pair[0]]
                 upstreams[pair[0]] = GateUpstream(

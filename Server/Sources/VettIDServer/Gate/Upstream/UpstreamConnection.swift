@@ -24,11 +24,8 @@ final class UpstreamConnection: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
-                        let name =
-                            endpoint.host.contains(":") || endpoint.host.allSatisfy({ $0.isNumber || $0 == "." })
-                            ? nil : endpoint.host
                         try channel.pipeline.syncOperations.addHandler(
-                            try NIOSSLClientHandler(context: tls, serverHostname: name))
+                            try NIOSSLClientHandler(context: tls, serverHostname: endpoint.tlsServerName))
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(UpstreamExchangeHandler(readTimeout: readTimeout))

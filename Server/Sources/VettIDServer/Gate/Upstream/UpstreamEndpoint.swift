@@ -9,6 +9,12 @@ struct UpstreamEndpoint: Sendable, Equatable {
     /// The path prefix every forwarded path is appended to (empty or starting with `/`, no trailing slash).
     let basePath: String
 
+    /// The name sent in TLS SNI and checked against the certificate; `nil` for an IP address (checked against the
+    /// certificate's IP entries instead).
+    var tlsServerName: String? {
+        host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
+    }
+
     /// The `Host` header value: the host, and the port when it is not the scheme's default.
     var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host

@@ -174,14 +174,14 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler, RemovableChannelHandl
             }
             keepAlive = head.isKeepAlive
             state = .collecting(head, nil, promise, completion)
-        case (.body(var chunk), .collecting(let head, var collected, let promise, let completion)):
-            if collected == nil {
-                collected = chunk
-            } else {
-                collected!.writeBuffer(&chunk)
+        case (.body(var chunk), .collecting(let head, let collected, let promise, let completion)):
+            // The first chunk is kept as it is; later ones are appended to it.
+            if var collected {
+                collected.writeBuffer(&chunk)
+                chunk = collected
             }
-            state = .collecting(head, collected, promise, completion)
-            if collected!.readableBytes > Self.completeLimit { startStreaming(context: context) }
+            state = .collecting(head, chunk, promise, completion)
+            if chunk.readableBytes > Self.completeLimit { startStreaming(context: context) }
         case (.end, .collecting(let head, let collected, let promise, let completion)):
             // The connection goes back to the pool before the caller wakes, so its next request finds it idle.
             finish(context: context, completion: completion)

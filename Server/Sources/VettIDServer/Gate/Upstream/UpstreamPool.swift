@@ -1,4 +1,3 @@
-import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix

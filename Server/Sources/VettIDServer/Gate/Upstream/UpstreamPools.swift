@@ -1,11 +1,10 @@
 import NIOCore
 
 /// The connection pools of the configured upstreams, by name; created with the ``GateProxy`` and shut down
-/// (idle connections closed) when it goes away.
+/// (idle connections closed) when it goes away. An upstream without a pool (a base URL the configuration loader
+/// would have refused, set in code) answers 502.
 final class UpstreamPools: Sendable {
     private let pools: [String: UpstreamPool]
-    /// Upstreams whose base URL is not `http(s)://host[:port][/path]`: requests to them answer 502.
-    let unusable: Set<String>
 
     init(configuration: GateConfiguration) {
         let settings = UpstreamPool.Settings(
@@ -13,18 +12,12 @@ final class UpstreamPools: Sendable {
             readTimeout: Self.timeAmount(configuration.upstreamReadTimeout),
             maxConnections: configuration.upstreamMaxConnections)
         var pools: [String: UpstreamPool] = [:]
-        var unusable: Set<String> = []
         for (name, upstream) in configuration.upstreams {
-            if let endpoint = UpstreamEndpoint(baseURL: upstream.baseURL),
-                let pool = try? UpstreamPool(endpoint: endpoint, settings: settings)
-            {
-                pools[name] = pool
-            } else {
-                unusable.insert(name)
+            if let endpoint = UpstreamEndpoint(baseURL: upstream.baseURL) {
+                pools[name] = try? UpstreamPool(endpoint: endpoint, settings: settings)
             }
         }
         self.pools = pools
-        self.unusable = unusable
     }
 
     subscript(name: String) -> UpstreamPool? { pools[name] }
