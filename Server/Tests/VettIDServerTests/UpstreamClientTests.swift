@@ -125,7 +125,7 @@ import VettIDTestSupport
         // for longer than the read timeout. The pause is the client's, not the upstream's: no timeout.
         let big = String(repeating: "x", count: 4 << 20)
         let upstream = try await ScriptedUpstream { _ in ScriptedUpstream.ok(big) }
-        let pool = try Self.pool(port: upstream.port, readTimeout: .milliseconds(200))
+        let pool = try Self.pool(port: upstream.port, readTimeout: .seconds(1))
         let response = try await GateProxy.exchange(Self.get("/big"), upload: nil, pool: pool)
         guard case .streaming(let chunks) = response.body else {
             Issue.record("a 4 MB answer was buffered whole")
@@ -137,7 +137,7 @@ import VettIDTestSupport
             received += chunk.readableBytes
             if !paused {
                 paused = true
-                try await Task.sleep(for: .milliseconds(700))
+                try await Task.sleep(for: .milliseconds(2_500))
             }
         }
         #expect(received == 4 << 20)
