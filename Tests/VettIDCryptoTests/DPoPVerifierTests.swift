@@ -199,6 +199,15 @@ import VettIDVerification
         #expect(await refusal(makeVerifier(), .forged(edgeFuture)) == nil)
     }
 
+    @Test func anIssuedAtRefusalSaysHowFarOffTheClockIs() async throws {
+        let old = try await forge.sign(claims: forge.claims(iat: ProofForge.now - 75))
+        let tooOld = await #expect(throws: DPoPError.self) { try await makeVerifier().verify(.forged(old)) }
+        #expect(tooOld?.reason == "iat is 75 s before the server's time (window 60 s)")
+        let ahead = try await forge.sign(claims: forge.claims(iat: ProofForge.now + 9))
+        let future = await #expect(throws: DPoPError.self) { try await makeVerifier().verify(.forged(ahead)) }
+        #expect(future?.reason == "iat is 9 s after the server's time (skew 5 s)")
+    }
+
     @Test func enforcesServerNonces() async throws {
         let issuer = DPoPNonceIssuer(key: SymmetricKey(size: .bits256), window: .seconds(300))
         let now = Date(timeIntervalSince1970: TimeInterval(ProofForge.now))

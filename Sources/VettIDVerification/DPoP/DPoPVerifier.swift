@@ -134,10 +134,14 @@ public struct DPoPVerifier: Sendable {
         // 7. iat window.
         let nowSeconds = now.timeIntervalSince1970
         guard iat >= nowSeconds - configuration.maxAge.secondsValue else {
-            throw DPoPError(.issuedTooLongAgo, "iat is older than the accepted window")
+            throw DPoPError(
+                .issuedTooLongAgo,
+                "iat is \(Int64(nowSeconds - iat)) s before the server's time (window \(Int64(configuration.maxAge.secondsValue)) s)")
         }
         guard iat <= nowSeconds + configuration.maxFutureSkew.secondsValue else {
-            throw DPoPError(.issuedInFuture, "iat is too far in the future")
+            throw DPoPError(
+                .issuedInFuture,
+                "iat is \(Int64(iat - nowSeconds)) s after the server's time (skew \(Int64(configuration.maxFutureSkew.secondsValue)) s)")
         }
 
         // 8. Nonce.

@@ -71,13 +71,19 @@ public struct DPoPGuard: Sendable {
     }
 
     private func failure(for error: DPoPError, endpoint: Endpoint, request: RequestInfo) -> APIFailure {
-        request.logger.notice("DPoP proof refused", metadata: ["dpop_error": "\(error.code.rawValue)"])
+        request.logger.notice(
+            "DPoP proof refused", metadata: ["dpop_error": "\(error.code.rawValue)", "dpop_reason": "\(error.reason)"])
         let isNonce = error.isNonceChallenge
         let code: APIFailure.Code = isNonce ? .useDPoPNonce : .invalidDPoPProof
-        let message =
-            isNonce
-            ? "a DPoP proof with the server's current nonce is required"
-            : "the DPoP proof was refused (\(error.code.rawValue))"
+        let message: String
+        if isNonce {
+            message = "a DPoP proof with the server's current nonce is required"
+        } else if error.code == .issuedTooLongAgo || error.code == .issuedInFuture {
+            // The offset tells a client with a wrong clock what to fix; it holds nothing the client did not send.
+            message = "the DPoP proof was refused (\(error.code.rawValue): \(error.reason))"
+        } else {
+            message = "the DPoP proof was refused (\(error.code.rawValue))"
+        }
         var headers: HTTPFields = [.dpopNonce: currentNonce(), .cacheControl: "no-store"]
         switch endpoint {
         case .token:
