@@ -136,12 +136,14 @@ public struct DPoPVerifier: Sendable {
         guard iat >= nowSeconds - configuration.maxAge.secondsValue else {
             throw DPoPError(
                 .issuedTooLongAgo,
-                "iat is \(Int64(nowSeconds - iat)) s before the server's time (window \(Int64(configuration.maxAge.secondsValue)) s)")
+                "iat is \(Int64(nowSeconds - iat)) s before the server's time (window \(Int64(configuration.maxAge.secondsValue)) s)"
+            )
         }
         guard iat <= nowSeconds + configuration.maxFutureSkew.secondsValue else {
             throw DPoPError(
                 .issuedInFuture,
-                "iat is \(Int64(iat - nowSeconds)) s after the server's time (skew \(Int64(configuration.maxFutureSkew.secondsValue)) s)")
+                "iat is \(Int64(iat - nowSeconds)) s after the server's time (skew \(Int64(configuration.maxFutureSkew.secondsValue)) s)"
+            )
         }
 
         // 8. Nonce.
