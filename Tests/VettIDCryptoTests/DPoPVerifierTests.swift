@@ -206,6 +206,13 @@ import VettIDVerification
         let ahead = try await forge.sign(claims: forge.claims(iat: ProofForge.now + 9))
         let future = await #expect(throws: DPoPError.self) { try await makeVerifier().verify(.forged(ahead)) }
         #expect(future?.reason == "iat is 9 s after the server's time (skew 5 s)")
+        // Any finite iat is refused with a reason, none traps while writing it.
+        for literal in ["-1e300", "1e300", "-9.2233720368547758e18", "1.7976931348623157e308"] {
+            let claims = forge.claims().map { $0.0 == "iat" ? ("iat", JSONValue.number(literal)) : $0 }
+            let extreme = try await forge.sign(claims: claims)
+            let code = await refusal(makeVerifier(), .forged(extreme))
+            #expect(code == (literal.hasPrefix("-") ? .issuedTooLongAgo : .issuedInFuture), "\(literal)")
+        }
     }
 
     @Test func enforcesServerNonces() async throws {

@@ -134,16 +134,16 @@ public struct DPoPVerifier: Sendable {
         // 7. iat window.
         let nowSeconds = now.timeIntervalSince1970
         guard iat >= nowSeconds - configuration.maxAge.secondsValue else {
+            let window = Self.wholeSeconds(configuration.maxAge.secondsValue)
             throw DPoPError(
                 .issuedTooLongAgo,
-                "iat is \(Int64(nowSeconds - iat)) s before the server's time (window \(Int64(configuration.maxAge.secondsValue)) s)"
-            )
+                "iat is \(Self.wholeSeconds(nowSeconds - iat)) s before the server's time (window \(window) s)")
         }
         guard iat <= nowSeconds + configuration.maxFutureSkew.secondsValue else {
+            let skew = Self.wholeSeconds(configuration.maxFutureSkew.secondsValue)
             throw DPoPError(
                 .issuedInFuture,
-                "iat is \(Int64(iat - nowSeconds)) s after the server's time (skew \(Int64(configuration.maxFutureSkew.secondsValue)) s)"
-            )
+                "iat is \(Self.wholeSeconds(iat - nowSeconds)) s after the server's time (skew \(skew) s)")
         }
 
         // 8. Nonce.
@@ -200,6 +200,13 @@ public struct DPoPVerifier: Sendable {
         if typ == "dpop+jwt" { return true }
         let lowered = typ.lowercased()
         return lowered == "dpop+jwt" || lowered == "application/dpop+jwt"
+    }
+
+    /// A whole number of seconds for a refusal's reason; an `iat` can be any finite number, so values past
+    /// Int64's range are written as a bound instead of trapping.
+    static func wholeSeconds(_ seconds: Double) -> String {
+        Int64(exactly: seconds.rounded(.down)).map(String.init)
+            ?? (seconds < 0 ? "-9223372036854775808" : "9223372036854775807")
     }
 
     private static func requiredString(_ name: String, in claims: JSONValue) throws(DPoPError) -> String {
