@@ -52,13 +52,13 @@ import Testing
                 configuration: configuration, store: store, keys: keys, logger: .init(label: "b"), clock: clock)
             let logger = Logger(label: "test")
             _ = try await a.auth.register(
-                email: "cache@example.com", password: Self.password, clientIP: nil, logger: logger)
+                email: "cache@example.com", password: Self.password, origin: .none, logger: logger)
             let issued = try await a.auth.login(
-                email: "cache@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
+                email: "cache@example.com", password: Self.password, dpopJKT: nil, origin: .none, logger: logger)
 
             let (onA, _) = try await a.auth.authenticate(accessToken: issued.accessToken)
             let (onB, _) = try await b.auth.authenticate(accessToken: issued.accessToken)
-            try await b.auth.logout(onB, logger: logger)
+            try await b.auth.logout(onB, origin: .none, logger: logger)
             await #expect(throws: APIFailure.self, "the instance that ended it refuses at once") {
                 _ = try await b.auth.authenticate(accessToken: issued.accessToken)
             }
@@ -71,9 +71,9 @@ import Testing
             }
 
             let again = try await a.auth.login(
-                email: "cache@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
+                email: "cache@example.com", password: Self.password, dpopJKT: nil, origin: .none, logger: logger)
             let (session, _) = try await a.auth.authenticate(accessToken: again.accessToken)
-            try await a.auth.logout(session, logger: logger)
+            try await a.auth.logout(session, origin: .none, logger: logger)
             await #expect(throws: APIFailure.self, "a logout takes effect at once where it happened") {
                 _ = try await a.auth.authenticate(accessToken: again.accessToken)
             }
@@ -90,9 +90,9 @@ import Testing
                 configuration: TestApp.configuration(), store: store, keys: keys, logger: .init(label: "b"))
             let logger = Logger(label: "test")
             _ = try await a.auth.register(
-                email: "reuse@example.com", password: Self.password, clientIP: nil, logger: logger)
+                email: "reuse@example.com", password: Self.password, origin: .none, logger: logger)
             let issued = try await a.auth.login(
-                email: "reuse@example.com", password: Self.password, dpopJKT: nil, clientIP: nil, logger: logger)
+                email: "reuse@example.com", password: Self.password, dpopJKT: nil, origin: .none, logger: logger)
             let next = try await a.auth.refresh(refreshToken: issued.refreshToken, dpopJKT: nil, logger: logger)
             await #expect(throws: APIFailure.self) {
                 _ = try await b.auth.refresh(refreshToken: issued.refreshToken, dpopJKT: nil, logger: logger)

@@ -18,7 +18,21 @@ public struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Show the server's own log lines (info level) on standard error.")
     var verbose = false
 
+    @Flag(
+        help:
+            "Leave a backend running with the member portal (and nats-server) until interrupted, instead of walking the flows; prints the portal's URL and a member's sign-in."
+    )
+    var serve = false
+
+    @Option(help: "With --serve: the loopback port to listen on (default: a free one).")
+    var port: Int = 0
+
     public init() {}
+
+    public func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard serve || port == 0 else { throw ValidationError("--port goes with --serve") }
+    }
 
     @MainActor
     public func run() async throws {
@@ -26,6 +40,10 @@ public struct DemoCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         var serverLogger = Logger(label: "vettid-server") { StreamLogHandler.standardError(label: $0) }
         serverLogger.logLevel = verbose ? .info : .error
+        if serve {
+            try await DemoServe(port: port, output: output, logger: serverLogger).run()
+            return
+        }
 
         reporter.section("backend")
         let server = try await reporter.step("start backend") {

@@ -69,7 +69,8 @@ extension APIHandler {
         let info = try request
         let session = try await components.enrollment.session(
             body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
-        let package = try await components.enrollment.finalize(session, logger: info.logger)
+        let package = try await components.enrollment.finalize(
+            session, origin: info.securityOrigin, logger: info.logger)
         info.responseHeaders.append(.cacheControl, "no-store")
         return .ok(.init(body: .json(.init(status: .enrolled, credentialPackage: package.api, vaultStatus: .enrolled))))
     }

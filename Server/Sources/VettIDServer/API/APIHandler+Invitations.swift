@@ -9,7 +9,8 @@ extension APIHandler {
         var request: Components.Schemas.CreateInvitationRequest?
         if case .json(let body) = input.body { request = body }
         let invitation = try await invitations.create(
-            memberID: member.id, lifetime: request?.expiresIn, label: request?.label)
+            memberID: member.id, lifetime: request?.expiresIn, label: request?.label,
+            origin: try self.request.securityOrigin)
         return .created(.init(body: .json(api(invitation))))
     }
 
@@ -22,7 +23,8 @@ extension APIHandler {
     func revokeInvitation(_ input: Operations.RevokeInvitation.Input) async throws -> Operations.RevokeInvitation.Output
     {
         let member = try await authenticate().member
-        let invitation = try await invitations.revoke(code: input.path.code, memberID: member.id)
+        let invitation = try await invitations.revoke(
+            code: input.path.code, memberID: member.id, origin: try request.securityOrigin)
         return .ok(.init(body: .json(api(invitation))))
     }
 

@@ -71,7 +71,8 @@ extension APIHandler {
         guard (1...128).contains(body.tokenId.utf8.count) else {
             throw APIFailure.invalidRequest("token_id must be 1 to 128 characters")
         }
-        let record = try await components.nats.revoke(userID: caller.userID, tokenID: body.tokenId)
+        let record = try await components.nats.revoke(
+            userID: caller.userID, tokenID: body.tokenId, origin: try request.securityOrigin)
         return .ok(
             .init(
                 body: .json(

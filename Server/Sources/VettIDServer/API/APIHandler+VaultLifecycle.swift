@@ -73,7 +73,8 @@ extension APIHandler {
 
     func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {
         let member = try await authenticate()
-        let deployment = try await components.vaultLifecycle.deploy(userID: member.member.id)
+        let deployment = try await components.vaultLifecycle.deploy(
+            userID: member.member.id, origin: try request.securityOrigin)
         return .ok(
             .init(
                 body: .json(

@@ -59,7 +59,7 @@ struct APIHandler: APIProtocol {
         let info = try request
         let name = try MemberName(first: body.firstName, last: body.lastName)
         let member = try await auth.register(
-            email: body.email, password: body.password, name: name, clientIP: info.clientIP, logger: info.logger
+            email: body.email, password: body.password, name: name, origin: info.securityOrigin, logger: info.logger
         )
         return .created(.init(body: .json(.init(user: member.api, message: "Account created."))))
     }
@@ -69,7 +69,7 @@ struct APIHandler: APIProtocol {
         let info = try request
         let jkt = try await proofThumbprintIfPresent(info)
         let issued = try await auth.login(
-            email: body.email, password: body.password, dpopJKT: jkt, clientIP: info.clientIP, logger: info.logger
+            email: body.email, password: body.password, dpopJKT: jkt, origin: info.securityOrigin, logger: info.logger
         )
         return .ok(try tokenIssued(issued))
     }
@@ -84,7 +84,7 @@ struct APIHandler: APIProtocol {
 
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
         let authenticated = try await authenticate()
-        try await auth.logout(authenticated, logger: try request.logger)
+        try await auth.logout(authenticated, origin: try request.securityOrigin, logger: try request.logger)
         try request.responseHeaders.append(.setCookie, cookies.clearing())
         return .ok(.init(body: .json(.init(message: "Logged out."))))
     }

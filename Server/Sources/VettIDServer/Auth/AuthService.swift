@@ -57,6 +57,8 @@ public struct AuthService: Sendable {
     let accountLimiter: RateLimiter
     let accountCeiling: RateLimiter
     let liveSessions: LiveSessionCache
+    /// Where sign-ins, failed sign-ins, registrations and sign-outs are recorded for the member to see.
+    let events: SecurityEventRepository
 
     public init(
         members: MemberRepository, sessions: SessionRepository, hasher: PasswordHasher, policy: PasswordPolicy,
@@ -72,13 +74,15 @@ public struct AuthService: Sendable {
         self.accountLimiter = RateLimiter(rule: limits.failedLoginsPerAccount, clock: clock)
         self.accountCeiling = RateLimiter(rule: limits.failedLoginsPerAccountCeiling, clock: clock)
         self.liveSessions = LiveSessionCache(lifetime: tokens.configuration.sessionCacheLifetime.seconds)
+        self.events = SecurityEventRepository(store: members.store)
     }
 
     /// Registers a member. Refuses an invalid email, a weak password or a taken email.
     public func register(
-        email rawEmail: String, password: String, name: MemberName = MemberName(), clientIP: String?, logger: Logger
+        email rawEmail: String, password: String, name: MemberName = MemberName(), origin: SecurityEvent.Origin,
+        logger: Logger
     ) async throws -> Member {
-        try limit(ip: clientIP)
+        try limit(ip: origin.ip)
         let email: EmailAddress
         do { email = try EmailAddress(rawEmail) } catch {
             throw APIFailure(.badRequest, .invalidEmail, "the email address \(error.reason)")
@@ -96,14 +100,18 @@ public struct AuthService: Sendable {
         else {
             throw APIFailure(.conflict, .emailTaken, "an account with this email already exists")
         }
+        try await events.record(
+            SecurityEvent(
+                memberID: member.id, kind: .registered, occurredAt: member.createdAt, origin: origin, detail: nil))
         logger.info("member registered", metadata: ["member_id": "\(member.id)"])
         return member
     }
 
     /// Checks credentials and opens a session. Unknown email and wrong password give the same answer.
     public func login(
-        email rawEmail: String, password: String, dpopJKT: String?, clientIP: String?, logger: Logger
+        email rawEmail: String, password: String, dpopJKT: String?, origin: SecurityEvent.Origin, logger: Logger
     ) async throws -> Issued {
+        let clientIP = origin.ip
         try limit(ip: clientIP)
         let invalid = APIFailure(.unauthorized, .invalidCredentials, "the email or password is incorrect")
         guard let email = try? EmailAddress(rawEmail), password.utf8.count <= policy.maximumBytes else {
@@ -142,6 +150,9 @@ public struct AuthService: Sendable {
         let verdict = try await hasher.verify(password, against: member.passwordHash)
         guard verdict.matches else {
             failed()
+            try await events.record(
+                SecurityEvent(
+                    memberID: member.id, kind: .loginFailed, occurredAt: clock.now(), origin: origin, detail: nil))
             logger.notice("login failed", metadata: ["member_id": "\(member.id)"])
             throw invalid
         }
@@ -159,6 +170,10 @@ public struct AuthService: Sendable {
             refreshExpiresAt: now.addingTimeInterval(tokens.configuration.refreshTokenLifetime.seconds),
             sessionExpiresAt: now.addingTimeInterval(tokens.configuration.sessionLifetime.seconds), now: now
         )
+        try await events.record(
+            SecurityEvent(
+                memberID: member.id, kind: .login, occurredAt: now, origin: origin,
+                detail: dpopJKT == nil ? "without a device key" : "with a device key"))
         logger.info("member logged in", metadata: ["member_id": "\(member.id)", "session_id": "\(session.id)"])
         return try await issue(member: member, session: session, refreshToken: refresh.token, now: now)
     }
@@ -193,8 +208,12 @@ public struct AuthService: Sendable {
     }
 
     /// Ends a session: its refresh tokens and access tokens stop working at once.
-    public func logout(_ authenticated: Authenticated, logger: Logger) async throws {
-        try await sessions.revoke(id: authenticated.session.id, reason: "logout", now: clock.now())
+    public func logout(_ authenticated: Authenticated, origin: SecurityEvent.Origin, logger: Logger) async throws {
+        let now = clock.now()
+        try await sessions.revoke(id: authenticated.session.id, reason: "logout", now: now)
+        try await events.record(
+            SecurityEvent(
+                memberID: authenticated.member.id, kind: .logout, occurredAt: now, origin: origin, detail: nil))
         liveSessions.forget(sessionID: authenticated.session.id)
         logger.info("member logged out", metadata: ["session_id": "\(authenticated.session.id)"])
     }
@@ -215,6 +234,21 @@ public struct AuthService: Sendable {
         else { throw APIFailure.invalidToken() }
         liveSessions.remember(session: session, member: member, now: now)
         return (Authenticated(member: member, session: session), verified.boundJKT)
+    }
+
+    /// Authenticates a session by its id (the portal's signed cookie names one): it must exist and be live. Uses
+    /// the same short cache as ``authenticate(accessToken:)``, so an end of the session takes effect at once here
+    /// and within the cache's lifetime on other instances.
+    func authenticate(sessionID: UUID) async throws -> Authenticated {
+        let now = clock.now()
+        if let known = liveSessions.lookup(sessionID: sessionID, now: now) {
+            return Authenticated(member: known.member, session: known.session)
+        }
+        guard let session = try await sessions.find(id: sessionID), session.isActive(at: now),
+            let member = try await members.find(id: session.memberID)
+        else { throw APIFailure.invalidToken() }
+        liveSessions.remember(session: session, member: member, now: now)
+        return Authenticated(member: member, session: session)
     }
 
     private func issue(member: Member, session: MemberSession, refreshToken: String, now: Date) async throws -> Issued {

@@ -6,7 +6,7 @@ import NIOCore
 /// the JSON content type for requests that carry a body (415 `unsupported_media_type`). The body is collected
 /// here, once, so handlers see a bounded buffer.
 ///
-/// Gate proxy routes (``GateProxy/pathPrefix``) are exempt: their bodies stream to the upstream unbuffered,
+/// The member portal's routes read their own forms. Gate proxy routes (``GateProxy/pathPrefix``) are exempt: their bodies stream to the upstream unbuffered,
 /// under the proxy's own limit (`gate_proxy_max_body_bytes`).
 public struct RequestBodyMiddleware: RouterMiddleware {
     public typealias Context = AppRequestContext
@@ -14,10 +14,15 @@ public struct RequestBodyMiddleware: RouterMiddleware {
 
     public init(maxBytes: Int) { self.maxBytes = maxBytes }
 
+    /// The member portal reads its own HTML forms (``PortalRoutes``, bounded and CSRF-checked there).
+    static func isPortal(_ path: String) -> Bool { path == "/portal" || path.hasPrefix("/portal/") }
+
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.uri.path.hasPrefix(GateProxy.pathPrefix) { return try await next(request, context) }
+        if request.uri.path.hasPrefix(GateProxy.pathPrefix) || Self.isPortal(request.uri.path) {
+            return try await next(request, context)
+        }
         var request = request
         let tooLarge = APIFailure(
             .contentTooLarge, .payloadTooLarge, "the request body is larger than \(maxBytes) bytes")

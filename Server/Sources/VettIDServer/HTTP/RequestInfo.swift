@@ -25,6 +25,9 @@ public struct RequestInfo: Sendable {
         return values.count == 1 ? values[0] : nil
     }
 
+    /// Where the request came from, for a ``SecurityEvent``.
+    public var securityOrigin: SecurityEvent.Origin { .init(ip: clientIP, client: header(.userAgent)) }
+
     /// All values of a header.
     public func headers(_ name: HTTPField.Name) -> [String] { head.headerFields[values: name] }
 

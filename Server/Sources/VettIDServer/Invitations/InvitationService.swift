@@ -16,6 +16,7 @@ public struct InvitationService: Sendable {
     let repository: InvitationRepository
     let clock: any WallClock
     let limits: Limits
+    var events: SecurityEventRepository { SecurityEventRepository(store: repository.store) }
 
     public init(repository: InvitationRepository, clock: any WallClock, limits: Limits = Limits()) {
         self.repository = repository
@@ -25,7 +26,9 @@ public struct InvitationService: Sendable {
 
     /// Creates an invitation for `memberID`; refuses bad lifetimes or labels and more than `maximumPending`
     /// pending invitations at once.
-    public func create(memberID: UUID, lifetime: Int?, label: String?) async throws -> Invitation {
+    public func create(memberID: UUID, lifetime: Int?, label: String?, origin: SecurityEvent.Origin) async throws
+        -> Invitation
+    {
         let lifetime = lifetime ?? limits.defaultLifetime
         guard limits.lifetimeRange.contains(lifetime) else {
             throw APIFailure.invalidRequest(
@@ -41,10 +44,15 @@ public struct InvitationService: Sendable {
                 "at most \(limits.maximumPending) invitations may be pending; revoke one first"
             )
         }
-        return try await repository.create(
+        let invitation = try await repository.create(
             memberID: memberID, label: label?.isEmpty == true ? nil : label,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), now: now
         )
+        try await events.record(
+            SecurityEvent(
+                memberID: memberID, kind: .invitationCreated, occurredAt: now, origin: origin, detail: invitation.label)
+        )
+        return invitation
     }
 
     /// The member's invitations, newest first.
@@ -53,7 +61,7 @@ public struct InvitationService: Sendable {
     }
 
     /// Revokes a pending invitation; 404 if the member has none with this code, 409 if it is no longer pending.
-    public func revoke(code text: String, memberID: UUID) async throws -> Invitation {
+    public func revoke(code text: String, memberID: UUID, origin: SecurityEvent.Origin) async throws -> Invitation {
         let code = try Self.parse(text)
         guard let (invitation, revoked) = try await repository.revoke(code, memberID: memberID, now: clock.now()) else {
             throw Self.notFound
@@ -64,6 +72,10 @@ public struct InvitationService: Sendable {
                 .conflict, .init(rawValue: "invitation_\(status.rawValue)"),
                 "the invitation is already \(status.rawValue)")
         }
+        try await events.record(
+            SecurityEvent(
+                memberID: memberID, kind: .invitationRevoked, occurredAt: clock.now(), origin: origin,
+                detail: invitation.label))
         return invitation
     }
 

@@ -112,7 +112,7 @@ public struct NATSCredentialService: Sendable {
     ///
     /// The revocation is committed before the push. If nats-server cannot be reached it answers 503
     /// `nats_unavailable`; the revocation stays recorded and is pushed again when the publisher reconnects.
-    func revoke(userID: UUID, tokenID: String) async throws -> NATSTokenRecord {
+    func revoke(userID: UUID, tokenID: String, origin: SecurityEvent.Origin) async throws -> NATSTokenRecord {
         guard let publisher else {
             throw APIFailure.nats(.serviceUnavailable, .natsNotConfigured, "this server has no NATS server configured")
         }
@@ -121,6 +121,12 @@ public struct NATSCredentialService: Sendable {
             guard let record = try await tokens.revoke(tokenID: tokenID, userID: userID, now: now, on: db) else {
                 throw APIFailure.nats(.notFound, .notFound, "the member has no NATS token with this id")
             }
+            try await SecurityEventRepository.insert(
+                SecurityEvent(
+                    memberID: userID, kind: .natsTokenRevoked, occurredAt: clock.now(), origin: origin,
+                    detail: record.deviceID.map { "\(record.clientType.rawValue) on \($0)" }
+                        ?? record.clientType.rawValue),
+                on: db)
             return record
         }
         do {

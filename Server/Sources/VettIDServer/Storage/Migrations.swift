@@ -219,5 +219,21 @@ enum Migrations {
         Migration(version: 9, name: "member names") { _ in
             ["ALTER TABLE users ADD COLUMN first_name TEXT", "ALTER TABLE users ADD COLUMN last_name TEXT"]
         },
+        Migration(version: 10, name: "security events") { engine in
+            [
+                """
+                CREATE TABLE security_events (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    occurred_at_ms \(engine.bigint) NOT NULL,
+                    client_ip TEXT,
+                    client TEXT,
+                    detail TEXT
+                )
+                """,
+                "CREATE INDEX security_events_user_idx ON security_events(user_id, occurred_at_ms)",
+            ]
+        },
     ]
 }

@@ -264,7 +264,9 @@ public struct EnrollmentService: Sendable {
 
     /// Seals the credential, retires the member's previous credential, hands the unused transaction keys to the
     /// credential and returns the package — all in one transaction.
-    func finalize(_ session: EnrollmentSession, logger: Logger) async throws -> CredentialPackage {
+    func finalize(_ session: EnrollmentSession, origin: SecurityEvent.Origin, logger: Logger) async throws
+        -> CredentialPackage
+    {
         switch EnrollmentStateMachine.decide(
             .finalize, in: session.state, attestationRequired: session.attestationRequired)
         {
@@ -291,6 +293,10 @@ public struct EnrollmentService: Sendable {
             try await credentials.insert(credential, on: db)
             try await credentials.revokeOthers(userID: session.userID, keeping: credentialID, now: now, on: db)
             try await transactionKeys.transfer(session: session.id, to: credentialID, on: db)
+            try await SecurityEventRepository.insert(
+                SecurityEvent(
+                    memberID: session.userID, kind: .deviceEnrolled, occurredAt: clock.now(), origin: origin,
+                    detail: "\(session.deviceType), \(credential.securityLevel)"), on: db)
             let package = CredentialPackage(
                 userGUID: session.userID.key, credentialID: credentialID, sealedCredential: sealedCredential,
                 keyVersion: 1,

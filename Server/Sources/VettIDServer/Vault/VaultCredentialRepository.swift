@@ -61,6 +61,27 @@ struct VaultCredentialRepository: Sendable {
         ).first().map(Self.decode)
     }
 
+    /// Every credential of the member, newest first.
+    func all(userID: UUID, on db: any SQLDatabase) async throws -> [VaultCredential] {
+        try await db.raw(
+            """
+            SELECT \(Self.columns) FROM vault_credentials
+            WHERE user_id = \(bind: userID.key) ORDER BY enrolled_at DESC, credential_id
+            """
+        ).all().map(Self.decode)
+    }
+
+    /// Revokes one credential; `false` when it was already revoked.
+    func revoke(_ credentialID: String, now: Int64, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE vault_credentials SET revoked_at = \(bind: now), updated_at = \(bind: now)
+            WHERE credential_id = \(bind: credentialID) AND revoked_at IS NULL
+            RETURNING credential_id
+            """
+        ).first() != nil
+    }
+
     /// Takes the credential's row lock for the rest of the transaction (PostgreSQL; SQLite transactions here
     /// are `BEGIN IMMEDIATE` and already exclusive).
     func lock(_ credentialID: String, on db: any SQLDatabase, engine: SQLEngine) async throws {

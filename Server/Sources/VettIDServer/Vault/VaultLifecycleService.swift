@@ -102,16 +102,48 @@ public struct VaultLifecycleService: Sendable {
     }
 
     /// Provisions the member's vault and marks it active; idempotent (the first deployment time stays).
-    func deploy(userID: UUID) async throws -> VaultDeployment {
+    func deploy(userID: UUID, origin: SecurityEvent.Origin) async throws -> VaultDeployment {
         let now = self.now
         return try await store.transaction { db in
             guard try await credentials.current(userID: userID, on: db) != nil else {
                 throw APIFailure.vault(.conflict, .notEnrolled, "enroll a device before deploying the vault")
             }
-            return try await deployments.activate(
+            let deployment = try await deployments.activate(
                 userID: userID, ownerSpace: "OwnerSpace.\(userID.key)", messageSpace: "MessageSpace.\(userID.key)",
                 now: now,
                 on: db)
+            if deployment.deployedAt == now {  // the first deployment, not a repeat
+                try await SecurityEventRepository.insert(
+                    SecurityEvent(
+                        memberID: userID, kind: .vaultDeployed, occurredAt: clock.now(), origin: origin,
+                        detail: nil), on: db)
+            }
+            return deployment
         }
     }
+
+    /// The member's vault credentials (the current one and those it replaced or that were revoked), newest first.
+    func credentials(userID: UUID) async throws -> [VaultCredential] {
+        try await store.withDatabase { db in try await credentials.all(userID: userID, on: db) }
+    }
+
+    /// Revokes the member's credential `credentialID`: its device can no longer authenticate to the vault, and its
+    /// unused transaction keys are never offered again. Idempotent: revoking a revoked credential changes nothing and
+    /// records no second event. Another member's credential is as unknown as one that does not exist (404).
+    func revoke(userID: UUID, credentialID: String, origin: SecurityEvent.Origin) async throws -> VaultCredential {
+        let now = self.now
+        return try await store.transaction { db in
+            guard let credential = try await credentials.find(credentialID, on: db), credential.userID == userID else {
+                throw APIFailure.vault(.notFound, .notFound, "the member has no device credential with this id")
+            }
+            if try await credentials.revoke(credentialID, now: now, on: db) {
+                try await SecurityEventRepository.insert(
+                    SecurityEvent(
+                        memberID: userID, kind: .deviceRevoked, occurredAt: clock.now(), origin: origin,
+                        detail: "\(credential.deviceType), \(credential.securityLevel)"), on: db)
+            }
+            return credential
+        }
+    }
+
 }

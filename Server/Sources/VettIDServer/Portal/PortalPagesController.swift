@@ -1,0 +1,300 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import VettIDCrypto
+import VettIDMessaging
+
+/// The portal's pages: each reads what it shows from the same services the API uses (so rate limits, the password
+/// policy, the invitation limits and the security events are the API's), and answers a successful `POST` with a
+/// redirect.
+struct PortalPagesController: Sendable {
+    let components: ServerComponents
+    let responder: PortalResponder
+    let cookies: PortalSessionCookie
+    let csrf: PortalCSRF
+    let signInLifetime: Int
+
+    private var invitations: InvitationService {
+        InvitationService(repository: components.invitations, clock: components.clock)
+    }
+
+    // MARK: Account
+
+    func register(_ visit: PortalVisit) -> Response {
+        responder.page("register", PortalAccountPage(title: "Create your account", layout: layout(visit)), visit)
+    }
+
+    func submitRegistration(_ visit: PortalVisit) async throws -> Response {
+        let form = visit.form
+        var page = PortalAccountPage(title: "Create your account", layout: layout(visit))
+        page.email = form["email"] ?? ""
+        page.firstName = form["first_name"] ?? ""
+        page.lastName = form["last_name"] ?? ""
+        page.minimumLength = components.configuration.passwordPolicy.minimumLength
+        do {
+            let name = try MemberName(first: form.trimmed("first_name"), last: form.trimmed("last_name"))
+            _ = try await components.auth.register(
+                email: page.email.trimmingCharacters(in: .whitespaces), password: form["password"] ?? "", name: name,
+                origin: visit.origin, logger: visit.info.logger)
+            return responder.redirect("/portal/sign-in?done=registered", visit)
+        } catch let failure as APIFailure {
+            switch failure.code {
+            case .invalidEmail, .emailTaken: page.errors.email = PortalWords.describe(failure)
+            case .weakPassword:
+                page.errors.password = PortalWords.describe(failure)
+                page.passwordReasons = failure.reasons ?? []
+            case .invalidRequest where failure.message.contains("first_name"):
+                page.errors.firstName = "Use at most 100 characters, without control characters."
+            case .invalidRequest where failure.message.contains("last_name"):
+                page.errors.lastName = "Use at most 100 characters, without control characters."
+            default: page.formError = PortalWords.describe(failure)
+            }
+            return responder.page("register", page, visit, status: failure.status)
+        }
+    }
+
+    func signIn(_ visit: PortalVisit) -> Response {
+        var page = PortalAccountPage(title: "Sign in", layout: layout(visit))
+        page.notice = PortalWords.notice(visit.query["done"])
+        return responder.page("sign-in", page, visit)
+    }
+
+    func submitSignIn(_ visit: PortalVisit) async throws -> Response {
+        var page = PortalAccountPage(title: "Sign in", layout: layout(visit))
+        page.email = visit.form["email"] ?? ""
+        do {
+            let issued = try await components.auth.login(
+                email: page.email.trimmingCharacters(in: .whitespaces), password: visit.form["password"] ?? "",
+                dpopJKT: nil, origin: visit.origin, logger: visit.info.logger)
+            var visit = visit
+            let expiresAt = components.clock.now().addingTimeInterval(TimeInterval(signInLifetime))
+            visit.cookies.append(
+                cookies.setting(
+                    PortalSessionCookie.name, cookies.value(sessionID: issued.session.id, expiresAt: expiresAt),
+                    maxAge: signInLifetime))
+            visit.cookies.append(cookies.setting(PortalSessionCookie.csrfName, "", maxAge: 0))
+            return responder.redirect("/portal", visit)
+        } catch let failure as APIFailure {
+            if failure.code == .invalidCredentials {
+                page.errors.password = PortalWords.describe(failure)
+            } else {
+                page.formError = PortalWords.describe(failure)
+            }
+            return responder.page("sign-in", page, visit, status: failure.status)
+        }
+    }
+
+    func signOut(_ visit: PortalVisit) async throws -> Response {
+        guard let member = visit.member else { return responder.redirect("/portal/sign-in", visit) }
+        try await components.auth.logout(member, origin: visit.origin, logger: visit.info.logger)
+        var visit = visit
+        visit.cookies.append(cookies.setting(PortalSessionCookie.name, "", maxAge: 0))
+        return responder.redirect("/portal/sign-in?done=signed-out", visit)
+    }
+
+    // MARK: Vault
+
+    func dashboard(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
+        -> Response
+    {
+        let userID = try memberID(visit)
+        let status = try await components.vaultLifecycle.status(userID: userID, credentialID: nil)
+        let credential = status.credential
+        var page = PortalDashboardPage(
+            layout: layout(visit, .dashboard),
+            status: PortalWords.vaultStatus(status.value.rawValue, error: status.errorMessage),
+            lastSync: credential?.lastSyncAt.map(PortalTime.init(unix:)),
+            keysRemaining: status.transactionKeysRemaining,
+            deviceSummary: credential.map {
+                PortalWords.deviceKind($0.deviceType) + ", enrolled " + PortalTime(unix: $0.enrolledAt).human
+            },
+            canDeploy: status.value == .enrolled || status.value == .error,
+            needsDevice: status.value == .notEnrolled)
+        page.notice = PortalWords.notice(visit.query["done"])
+        page.formError = formError
+        return responder.page("dashboard", page, visit, status: formError == nil ? .ok : answer)
+    }
+
+    func deploy(_ visit: PortalVisit) async throws -> Response {
+        do {
+            _ = try await components.vaultLifecycle.deploy(userID: try memberID(visit), origin: visit.origin)
+            return responder.redirect("/portal?done=deployed", visit)
+        } catch let failure as APIFailure {
+            return try await dashboard(visit, formError: PortalWords.describe(failure), answer: failure.status)
+        }
+    }
+
+    func devices(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
+        -> Response
+    {
+        let credentials = try await components.vaultLifecycle.credentials(userID: try memberID(visit))
+        var page = PortalDevicesPage(
+            layout: layout(visit, .devices),
+            devices: credentials.map { credential in
+                let revoked = credential.revokedAt != nil
+                return .init(
+                    id: credential.credentialID, kind: PortalWords.deviceKind(credential.deviceType),
+                    assurance: PortalWords.assurance(
+                        securityLevel: credential.securityLevel, attestation: credential.attestationFormat),
+                    enrolled: PortalTime(unix: credential.enrolledAt),
+                    lastUsed: credential.lastAuthAt.map(PortalTime.init(unix:)),
+                    state: revoked ? "revoked" : "active",
+                    stateLabel: revoked
+                        ? "Revoked" : credential.lockedAt != nil ? "Locked (too many wrong passwords)" : "Active",
+                    isActive: !revoked)
+            })
+        page.notice = PortalWords.notice(visit.query["done"])
+        page.formError = formError
+        return responder.page("devices", page, visit, status: formError == nil ? .ok : answer)
+    }
+
+    func revokeDevice(_ visit: PortalVisit) async throws -> Response {
+        guard let credentialID = visit.form.trimmed("credential_id"), credentialID.utf8.count <= 64 else {
+            return try await devices(visit, formError: "Choose a device to revoke.", answer: .badRequest)
+        }
+        do {
+            _ = try await components.vaultLifecycle.revoke(
+                userID: try memberID(visit), credentialID: credentialID, origin: visit.origin)
+            return responder.redirect("/portal/devices?done=device-revoked", visit)
+        } catch let failure as APIFailure {
+            return try await devices(visit, formError: PortalWords.describe(failure), answer: failure.status)
+        }
+    }
+
+    // MARK: Invitations
+
+    static let lifetimes: [(minutes: Int, label: String)] = [
+        (10, "10 minutes"), (60, "1 hour"), (24 * 60, "1 day"), (7 * 24 * 60, "7 days"),
+    ]
+
+    func invitations(_ visit: PortalVisit, label: String = "", errors: PortalFieldErrors = .init(), selected: Int = 60)
+        async throws -> Response
+    {
+        let now = components.clock.now()
+        let pending = try await invitations.list(memberID: try memberID(visit)).filter {
+            $0.status(at: now) == .pending
+        }
+        var page = PortalInvitationsPage(
+            layout: layout(visit, .invitations),
+            lifetimes: Self.lifetimes.map {
+                .init(minutes: $0.minutes, label: $0.label, selected: $0.minutes == selected)
+            },
+            pending: pending.map {
+                .init(
+                    code: $0.code.value, label: $0.label ?? "Unnamed device", created: PortalTime($0.createdAt),
+                    expires: PortalTime($0.expiresAt))
+            })
+        page.label = label
+        page.errors = errors
+        page.notice = PortalWords.notice(visit.query["done"])
+        return responder.page("invitations", page, visit, status: errors.isEmpty ? .ok : .badRequest)
+    }
+
+    func createInvitation(_ visit: PortalVisit) async throws -> Response {
+        let label = visit.form.trimmed("label") ?? ""
+        guard let minutes = visit.form["expires_in_minutes"].flatMap(Int.init),
+            Self.lifetimes.contains(where: { $0.minutes == minutes })
+        else {
+            var errors = PortalFieldErrors()
+            errors.expiresInMinutes = "Choose how long the invitation stays valid."
+            return try await invitations(visit, label: label, errors: errors)
+        }
+        do {
+            let invitation = try await invitations.create(
+                memberID: try memberID(visit), lifetime: minutes * 60, label: label.isEmpty ? nil : label,
+                origin: visit.origin)
+            return try invitationPage(invitation, visit)
+        } catch let failure as APIFailure where failure.code == .invalidRequest {
+            var errors = PortalFieldErrors()
+            errors.label = "Use at most 100 characters, without control characters."
+            return try await invitations(visit, label: label, errors: errors, selected: minutes)
+        }
+    }
+
+    func showInvitation(_ visit: PortalVisit) async throws -> Response {
+        let invitation = try await invitations.find(code: visit.form["code"] ?? "", memberID: try memberID(visit))
+        guard invitation.status(at: components.clock.now()) == .pending else {
+            throw APIFailure(
+                .conflict, .init(rawValue: "invitation_\(invitation.status(at: components.clock.now()).rawValue)"), "")
+        }
+        return try invitationPage(invitation, visit)
+    }
+
+    func revokeInvitation(_ visit: PortalVisit) async throws -> Response {
+        _ = try await invitations.revoke(
+            code: visit.form["code"] ?? "", memberID: try memberID(visit), origin: visit.origin)
+        return responder.redirect("/portal/invitations?done=invitation-revoked", visit)
+    }
+
+    private func invitationPage(_ invitation: Invitation, _ visit: PortalVisit) throws -> Response {
+        let link = InvitationPayload.make(code: invitation.code, origin: components.origin.url)
+        let qr = try QRCode(encoding: link)
+        let scale = 4
+        let png = qr.png(scale: scale, margin: 4)
+        let page = PortalInvitationPage(
+            layout: layout(visit, .invitations), code: invitation.code.value, link: link, label: invitation.label,
+            expires: PortalTime(invitation.expiresAt),
+            qrDataURI: "data:image/png;base64," + Data(png).base64EncodedString(),
+            qrSize: (qr.width + 8) * scale)
+        return responder.page("invitation", page, visit, status: .created)
+    }
+
+    // MARK: Messaging and security
+
+    func messaging(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
+        -> Response
+    {
+        let status = try await components.nats.status(userID: try memberID(visit))
+        var page = PortalMessagingPage(
+            layout: layout(visit, .messaging),
+            account: status.account.map {
+                .init(
+                    ownerSpace: $0.ownerSpace, messageSpace: $0.messageSpace, created: PortalTime(unix: $0.createdAt),
+                    endpoint: status.endpoint)
+            },
+            tokens: status.activeTokens.map {
+                .init(
+                    id: $0.tokenID,
+                    client: $0.clientType.rawValue == "app" ? "App" : $0.clientType.rawValue.capitalized,
+                    device: $0.deviceID, issued: PortalTime(unix: $0.issuedAt), expires: PortalTime(unix: $0.expiresAt))
+            })
+        page.notice = PortalWords.notice(visit.query["done"])
+        page.formError = formError
+        return responder.page("messaging", page, visit, status: formError == nil ? .ok : answer)
+    }
+
+    func revokeToken(_ visit: PortalVisit) async throws -> Response {
+        guard let tokenID = visit.form.trimmed("token_id"), tokenID.utf8.count <= 128 else {
+            return try await messaging(visit, formError: "Choose a token to revoke.", answer: .badRequest)
+        }
+        do {
+            _ = try await components.nats.revoke(userID: try memberID(visit), tokenID: tokenID, origin: visit.origin)
+            return responder.redirect("/portal/messaging?done=token-revoked", visit)
+        } catch let failure as APIFailure {
+            return try await messaging(visit, formError: PortalWords.describe(failure), answer: failure.status)
+        }
+    }
+
+    func security(_ visit: PortalVisit) async throws -> Response {
+        let events = try await SecurityEventRepository(store: components.store).recent(memberID: try memberID(visit))
+        let page = PortalSecurityPage(
+            layout: layout(visit, .security),
+            events: events.map {
+                .init(
+                    kind: $0.kind.rawValue, label: PortalWords.event($0.kind), at: PortalTime($0.occurredAt),
+                    ip: $0.origin.ip, client: $0.origin.client, detail: $0.detail)
+            })
+        return responder.page("security", page, visit)
+    }
+
+    // MARK: Helpers
+
+    private func layout(_ visit: PortalVisit, _ section: PortalLayout.Section = .none) -> PortalLayout {
+        responder.layout(visit, section)
+    }
+
+    private func memberID(_ visit: PortalVisit) throws -> UUID {
+        guard let member = visit.member else { throw APIFailure.invalidToken("sign in first") }
+        return member.member.id
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// One portal request as the page handlers see it: who is signed in, the form (for a `POST`), what its CSRF token
+/// must be bound to, and the cookies the answer sets.
+struct PortalVisit: Sendable {
+    let info: RequestInfo
+    let query: [String: String]
+    let member: AuthService.Authenticated?
+    /// The pre-session CSRF cookie's value (from the request, or fresh).
+    let anonymousCSRF: String
+    /// `Set-Cookie` values for the answer.
+    var cookies: [String]
+    var form = PortalForm.empty
+
+    var binding: PortalCSRF.Binding { member.map { .session($0.session.id) } ?? .anonymous(anonymousCSRF) }
+    var origin: SecurityEvent.Origin { info.securityOrigin }
+}
+
+extension PortalForm {
+    static let empty = try! PortalForm(parsing: [UInt8]())
+}
+
+/// Builds the portal's answers: HTML pages with the security headers, redirects, and the error page.
+struct PortalResponder: Sendable {
+    let csrf: PortalCSRF
+
+    func page(_ template: String, _ model: Any, _ visit: PortalVisit, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = PortalSecurityHeaders.page
+        for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        let html = PortalTemplates.render(template, model)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// `303 See Other` to `path` (a portal path, never one taken from the request).
+    func redirect(_ path: String, _ visit: PortalVisit) -> Response {
+        var headers = PortalSecurityHeaders.page
+        headers[.location] = path
+        for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    func layout(_ visit: PortalVisit, _ section: PortalLayout.Section) -> PortalLayout {
+        PortalLayout(csrf: csrf.token(for: visit.binding), memberEmail: visit.member?.member.email, section: section)
+    }
+
+    func error(
+        _ visit: PortalVisit, status: HTTPResponse.Status, title: String, message: String, next: String = "/portal",
+        nextLabel: String = "Go to the portal"
+    ) -> Response {
+        let model = PortalErrorPage(
+            title: title, layout: layout(visit, .none), message: message, next: next, nextLabel: nextLabel)
+        return page("error", model, visit, status: status)
+    }
+
+    /// The stylesheet.
+    func stylesheet() -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600",
+                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: PortalStylesheet.css)))
+    }
+}

@@ -1,0 +1,24 @@
+import HTTPTypes
+
+/// The headers every portal page carries.
+///
+/// The Content-Security-Policy allows nothing but the portal's own stylesheet and inline images (the invitation's
+/// QR code is a `data:` PNG): no script at all, no frames, forms that post only to this origin. Pages are never
+/// cached (they show tokens, codes and device lists) and never framed.
+enum PortalSecurityHeaders {
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; "
+        + "base-uri 'none'"
+
+    /// The fields for an HTML page.
+    static var page: HTTPFields {
+        [
+            .contentType: "text/html; charset=utf-8",
+            .contentSecurityPolicy: contentSecurityPolicy,
+            HTTPField.Name("X-Frame-Options")!: "DENY",
+            HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            .cacheControl: "no-store",
+        ]
+    }
+}

@@ -1,0 +1,51 @@
+extension PortalTemplates {
+    static let layout: [String: String] = [
+        "head": #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}} · VettID</title>
+        <link rel="stylesheet" href="/portal/static/portal.css">
+        </head>
+        <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="site">
+        <a class="brand" href="/portal">VettID</a>
+        {{#layout.signedIn}}
+        <nav aria-label="Main">
+        <ul>
+        <li><a href="/portal"{{#layout.onDashboard}} aria-current="page"{{/layout.onDashboard}}>Dashboard</a></li>
+        <li><a href="/portal/devices"{{#layout.onDevices}} aria-current="page"{{/layout.onDevices}}>Devices</a></li>
+        <li><a href="/portal/invitations"{{#layout.onInvitations}} aria-current="page"{{/layout.onInvitations}}>Invite a device</a></li>
+        <li><a href="/portal/messaging"{{#layout.onMessaging}} aria-current="page"{{/layout.onMessaging}}>Messaging</a></li>
+        <li><a href="/portal/security"{{#layout.onSecurity}} aria-current="page"{{/layout.onSecurity}}>Security</a></li>
+        </ul>
+        <form method="post" action="/portal/sign-out" class="sign-out">
+        <input type="hidden" name="csrf" value="{{layout.csrf}}">
+        <span class="who">{{layout.memberEmail}}</span>
+        <button type="submit">Sign out</button>
+        </form>
+        </nav>
+        {{/layout.signedIn}}
+        </header>
+        <main id="main" tabindex="-1">
+        <h1>{{title}}</h1>
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#formError}}<p class="form-error" role="alert">{{formError}}</p>{{/formError}}
+        """#,
+        "foot": #"""
+        </main>
+        <footer class="site"><p>VettID {{layout.version}}</p></footer>
+        </body>
+        </html>
+        """#,
+        "error": #"""
+        {{> head}}
+        <p>{{message}}</p>
+        <p><a href="{{next}}">{{nextLabel}}</a></p>
+        {{> foot}}
+        """#,
+    ]
+}
