@@ -37,7 +37,8 @@ enum PortalStylesheet {
         button, .button { font: inherit; padding: .5rem 1rem; border-radius: .25rem; border: 1px solid var(--accent);
           background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; display: inline-block; }
         button.danger { background: var(--paper); color: var(--danger); border-color: var(--danger); }
-        .sign-out button { background: var(--paper); color: var(--accent); padding: .25rem .75rem; }
+        .sign-out button { background: var(--paper); color: var(--accent); padding: .25rem .75rem; flex: none;
+          white-space: nowrap; }
         .field-error, .form-error { color: var(--danger); font-weight: 600; margin: .25rem 0 0; }
         .field-error ul { margin: .25rem 0 0; padding-left: 1.25rem; font-weight: 400; }
         .form-error { border-left: 4px solid var(--danger); padding: .5rem .75rem; background: #fdf0ef; }
@@ -64,9 +65,12 @@ enum PortalStylesheet {
           .facts { grid-template-columns: 1fr; }
           .facts dd { margin-bottom: .5rem; }
           thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-          table, tbody, tr, td { display: block; width: 100%; }
+          table, caption, tbody, tr, td { display: block; width: 100%; }
           tr { border: 1px solid var(--line); border-radius: .5rem; margin-bottom: .75rem; padding: .25rem; }
           td { border: 0; padding: .25rem .5rem; }
+          td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+          header.site { flex-direction: column; align-items: flex-start; }
+          nav { flex-direction: column; align-items: flex-start; }
           .sign-out { margin-left: 0; }
         }
         """#

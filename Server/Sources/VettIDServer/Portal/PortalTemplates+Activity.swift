@@ -24,8 +24,8 @@ extension PortalTemplates {
         {{#tokens}}
         <tr data-token-id="{{id}}">
         <td><strong>{{client}}</strong>{{#device}}<br><span class="detail">{{device}}</span>{{/device}}</td>
-        <td><time datetime="{{issued.machine}}">{{issued.human}}</time></td>
-        <td><time datetime="{{expires.machine}}">{{expires.human}}</time></td>
+        <td data-label="Issued"><time datetime="{{issued.machine}}">{{issued.human}}</time></td>
+        <td data-label="Expires"><time datetime="{{expires.machine}}">{{expires.human}}</time></td>
         <td><form method="post" action="/portal/messaging/revoke"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="token_id" value="{{id}}"><button type="submit" class="danger" aria-label="Revoke the {{client}} token issued {{issued.human}}">Revoke</button></form></td>
         </tr>
         {{/tokens}}
@@ -47,9 +47,9 @@ extension PortalTemplates {
         <tbody>
         {{#events}}
         <tr data-kind="{{kind}}">
-        <td><time datetime="{{at.machine}}">{{at.human}}</time></td>
-        <td>{{label}}{{#detail}}<br><span class="detail">{{detail}}</span>{{/detail}}</td>
-        <td>{{#ip}}{{ip}}{{/ip}}{{^ip}}Unknown address{{/ip}}{{#client}}<br><span class="detail">{{client}}</span>{{/client}}</td>
+        <td data-label="When"><time datetime="{{at.machine}}">{{at.human}}</time></td>
+        <td data-label="What">{{label}}{{#detail}}<br><span class="detail">{{detail}}</span>{{/detail}}</td>
+        <td data-label="From">{{#ip}}{{ip}}{{/ip}}{{^ip}}Unknown address{{/ip}}{{#client}}<br><span class="detail">{{client}}</span>{{/client}}</td>
         </tr>
         {{/events}}
         </tbody>

@@ -33,9 +33,9 @@ extension PortalTemplates {
         {{#devices}}
         <tr data-credential-id="{{id}}" data-state="{{state}}">
         <td><strong>{{kind}}</strong><br><span class="detail">{{assurance}}</span></td>
-        <td><time datetime="{{enrolled.machine}}">{{enrolled.human}}</time></td>
-        <td>{{#lastUsed}}<time datetime="{{machine}}">{{human}}</time>{{/lastUsed}}{{^lastUsed}}Not yet{{/lastUsed}}</td>
-        <td>{{stateLabel}}</td>
+        <td data-label="Enrolled"><time datetime="{{enrolled.machine}}">{{enrolled.human}}</time></td>
+        <td data-label="Last used">{{#lastUsed}}<time datetime="{{machine}}">{{human}}</time>{{/lastUsed}}{{^lastUsed}}Not yet{{/lastUsed}}</td>
+        <td data-label="State">{{stateLabel}}</td>
         <td>{{#isActive}}<form method="post" action="/portal/devices/revoke"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="credential_id" value="{{id}}"><button type="submit" class="danger" aria-label="Revoke {{kind}} enrolled {{enrolled.human}}">Revoke</button></form>{{/isActive}}</td>
         </tr>
         {{/devices}}
@@ -78,8 +78,8 @@ extension PortalTemplates {
         {{#pending}}
         <tr data-invitation>
         <td>{{label}}</td>
-        <td><time datetime="{{created.machine}}">{{created.human}}</time></td>
-        <td><time datetime="{{expires.machine}}">{{expires.human}}</time></td>
+        <td data-label="Created"><time datetime="{{created.machine}}">{{created.human}}</time></td>
+        <td data-label="Expires"><time datetime="{{expires.machine}}">{{expires.human}}</time></td>
         <td class="actions">
         <form method="post" action="/portal/invitations/show"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="code" value="{{code}}"><button type="submit" aria-label="Show the QR code of {{label}}">Show QR code</button></form>
         <form method="post" action="/portal/invitations/revoke"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="code" value="{{code}}"><button type="submit" class="danger" aria-label="Revoke {{label}}">Revoke</button></form>
