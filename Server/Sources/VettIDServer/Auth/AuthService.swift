@@ -108,8 +108,11 @@ public struct AuthService: Sendable {
     }
 
     /// Checks credentials and opens a session. Unknown email and wrong password give the same answer.
+    /// - Parameter sessionLifetime: How long the session may last at most (the portal's sign-in: 12 hours); the
+    ///   configured session and refresh lifetimes otherwise.
     public func login(
-        email rawEmail: String, password: String, dpopJKT: String?, origin: SecurityEvent.Origin, logger: Logger
+        email rawEmail: String, password: String, dpopJKT: String?, origin: SecurityEvent.Origin,
+        sessionLifetime: Duration? = nil, logger: Logger
     ) async throws -> Issued {
         let clientIP = origin.ip
         try limit(ip: clientIP)
@@ -165,10 +168,11 @@ public struct AuthService: Sendable {
         }
         let now = clock.now()
         let refresh = tokens.mintRefreshToken()
+        let cap = sessionLifetime.map(\.seconds) ?? .infinity
         let session = try await sessions.create(
             memberID: member.id, dpopJKT: dpopJKT, refreshTokenHash: refresh.hash,
-            refreshExpiresAt: now.addingTimeInterval(tokens.configuration.refreshTokenLifetime.seconds),
-            sessionExpiresAt: now.addingTimeInterval(tokens.configuration.sessionLifetime.seconds), now: now
+            refreshExpiresAt: now.addingTimeInterval(min(cap, tokens.configuration.refreshTokenLifetime.seconds)),
+            sessionExpiresAt: now.addingTimeInterval(min(cap, tokens.configuration.sessionLifetime.seconds)), now: now
         )
         try await events.record(
             SecurityEvent(
@@ -211,10 +215,10 @@ public struct AuthService: Sendable {
     public func logout(_ authenticated: Authenticated, origin: SecurityEvent.Origin, logger: Logger) async throws {
         let now = clock.now()
         try await sessions.revoke(id: authenticated.session.id, reason: "logout", now: now)
+        liveSessions.forget(sessionID: authenticated.session.id)  // before anything else can fail
         try await events.record(
             SecurityEvent(
                 memberID: authenticated.member.id, kind: .logout, occurredAt: now, origin: origin, detail: nil))
-        liveSessions.forget(sessionID: authenticated.session.id)
         logger.info("member logged out", metadata: ["session_id": "\(authenticated.session.id)"])
     }
 

@@ -32,15 +32,20 @@ public struct RequestInfo: Sendable {
     public func headers(_ name: HTTPField.Name) -> [String] { head.headerFields[values: name] }
 
     /// The value of cookie `name` from the `Cookie` header(s).
-    public func cookie(_ name: String) -> String? {
+    public func cookie(_ name: String) -> String? { cookies(name).first }
+
+    /// Every value of cookie `name`, in the order the client sent them (a browser can hold several cookies of one
+    /// name for different paths or domains; one planted by another site must not be mistaken for the real one).
+    public func cookies(_ name: String) -> [String] {
+        var values: [String] = []
         for header in head.headerFields[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                    return parts[1].trimmingCharacters(in: .whitespaces)
+                    values.append(parts[1].trimmingCharacters(in: .whitespaces))
                 }
             }
         }
-        return nil
+        return values
     }
 }

@@ -118,15 +118,18 @@ public struct NATSCredentialService: Sendable {
         }
         let now = self.now
         let record = try await store.transaction { db in
-            guard let record = try await tokens.revoke(tokenID: tokenID, userID: userID, now: now, on: db) else {
+            guard let (record, revokedNow) = try await tokens.revoke(tokenID: tokenID, userID: userID, now: now, on: db)
+            else {
                 throw APIFailure.nats(.notFound, .notFound, "the member has no NATS token with this id")
             }
-            try await SecurityEventRepository.insert(
-                SecurityEvent(
-                    memberID: userID, kind: .natsTokenRevoked, occurredAt: clock.now(), origin: origin,
-                    detail: record.deviceID.map { "\(record.clientType.rawValue) on \($0)" }
-                        ?? record.clientType.rawValue),
-                on: db)
+            if revokedNow {  // a repeated revocation re-sends the update but records nothing
+                try await SecurityEventRepository.insert(
+                    SecurityEvent(
+                        memberID: userID, kind: .natsTokenRevoked, occurredAt: clock.now(), origin: origin,
+                        detail: record.deviceID.map { "\(record.clientType.rawValue) on \($0)" }
+                            ?? record.clientType.rawValue),
+                    on: db)
+            }
             return record
         }
         do {

@@ -53,14 +53,19 @@ struct NATSTokenRepository: Sendable {
     }
 
     /// Marks the token revoked at `now` unless it already is; returns the row as it now is.
-    func revoke(tokenID: String, userID: UUID, now: Int64, on db: any SQLDatabase) async throws -> NATSTokenRecord? {
-        try await db.raw(
-            """
-            UPDATE nats_tokens SET revoked_at = \(bind: now)
-            WHERE token_id = \(bind: tokenID) AND user_id = \(bind: userID.key) AND revoked_at IS NULL
-            """
-        ).run()
-        return try await find(tokenID: tokenID, userID: userID, on: db)
+    /// - Returns: the token as it now is, and whether this call revoked it (`false` when it already was).
+    func revoke(tokenID: String, userID: UUID, now: Int64, on db: any SQLDatabase) async throws
+        -> (record: NATSTokenRecord, revokedNow: Bool)?
+    {
+        let changed =
+            try await db.raw(
+                """
+                UPDATE nats_tokens SET revoked_at = \(bind: now)
+                WHERE token_id = \(bind: tokenID) AND user_id = \(bind: userID.key) AND revoked_at IS NULL
+                RETURNING token_id
+                """
+            ).first() != nil
+        return try await find(tokenID: tokenID, userID: userID, on: db).map { ($0, changed) }
     }
 
     /// Revocations nats-server still has to enforce: revoked tokens that have not expired yet (user key →

@@ -108,7 +108,8 @@ struct PortalDevicesPage: Sendable {
 
 struct PortalInvitationsPage: Sendable {
     struct Pending: Sendable {
-        let code: String
+        /// ``PortalInvitationReference``: never the code itself.
+        let reference: String
         let label: String
         let created: PortalTime
         let expires: PortalTime

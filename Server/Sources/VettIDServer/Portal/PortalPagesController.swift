@@ -13,6 +13,7 @@ struct PortalPagesController: Sendable {
     let cookies: PortalSessionCookie
     let csrf: PortalCSRF
     let signInLifetime: Int
+    let references: PortalInvitationReference
 
     private var invitations: InvitationService {
         InvitationService(repository: components.invitations, clock: components.clock)
@@ -21,20 +22,23 @@ struct PortalPagesController: Sendable {
     // MARK: Account
 
     func register(_ visit: PortalVisit) -> Response {
-        responder.page("register", PortalAccountPage(title: "Create your account", layout: layout(visit)), visit)
+        var page = PortalAccountPage(title: "Create your account", layout: layout(visit))
+        page.minimumLength = components.configuration.passwordPolicy.minimumLength
+        return responder.page("register", page, visit)
     }
 
     func submitRegistration(_ visit: PortalVisit) async throws -> Response {
         let form = visit.form
         var page = PortalAccountPage(title: "Create your account", layout: layout(visit))
-        page.email = form["email"] ?? ""
-        page.firstName = form["first_name"] ?? ""
-        page.lastName = form["last_name"] ?? ""
+        page.email = PortalText.displayable(form["email"] ?? "")
+        page.firstName = PortalText.displayable(form["first_name"] ?? "")
+        page.lastName = PortalText.displayable(form["last_name"] ?? "")
         page.minimumLength = components.configuration.passwordPolicy.minimumLength
         do {
             let name = try MemberName(first: form.trimmed("first_name"), last: form.trimmed("last_name"))
             _ = try await components.auth.register(
-                email: page.email.trimmingCharacters(in: .whitespaces), password: form["password"] ?? "", name: name,
+                email: (form["email"] ?? "").trimmingCharacters(in: .whitespaces), password: form["password"] ?? "",
+                name: name,
                 origin: visit.origin, logger: visit.info.logger)
             return responder.redirect("/portal/sign-in?done=registered", visit)
         } catch let failure as APIFailure {
@@ -49,7 +53,8 @@ struct PortalPagesController: Sendable {
                 page.errors.lastName = "Use at most 100 characters, without control characters."
             default: page.formError = PortalWords.describe(failure)
             }
-            return responder.page("register", page, visit, status: failure.status)
+            page.formError = page.formError ?? PortalWords.fieldSummary
+            return responder.page("register", page, visit, status: failure.status).retrying(after: failure)
         }
     }
 
@@ -61,26 +66,29 @@ struct PortalPagesController: Sendable {
 
     func submitSignIn(_ visit: PortalVisit) async throws -> Response {
         var page = PortalAccountPage(title: "Sign in", layout: layout(visit))
-        page.email = visit.form["email"] ?? ""
+        page.email = PortalText.displayable(visit.form["email"] ?? "")
         do {
             let issued = try await components.auth.login(
-                email: page.email.trimmingCharacters(in: .whitespaces), password: visit.form["password"] ?? "",
-                dpopJKT: nil, origin: visit.origin, logger: visit.info.logger)
+                email: (visit.form["email"] ?? "").trimmingCharacters(in: .whitespaces),
+                password: visit.form["password"] ?? "",
+                dpopJKT: nil, origin: visit.origin, sessionLifetime: .seconds(signInLifetime),
+                logger: visit.info.logger)
             var visit = visit
             let expiresAt = components.clock.now().addingTimeInterval(TimeInterval(signInLifetime))
             visit.cookies.append(
                 cookies.setting(
-                    PortalSessionCookie.name, cookies.value(sessionID: issued.session.id, expiresAt: expiresAt),
+                    cookies.name, cookies.value(sessionID: issued.session.id, expiresAt: expiresAt),
                     maxAge: signInLifetime))
-            visit.cookies.append(cookies.setting(PortalSessionCookie.csrfName, "", maxAge: 0))
+            visit.cookies.append(cookies.setting(cookies.csrfName, "", maxAge: 0))
             return responder.redirect("/portal", visit)
         } catch let failure as APIFailure {
             if failure.code == .invalidCredentials {
                 page.errors.password = PortalWords.describe(failure)
+                page.formError = PortalWords.fieldSummary
             } else {
                 page.formError = PortalWords.describe(failure)
             }
-            return responder.page("sign-in", page, visit, status: failure.status)
+            return responder.page("sign-in", page, visit, status: failure.status).retrying(after: failure)
         }
     }
 
@@ -88,7 +96,7 @@ struct PortalPagesController: Sendable {
         guard let member = visit.member else { return responder.redirect("/portal/sign-in", visit) }
         try await components.auth.logout(member, origin: visit.origin, logger: visit.info.logger)
         var visit = visit
-        visit.cookies.append(cookies.setting(PortalSessionCookie.name, "", maxAge: 0))
+        visit.cookies.append(cookies.setting(cookies.name, "", maxAge: 0))
         return responder.redirect("/portal/sign-in?done=signed-out", visit)
     }
 
@@ -181,11 +189,14 @@ struct PortalPagesController: Sendable {
             },
             pending: pending.map {
                 .init(
-                    code: $0.code.value, label: $0.label ?? "Unnamed device", created: PortalTime($0.createdAt),
+                    reference: references.reference($0.code),
+                    label: PortalText.displayable($0.label) ?? "Unnamed device",
+                    created: PortalTime($0.createdAt),
                     expires: PortalTime($0.expiresAt))
             })
-        page.label = label
+        page.label = PortalText.displayable(label)
         page.errors = errors
+        if !errors.isEmpty { page.formError = PortalWords.fieldSummary }
         page.notice = PortalWords.notice(visit.query["done"])
         return responder.page("invitations", page, visit, status: errors.isEmpty ? .ok : .badRequest)
     }
@@ -203,7 +214,7 @@ struct PortalPagesController: Sendable {
             let invitation = try await invitations.create(
                 memberID: try memberID(visit), lifetime: minutes * 60, label: label.isEmpty ? nil : label,
                 origin: visit.origin)
-            return try invitationPage(invitation, visit)
+            return try invitationPage(invitation, visit, status: .created)
         } catch let failure as APIFailure where failure.code == .invalidRequest {
             var errors = PortalFieldErrors()
             errors.label = "Use at most 100 characters, without control characters."
@@ -212,7 +223,7 @@ struct PortalPagesController: Sendable {
     }
 
     func showInvitation(_ visit: PortalVisit) async throws -> Response {
-        let invitation = try await invitations.find(code: visit.form["code"] ?? "", memberID: try memberID(visit))
+        let invitation = try await pendingInvitation(visit)
         guard invitation.status(at: components.clock.now()) == .pending else {
             throw APIFailure(
                 .conflict, .init(rawValue: "invitation_\(invitation.status(at: components.clock.now()).rawValue)"), "")
@@ -222,21 +233,33 @@ struct PortalPagesController: Sendable {
 
     func revokeInvitation(_ visit: PortalVisit) async throws -> Response {
         _ = try await invitations.revoke(
-            code: visit.form["code"] ?? "", memberID: try memberID(visit), origin: visit.origin)
+            code: try await pendingInvitation(visit).code.value, memberID: try memberID(visit), origin: visit.origin)
         return responder.redirect("/portal/invitations?done=invitation-revoked", visit)
     }
 
-    private func invitationPage(_ invitation: Invitation, _ visit: PortalVisit) throws -> Response {
+    /// The member's invitation the form's `invitation` reference names.
+    private func pendingInvitation(_ visit: PortalVisit) async throws -> Invitation {
+        let all = try await invitations.list(memberID: try memberID(visit))
+        guard let invitation = references.find(visit.form["invitation"], in: all) else {
+            throw APIFailure(.notFound, .init(rawValue: "invitation_not_found"), "no such invitation")
+        }
+        return invitation
+    }
+
+    private func invitationPage(_ invitation: Invitation, _ visit: PortalVisit, status: HTTPResponse.Status = .ok)
+        throws -> Response
+    {
         let link = InvitationPayload.make(code: invitation.code, origin: components.origin.url)
         let qr = try QRCode(encoding: link)
         let scale = 4
         let png = qr.png(scale: scale, margin: 4)
         let page = PortalInvitationPage(
-            layout: layout(visit, .invitations), code: invitation.code.value, link: link, label: invitation.label,
+            layout: layout(visit, .invitations), code: invitation.code.value, link: link,
+            label: PortalText.displayable(invitation.label),
             expires: PortalTime(invitation.expiresAt),
             qrDataURI: "data:image/png;base64," + Data(png).base64EncodedString(),
             qrSize: (qr.width + 8) * scale)
-        return responder.page("invitation", page, visit, status: .created)
+        return responder.page("invitation", page, visit, status: status)
     }
 
     // MARK: Messaging and security
@@ -282,7 +305,8 @@ struct PortalPagesController: Sendable {
             events: events.map {
                 .init(
                     kind: $0.kind.rawValue, label: PortalWords.event($0.kind), at: PortalTime($0.occurredAt),
-                    ip: $0.origin.ip, client: $0.origin.client, detail: $0.detail)
+                    ip: PortalText.displayable($0.origin.ip), client: PortalText.displayable($0.origin.client),
+                    detail: PortalText.displayable($0.detail))
             })
         return responder.page("security", page, visit)
     }

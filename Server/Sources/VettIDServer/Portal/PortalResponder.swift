@@ -24,6 +24,16 @@ extension PortalForm {
     static let empty = try! PortalForm(parsing: [UInt8]())
 }
 
+extension Response {
+    /// The answer with the `Retry-After` of a rate-limit `failure`, if it has one.
+    func retrying(after failure: APIFailure) -> Response {
+        guard let seconds = failure.headers[.retryAfter] else { return self }
+        var response = self
+        response.headers[.retryAfter] = seconds
+        return response
+    }
+}
+
 /// Builds the portal's answers: HTML pages with the security headers, redirects, and the error page.
 struct PortalResponder: Sendable {
     let csrf: PortalCSRF

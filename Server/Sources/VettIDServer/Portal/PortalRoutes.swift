@@ -41,7 +41,8 @@ struct PortalRoutes: Sendable {
         clock = components.clock
         pages = PortalPagesController(
             components: components, responder: responder, cookies: cookies, csrf: csrf,
-            signInLifetime: Self.signInLifetime)
+            signInLifetime: Self.signInLifetime,
+            references: PortalInvitationReference(key: components.keys.derivedKey(purpose: "portal-invitation-ref")))
     }
 
     /// `Secure` cookies everywhere except plain HTTP on a loopback address (where browsers would drop them).
@@ -95,15 +96,29 @@ struct PortalRoutes: Sendable {
         let now = clock.now()
         var member: AuthService.Authenticated?
         var setCookies: [String] = []
-        if let contents = cookies.open(info.cookie(PortalSessionCookie.name), now: now) {
-            member = try? await auth.authenticate(sessionID: contents.sessionID)
-        } else if info.cookie(PortalSessionCookie.name) != nil {
-            setCookies.append(cookies.setting(PortalSessionCookie.name, "", maxAge: 0))
+        // One cookie of each name or none: a second one was planted (another path or domain) and neither is trusted.
+        let sessionCookies = info.cookies(cookies.name)
+        if sessionCookies.count == 1, let contents = cookies.open(sessionCookies[0], now: now) {
+            do {
+                member = try await auth.authenticate(sessionID: contents.sessionID)
+            } catch let failure as APIFailure where failure.code == .invalidToken {
+                setCookies.append(cookies.setting(cookies.name, "", maxAge: 0))  // the session ended
+            } catch {
+                // The store is unreachable: say so, rather than pretend the member signed out (and lose a form).
+                info.logger.warning("portal session lookup failed", metadata: ["error_type": "\(type(of: error))"])
+                let visit = PortalVisit(info: info, query: [:], member: nil, anonymousCSRF: "", cookies: [])
+                return responder.error(
+                    visit, status: .serviceUnavailable, title: "The portal is busy",
+                    message: "The service could not be reached. Nothing was changed. Try again in a moment.")
+            }
+        } else if !sessionCookies.isEmpty {
+            setCookies.append(cookies.setting(cookies.name, "", maxAge: 0))
         }
-        var anonymous = info.cookie(PortalSessionCookie.csrfName) ?? ""
+        let csrfCookies = info.cookies(cookies.csrfName)
+        var anonymous = csrfCookies.count == 1 ? csrfCookies[0] : ""
         if member == nil, anonymous.utf8.count != 43 || Base64URL.decode(anonymous) == nil {
             anonymous = Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
-            setCookies.append(cookies.setting(PortalSessionCookie.csrfName, anonymous, maxAge: Self.signInLifetime))
+            setCookies.append(cookies.setting(cookies.csrfName, anonymous, maxAge: Self.signInLifetime))
         }
         var visit = PortalVisit(
             info: info, query: Self.query(info.head.path), member: member, anonymousCSRF: anonymous, cookies: setCookies
@@ -128,7 +143,8 @@ struct PortalRoutes: Sendable {
             return try await page(visit)
         } catch let failure as APIFailure {
             return responder.error(
-                visit, status: failure.status, title: "That did not work", message: PortalWords.describe(failure))
+                visit, status: failure.status, title: "That did not work", message: PortalWords.describe(failure)
+            ).retrying(after: failure)
         } catch {
             info.logger.error("portal page failed", metadata: ["error_type": "\(type(of: error))"])
             return responder.error(
@@ -159,8 +175,12 @@ struct PortalRoutes: Sendable {
         } catch let malformed as PortalForm.Malformed {
             return .failure(
                 .init(status: .badRequest, message: "The form was damaged on its way (\(malformed.reason))."))
-        } catch {
+        } catch let error as HTTPError where error.status == .contentTooLarge {
             return .failure(.init(status: .contentTooLarge, message: "The form is larger than the portal accepts."))
+        } catch is NIOTooManyBytesError {
+            return .failure(.init(status: .contentTooLarge, message: "The form is larger than the portal accepts."))
+        } catch {
+            return .failure(.init(status: .badRequest, message: "The form did not arrive whole. Try again."))
         }
     }
 

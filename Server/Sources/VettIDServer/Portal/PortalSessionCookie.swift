@@ -9,11 +9,16 @@ import VettIDCrypto
 /// each request still finds the session in the store (through the same short cache as access tokens), so signing
 /// out, or any revocation of the session, ends the portal session at once on this instance and within the session
 /// cache's lifetime on others. The cookie carries no token that the API would accept.
+///
+/// Over HTTPS both portal cookies carry the `__Host-` prefix (so `Secure`, `Path=/` and no `Domain`): a sibling
+/// subdomain or a network attacker on plain HTTP cannot plant a cookie of that name for the browser to send. Plain
+/// HTTP on loopback (development) cannot use the prefix; there the names are bare and scoped to `/portal`.
 struct PortalSessionCookie: Sendable {
-    /// The cookie's name.
-    static let name = "vettid-portal"
+    /// The sign-in cookie's name.
+    var name: String { secure ? "__Host-vettid-portal" : "vettid-portal" }
     /// The cookie that binds forms shown before sign-in (``PortalCSRF``).
-    static let csrfName = "portal-csrf"
+    var csrfName: String { secure ? "__Host-portal-csrf" : "portal-csrf" }
+    private var path: String { secure ? "/" : "/portal" }
 
     /// A decoded, authentic cookie.
     struct Contents: Sendable, Equatable {
@@ -55,6 +60,6 @@ struct PortalSessionCookie: Sendable {
 
     /// A `Set-Cookie` value storing `value` for `maxAge` seconds (0 deletes the cookie).
     func setting(_ name: String, _ value: String, maxAge: Int) -> String {
-        "\(name)=\(value); Max-Age=\(maxAge); Path=/portal; HttpOnly;\(secure ? " Secure;" : "") SameSite=Strict"
+        "\(name)=\(value); Max-Age=\(maxAge); Path=\(path); HttpOnly;\(secure ? " Secure;" : "") SameSite=Strict"
     }
 }

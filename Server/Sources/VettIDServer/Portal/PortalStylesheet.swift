@@ -33,7 +33,7 @@ enum PortalStylesheet {
         .optional, .hint, .detail { color: var(--muted); font-weight: 400; font-size: .875rem; }
         input[type="text"], input[type="email"], input[type="password"], select { width: 100%; max-width: 28rem;
           font: inherit; padding: .5rem; border: 1px solid #767676; border-radius: .25rem; }
-        input[aria-invalid="true"] { border-color: var(--danger); border-width: 2px; }
+        input[aria-invalid="true"], select[aria-invalid="true"] { border-color: var(--danger); border-width: 2px; }
         button, .button { font: inherit; padding: .5rem 1rem; border-radius: .25rem; border: 1px solid var(--accent);
           background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; display: inline-block; }
         button.danger { background: var(--paper); color: var(--danger); border-color: var(--danger); }

@@ -6,7 +6,7 @@ extension PortalTemplates {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>{{title}} · VettID</title>
+        <title>{{#formError}}Error: {{/formError}}{{title}} · VettID</title>
         <link rel="stylesheet" href="/portal/static/portal.css">
         </head>
         <body>

@@ -81,8 +81,8 @@ extension PortalTemplates {
         <td data-label="Created"><time datetime="{{created.machine}}">{{created.human}}</time></td>
         <td data-label="Expires"><time datetime="{{expires.machine}}">{{expires.human}}</time></td>
         <td class="actions">
-        <form method="post" action="/portal/invitations/show"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="code" value="{{code}}"><button type="submit" aria-label="Show the QR code of {{label}}">Show QR code</button></form>
-        <form method="post" action="/portal/invitations/revoke"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="code" value="{{code}}"><button type="submit" class="danger" aria-label="Revoke {{label}}">Revoke</button></form>
+        <form method="post" action="/portal/invitations/show"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="invitation" value="{{reference}}"><button type="submit" aria-label="Show the QR code of {{label}}, created {{created.human}}">Show QR code</button></form>
+        <form method="post" action="/portal/invitations/revoke"><input type="hidden" name="csrf" value="{{layout.csrf}}"><input type="hidden" name="invitation" value="{{reference}}"><button type="submit" class="danger" aria-label="Revoke {{label}}, created {{created.human}}">Revoke</button></form>
         </td>
         </tr>
         {{/pending}}

@@ -4,6 +4,9 @@ import HTTPTypes
 /// What the portal says, in words a person understands: failures of the services, vault states, device kinds and
 /// security events. Codes stay in the markup (`data-*`) for tests and scripts; people read these.
 enum PortalWords {
+    /// The summary above a form whose fields have errors (announced to screen readers; the fields say what).
+    static let fieldSummary = "Something in the form needs your attention: see the message next to the field."
+
     /// A failure of a service, for a person.
     static func describe(_ failure: APIFailure) -> String {
         switch failure.code.rawValue {
@@ -12,7 +15,8 @@ enum PortalWords {
         case "email_taken": "There is already an account with this email address. Sign in instead."
         case "invalid_credentials": "The email address or password is not right. Check both and try again."
         case "rate_limited":
-            "Too many attempts from your network. Wait \(failure.headers[.retryAfter] ?? "a minute") seconds and try again."
+            failure.headers[.retryAfter].map { "Too many attempts. Wait \($0) seconds and try again." }
+                ?? "Too many attempts. Wait a minute and try again."
         case "invalid_request": "Something in the form is not right: \(failure.message)."
         case "too_many_invitations": "You have too many pending invitations. Revoke one you no longer need first."
         case "invitation_not_found": "That invitation no longer exists."

@@ -80,6 +80,18 @@ struct PortalLiveTests {
             #expect(!created.html.contains("<b>Ada"))
             let pending = try await browser.get("/portal/invitations")
             #expect(pending.all(#"<tr (data-invitation)>"#).count == 1)
+            #expect(!pending.html.contains(code), "a page reached by GET never holds an invitation code")
+            let reference = try #require(pending.first(#"name="invitation" value="([^"]+)""#))
+            let shown = try await browser.post(
+                "/portal/invitations/show", [("csrf", pending.csrf ?? ""), ("invitation", reference)])
+            #expect(shown.status == 200)
+            #expect(shown.text(id: "invitation-code") == code)
+            let unknownInvitation = try await browser.post(
+                "/portal/invitations/show", [("csrf", pending.csrf ?? ""), ("invitation", "AAAAAAAAAAAAAAAAAAAAAA")])
+            #expect(unknownInvitation.status == 404)
+            let asCode = try await browser.post(
+                "/portal/invitations/show", [("csrf", pending.csrf ?? ""), ("invitation", code)])
+            #expect(asCode.status == 404, "the code itself is not a reference")
 
             // Enroll with the SDK from the page's link, as the phone would after scanning the code.
             let store = InMemorySecureStore()
@@ -115,6 +127,9 @@ struct PortalLiveTests {
             let tokenRevoked = try await browser.post(
                 "/portal/messaging/revoke", [("csrf", messaging.csrf ?? ""), ("token_id", token.tokenID)])
             #expect(tokenRevoked.status == 303)
+            let tokenAgain = try await browser.post(
+                "/portal/messaging/revoke", [("csrf", messaging.csrf ?? ""), ("token_id", token.tokenID)])
+            #expect(tokenAgain.status == 303, "a repeated revocation re-sends the update and records no second event")
             #expect(try await browser.get("/portal/messaging").all(#"data-token-id="([^"]+)""#).isEmpty)
 
             // Revoke the device: the row says so and the SDK's next vault authentication is refused.
@@ -240,6 +255,17 @@ struct PortalForgeryTests {
                 #expect(page.status == 303, "\(forged.prefix(20))")
                 #expect(page.location == "/portal/sign-in")
             }
+            // The portal's session lasts 12 hours, not the API's 90 days.
+            let named0 = try #require(Base64URL.decode(genuine.split(separator: ".")[0]))
+            let portalSession = try #require(
+                try await server.components.auth.sessions.find(
+                    id: UUID(uuid: named0[0..<16].withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })))
+            #expect(portalSession.expiresAt <= Date().addingTimeInterval(12 * 3600 + 5))
+            // A second cookie of the same name (planted for another path or by a sibling domain): neither is trusted.
+            browser.setCookie("vettid-portal", genuine)
+            let planted = try await browser.get(
+                "/portal/devices", headers: ["cookie": "vettid-portal=\(genuine)"])
+            #expect(planted.status == 303, "two vettid-portal cookies")
             // A cookie for a session that was revoked elsewhere (the API's logout of that session) opens nothing.
             browser.setCookie("vettid-portal", genuine)
             #expect(try await browser.get("/portal/devices").status == 200)

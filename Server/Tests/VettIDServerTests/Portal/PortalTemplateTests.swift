@@ -46,7 +46,7 @@ struct PortalTemplateTests {
                 PortalInvitationsPage(
                     layout: layout, label: Self.hostile,
                     lifetimes: [.init(minutes: 10, label: Self.hostile, selected: true)],
-                    pending: [.init(code: Self.hostile, label: Self.hostile, created: time, expires: time)])
+                    pending: [.init(reference: Self.hostile, label: Self.hostile, created: time, expires: time)])
             ))
         pages.append(
             (
@@ -77,6 +77,20 @@ struct PortalTemplateTests {
             #expect(
                 html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;x"), "\(name)")
         }
+    }
+
+    /// swift-mustache escapes per Character: a quote with a combining mark is one Character and would pass raw.
+    @Test func aQuoteWithACombiningMarkCannotEndAnAttribute() {
+        let quoteWithMark = String(decoding: [0x22, 0xCC, 0x81] as [UInt8], as: UTF8.self)  // " + U+0301
+        let hostile = "x" + quoteWithMark + " autofocus onfocus=" + quoteWithMark + "alert(1)"
+        var page = PortalAccountPage(title: "t", layout: layout)
+        page.email = PortalText.displayable(hostile)
+        let html = PortalTemplates.render("register", page)
+        #expect(!html.contains(quoteWithMark))
+        #expect(html.contains(#"value="x&quot; autofocus onfocus=&quot;alert(1)""#))
+        #expect(PortalText.displayable("Ada's phone é") == "Ada's phone é", "ordinary text is unchanged")
+        let openWithMark = String(decoding: [0x3C, 0xCC, 0x81, 0x62, 0x3E] as [UInt8], as: UTF8.self)  // <́b>
+        #expect(PortalText.displayable(openWithMark) == "<b>")
     }
 
     @Test func pagesNeverCarryInlineScriptOrStyle() {
