@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 public import Logging
 
@@ -108,11 +108,14 @@ public struct AuthService: Sendable {
     }
 
     /// Checks credentials and opens a session. Unknown email and wrong password give the same answer.
-    /// - Parameter sessionLifetime: How long the session may last at most (the portal's sign-in: 12 hours); the
-    ///   configured session and refresh lifetimes otherwise.
+    /// - Parameters:
+    ///   - sessionLifetime: How long the session may last at most (the portal's sign-in: 12 hours); the
+    ///     configured session and refresh lifetimes otherwise.
+    ///   - knownClientOf: The member this client has provably signed in as before (the portal's signed
+    ///     known-browser cookie); like a known DPoP key, it exempts the sign-in from the account-wide ceiling.
     public func login(
         email rawEmail: String, password: String, dpopJKT: String?, origin: SecurityEvent.Origin,
-        sessionLifetime: Duration? = nil, logger: Logger
+        sessionLifetime: Duration? = nil, knownClientOf: UUID? = nil, logger: Logger
     ) async throws -> Issued {
         let clientIP = origin.ip
         try limit(ip: clientIP)
@@ -131,7 +134,9 @@ public struct AuthService: Sendable {
         let member = try await members.find(email: email.value)
         if case .limited(let seconds) = accountCeiling.check(accountKey) {
             let knownDevice: Bool
-            if let member, let dpopJKT {
+            if let member, let knownClientOf, member.id == knownClientOf {
+                knownDevice = true
+            } else if let member, let dpopJKT {
                 knownDevice = try await sessions.isKnownDevice(memberID: member.id, jkt: dpopJKT)
             } else {
                 knownDevice = false

@@ -14,6 +14,10 @@ struct PortalPagesController: Sendable {
     let csrf: PortalCSRF
     let signInLifetime: Int
     let references: PortalInvitationReference
+    /// Signs and opens the known-browser cookie (``PortalSessionCookie/knownBrowserName``).
+    let knownBrowsers: PortalSessionCookie
+    /// How long a browser stays known after a sign-in.
+    static let knownBrowserLifetime = 180 * 86_400
 
     private var invitations: InvitationService {
         InvitationService(repository: components.invitations, clock: components.clock)
@@ -72,14 +76,19 @@ struct PortalPagesController: Sendable {
                 email: (visit.form["email"] ?? "").trimmingCharacters(in: .whitespaces),
                 password: visit.form["password"] ?? "",
                 dpopJKT: nil, origin: visit.origin, sessionLifetime: .seconds(signInLifetime),
-                logger: visit.info.logger)
+                knownClientOf: knownMember(visit), logger: visit.info.logger)
             var visit = visit
             let expiresAt = components.clock.now().addingTimeInterval(TimeInterval(signInLifetime))
             visit.cookies.append(
                 cookies.setting(
-                    cookies.name, cookies.value(sessionID: issued.session.id, expiresAt: expiresAt),
+                    cookies.name, cookies.value(id: issued.session.id, expiresAt: expiresAt),
                     maxAge: signInLifetime))
             visit.cookies.append(cookies.setting(cookies.csrfName, "", maxAge: 0))
+            let knownUntil = components.clock.now().addingTimeInterval(TimeInterval(Self.knownBrowserLifetime))
+            visit.cookies.append(
+                cookies.setting(
+                    cookies.knownBrowserName, knownBrowsers.value(id: issued.member.id, expiresAt: knownUntil),
+                    maxAge: Self.knownBrowserLifetime))
             return responder.redirect("/portal", visit)
         } catch let failure as APIFailure {
             if failure.code == .invalidCredentials {
@@ -90,6 +99,13 @@ struct PortalPagesController: Sendable {
             }
             return responder.page("sign-in", page, visit, status: failure.status).retrying(after: failure)
         }
+    }
+
+    /// The member this browser signed in as before, from an authentic, unexpired known-browser cookie (exactly one).
+    private func knownMember(_ visit: PortalVisit) -> UUID? {
+        let values = visit.info.cookies(cookies.knownBrowserName)
+        guard values.count == 1 else { return nil }
+        return knownBrowsers.open(values[0], now: components.clock.now())?.id
     }
 
     func signOut(_ visit: PortalVisit) async throws -> Response {

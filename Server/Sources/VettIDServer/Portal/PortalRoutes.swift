@@ -42,7 +42,9 @@ struct PortalRoutes: Sendable {
         pages = PortalPagesController(
             components: components, responder: responder, cookies: cookies, csrf: csrf,
             signInLifetime: Self.signInLifetime,
-            references: PortalInvitationReference(key: components.keys.derivedKey(purpose: "portal-invitation-ref")))
+            references: PortalInvitationReference(key: components.keys.derivedKey(purpose: "portal-invitation-ref")),
+            knownBrowsers: PortalSessionCookie(
+                key: components.keys.derivedKey(purpose: "portal-known-browser"), secure: secure))
     }
 
     /// `Secure` cookies everywhere except plain HTTP on a loopback address (where browsers would drop them).
@@ -100,7 +102,7 @@ struct PortalRoutes: Sendable {
         let sessionCookies = info.cookies(cookies.name)
         if sessionCookies.count == 1, let contents = cookies.open(sessionCookies[0], now: now) {
             do {
-                member = try await auth.authenticate(sessionID: contents.sessionID)
+                member = try await auth.authenticate(sessionID: contents.id)
             } catch let failure as APIFailure where failure.code == .invalidToken {
                 setCookies.append(cookies.setting(cookies.name, "", maxAge: 0))  // the session ended
             } catch {

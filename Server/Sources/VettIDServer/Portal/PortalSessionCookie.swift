@@ -18,11 +18,15 @@ struct PortalSessionCookie: Sendable {
     var name: String { secure ? "__Host-vettid-portal" : "vettid-portal" }
     /// The cookie that binds forms shown before sign-in (``PortalCSRF``).
     var csrfName: String { secure ? "__Host-portal-csrf" : "portal-csrf" }
+    /// The cookie that marks a browser a member has signed in with before (signed under a key of its own): such a
+    /// browser's sign-ins are exempt from the account-wide failure ceiling, as the API exempts a known device key.
+    var knownBrowserName: String { secure ? "__Host-vettid-browser" : "vettid-browser" }
     private var path: String { secure ? "/" : "/portal" }
 
     /// A decoded, authentic cookie.
     struct Contents: Sendable, Equatable {
-        let sessionID: UUID
+        /// What the cookie names: a member session (the sign-in cookie) or a member (the known-browser cookie).
+        let id: UUID
         let expiresAt: Date
     }
 
@@ -35,9 +39,9 @@ struct PortalSessionCookie: Sendable {
         self.secure = secure
     }
 
-    /// The cookie value for `sessionID` until `expiresAt`.
-    func value(sessionID: UUID, expiresAt: Date) -> String {
-        var bytes = withUnsafeBytes(of: sessionID.uuid) { Array($0) }
+    /// The cookie value naming `id` until `expiresAt`.
+    func value(id: UUID, expiresAt: Date) -> String {
+        var bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
         withUnsafeBytes(of: Int64(expiresAt.timeIntervalSince1970).bigEndian) { bytes.append(contentsOf: $0) }
         let mac = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
         return Base64URL.encode(bytes) + "." + Base64URL.encode(Data(mac))
@@ -55,7 +59,7 @@ struct PortalSessionCookie: Sendable {
         let seconds = bytes[16..<24].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let expiresAt = Date(timeIntervalSince1970: TimeInterval(seconds))
         guard expiresAt > now else { return nil }
-        return Contents(sessionID: UUID(uuid: uuid), expiresAt: expiresAt)
+        return Contents(id: UUID(uuid: uuid), expiresAt: expiresAt)
     }
 
     /// A `Set-Cookie` value storing `value` for `maxAge` seconds (0 deletes the cookie).

@@ -313,6 +313,48 @@ struct PortalForgeryTests {
         }
     }
 
+    /// Strangers who fail sign-ins for an email until the account-wide ceiling keep out other browsers, not one the
+    /// member signed in with before (its signed known-browser cookie names that member, and only that member).
+    @Test func aKnownBrowserIsNotLockedOutByStrangersFailures() async throws {
+        try await LiveServer.withServer(configure: {
+            $0.limits.failedLoginsPerAccount = .init(capacity: 100, window: .seconds(300))
+            $0.limits.failedLoginsPerAccountCeiling = .init(capacity: 3, window: .seconds(300))
+        }) { server in
+            let member = PortalBrowser(baseURL: server.baseURL)
+            let page = try await PortalLiveTests.signedIn(member, email: "known@example.com")
+            let known = try #require(member.cookies["vettid-browser"])
+            #expect(try await member.post("/portal/sign-out", [("csrf", page.csrf ?? "")]).status == 303)
+            #expect(member.cookies["vettid-browser"] != nil, "signing out keeps the browser known")
+
+            func signIn(_ browser: PortalBrowser, _ email: String, _ password: String) async throws -> Int {
+                let form = try await browser.get("/portal/sign-in")
+                return try await browser.post(
+                    "/portal/sign-in", [("csrf", form.csrf ?? ""), ("email", email), ("password", password)]
+                ).status
+            }
+            let stranger = PortalBrowser(baseURL: server.baseURL)
+            for _ in 0..<3 { #expect(try await signIn(stranger, "known@example.com", "guess-\(UUID())") == 401) }
+            #expect(try await signIn(stranger, "known@example.com", PortalLiveTests.password) == 429)
+            #expect(
+                try await signIn(PortalBrowser(baseURL: server.baseURL), "known@example.com", PortalLiveTests.password)
+                    == 429)
+            #expect(try await signIn(member, "known@example.com", PortalLiveTests.password) == 303)
+
+            // The cookie names its member: it exempts nobody else's sign-in, and a forged one exempts nobody.
+            _ = try await PortalLiveTests.signedIn(PortalBrowser(baseURL: server.baseURL), email: "other@example.com")
+            let other = PortalBrowser(baseURL: server.baseURL)
+            for _ in 0..<3 { _ = try await signIn(other, "other@example.com", "guess-\(UUID())") }
+            let borrowed = PortalBrowser(baseURL: server.baseURL)
+            borrowed.setCookie("vettid-browser", known)
+            #expect(try await signIn(borrowed, "other@example.com", PortalLiveTests.password) == 429)
+            let forged = PortalBrowser(baseURL: server.baseURL)
+            let parts = known.split(separator: ".").map(String.init)
+            let flipped = (parts[1].first == "A" ? "B" : "A") + parts[1].dropFirst()
+            forged.setCookie("vettid-browser", parts[0] + "." + flipped)
+            #expect(try await signIn(forged, "known@example.com", PortalLiveTests.password) == 429)
+        }
+    }
+
     @Test func signInIsRateLimitedLikeTheAPI() async throws {
         try await LiveServer.withServer(configure: {
             $0.limits.failedLoginsPerAccount = .init(capacity: 2, window: .seconds(300))
