@@ -109,10 +109,15 @@ public struct AuthService: Sendable {
 
     /// Checks credentials and opens a session. Unknown email and wrong password give the same answer.
     /// - Parameters:
+    ///   - rawEmail: The email as typed.
+    ///   - password: The password as typed; compared with the stored Argon2id hash, never kept.
+    ///   - dpopJKT: The thumbprint of the request's DPoP proof key, when it carried one: the session is bound to it.
+    ///   - origin: Where the request came from, for the rate limits and the security events.
     ///   - sessionLifetime: How long the session may last at most (the portal's sign-in: 12 hours); the
     ///     configured session and refresh lifetimes otherwise.
     ///   - knownClientOf: The member this client has provably signed in as before (the portal's signed
     ///     known-browser cookie); like a known DPoP key, it exempts the sign-in from the account-wide ceiling.
+    ///   - logger: Where the outcome is logged (never the password).
     public func login(
         email rawEmail: String, password: String, dpopJKT: String?, origin: SecurityEvent.Origin,
         sessionLifetime: Duration? = nil, knownClientOf: UUID? = nil, logger: Logger
