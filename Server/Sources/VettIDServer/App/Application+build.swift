@@ -19,8 +19,9 @@ public func buildRouter(components: ServerComponents) throws -> Router<AppReques
     let transport = RouteRecordingTransport(router: router)
     try handler.registerHandlers(on: transport, middlewares: [EmptyBodyMiddleware()])
     components.gateProxy.register(on: router)
-    PortalRoutes(components: components).register(on: router)
-    for (method, path) in PortalRoutes.routes { transport.record(method, path) }
+    for (method, path) in PortalRoutes(components: components).register(on: router) {
+        transport.record(method, path)
+    }
     for method in GateProxy.methods { transport.record(method, GateProxy.routePath) }
     if let token = components.configuration.metricsToken {
         MetricsEndpoint(metrics: components.metrics, token: token).register(on: router)

@@ -6,8 +6,9 @@ import NIOCore
 /// the JSON content type for requests that carry a body (415 `unsupported_media_type`). The body is collected
 /// here, once, so handlers see a bounded buffer.
 ///
-/// The member portal's routes read their own forms. Gate proxy routes (``GateProxy/pathPrefix``) are exempt: their bodies stream to the upstream unbuffered,
-/// under the proxy's own limit (`gate_proxy_max_body_bytes`).
+/// Exempt: the member portal's routes, which read their own forms (``PortalRoutes``), and the Gate proxy's
+/// (``GateProxy/pathPrefix``), whose bodies stream to the upstream unbuffered under the proxy's own limit
+/// (`gate_proxy_max_body_bytes`).
 public struct RequestBodyMiddleware: RouterMiddleware {
     public typealias Context = AppRequestContext
     let maxBytes: Int
@@ -37,9 +38,7 @@ public struct RequestBodyMiddleware: RouterMiddleware {
             throw tooLarge
         }
         if buffer.readableBytes > 0 {
-            let type = request.headers[.contentType]?.split(separator: ";").first?
-                .trimmingCharacters(in: .whitespaces).lowercased()
-            guard type == "application/json" else {
+            guard request.headers.mediaType == "application/json" else {
                 throw APIFailure(
                     .unsupportedMediaType, .unsupportedMediaType, "the request body must be application/json")
             }

@@ -20,6 +20,9 @@ struct PortalForm: Sendable, Equatable {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// An empty form (a `GET` has none).
+    init() { fields = [] }
+
     /// Parses `body`.
     init(parsing body: some Collection<UInt8>) throws(Malformed) {
         fields = []

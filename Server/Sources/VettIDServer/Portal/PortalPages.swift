@@ -191,6 +191,4 @@ struct PortalErrorPage: Sendable {
     var notice: String?
     var formError: String?
     let message: String
-    let next: String
-    let nextLabel: String
 }

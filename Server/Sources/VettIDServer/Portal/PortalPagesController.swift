@@ -239,22 +239,23 @@ struct PortalPagesController: Sendable {
     }
 
     func showInvitation(_ visit: PortalVisit) async throws -> Response {
-        let invitation = try await pendingInvitation(visit)
-        guard invitation.status(at: components.clock.now()) == .pending else {
+        let invitation = try await namedInvitation(visit)
+        let status = invitation.status(at: components.clock.now())
+        guard status == .pending else {
             throw APIFailure(
-                .conflict, .init(rawValue: "invitation_\(invitation.status(at: components.clock.now()).rawValue)"), "")
+                .conflict, .init(rawValue: "invitation_\(status.rawValue)"), "the invitation is \(status.rawValue)")
         }
         return try invitationPage(invitation, visit)
     }
 
     func revokeInvitation(_ visit: PortalVisit) async throws -> Response {
         _ = try await invitations.revoke(
-            code: try await pendingInvitation(visit).code.value, memberID: try memberID(visit), origin: visit.origin)
+            code: try await namedInvitation(visit).code.value, memberID: try memberID(visit), origin: visit.origin)
         return responder.redirect("/portal/invitations?done=invitation-revoked", visit)
     }
 
     /// The member's invitation the form's `invitation` reference names.
-    private func pendingInvitation(_ visit: PortalVisit) async throws -> Invitation {
+    private func namedInvitation(_ visit: PortalVisit) async throws -> Invitation {
         let all = try await invitations.list(memberID: try memberID(visit))
         guard let invitation = references.find(visit.form["invitation"], in: all) else {
             throw APIFailure(.notFound, .init(rawValue: "invitation_not_found"), "no such invitation")
@@ -267,14 +268,14 @@ struct PortalPagesController: Sendable {
     {
         let link = InvitationPayload.make(code: invitation.code, origin: components.origin.url)
         let qr = try QRCode(encoding: link)
-        let scale = 4
-        let png = qr.png(scale: scale, margin: 4)
+        let (scale, margin) = (4, 4)
+        let png = qr.png(scale: scale, margin: margin)
         let page = PortalInvitationPage(
             layout: layout(visit, .invitations), code: invitation.code.value, link: link,
             label: PortalText.displayable(invitation.label),
             expires: PortalTime(invitation.expiresAt),
             qrDataURI: "data:image/png;base64," + Data(png).base64EncodedString(),
-            qrSize: (qr.width + 8) * scale)
+            qrSize: (qr.width + 2 * margin) * scale)
         return responder.page("invitation", page, visit, status: status)
     }
 
@@ -294,7 +295,7 @@ struct PortalPagesController: Sendable {
             tokens: status.activeTokens.map {
                 .init(
                     id: $0.tokenID,
-                    client: $0.clientType.rawValue == "app" ? "App" : $0.clientType.rawValue.capitalized,
+                    client: $0.clientType.rawValue.capitalized,
                     device: $0.deviceID, issued: PortalTime(unix: $0.issuedAt), expires: PortalTime(unix: $0.expiresAt))
             })
         page.notice = PortalWords.notice(visit.query["done"])

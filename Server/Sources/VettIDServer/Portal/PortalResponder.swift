@@ -14,14 +14,10 @@ struct PortalVisit: Sendable {
     let anonymousCSRF: String
     /// `Set-Cookie` values for the answer.
     var cookies: [String]
-    var form = PortalForm.empty
+    var form = PortalForm()
 
     var binding: PortalCSRF.Binding { member.map { .session($0.session.id) } ?? .anonymous(anonymousCSRF) }
     var origin: SecurityEvent.Origin { info.securityOrigin }
-}
-
-extension PortalForm {
-    static let empty = try! PortalForm(parsing: [UInt8]())
 }
 
 extension Response {
@@ -57,12 +53,8 @@ struct PortalResponder: Sendable {
         PortalLayout(csrf: csrf.token(for: visit.binding), memberEmail: visit.member?.member.email, section: section)
     }
 
-    func error(
-        _ visit: PortalVisit, status: HTTPResponse.Status, title: String, message: String, next: String = "/portal",
-        nextLabel: String = "Go to the portal"
-    ) -> Response {
-        let model = PortalErrorPage(
-            title: title, layout: layout(visit, .none), message: message, next: next, nextLabel: nextLabel)
+    func error(_ visit: PortalVisit, status: HTTPResponse.Status, title: String, message: String) -> Response {
+        let model = PortalErrorPage(title: title, layout: layout(visit, .none), message: message)
         return page("error", model, visit, status: status)
     }
 
@@ -72,7 +64,7 @@ struct PortalResponder: Sendable {
             status: .ok,
             headers: [
                 .contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600",
-                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                PortalSecurityHeaders.contentTypeOptions: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(string: PortalStylesheet.css)))
     }

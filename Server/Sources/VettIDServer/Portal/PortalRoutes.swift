@@ -15,16 +15,6 @@ struct PortalRoutes: Sendable {
     static let maximumFormBytes = 16 * 1024
     /// How long a portal sign-in lasts (the member session behind it may live longer; signing out ends both).
     static let signInLifetime = 12 * 3600
-    /// The routes, for the 405 table.
-    static let routes: [(HTTPRequest.Method, String)] =
-        [
-            (.get, "/portal"), (.get, "/portal/register"), (.post, "/portal/register"), (.get, "/portal/sign-in"),
-            (.post, "/portal/sign-in"), (.post, "/portal/sign-out"), (.post, "/portal/vault/deploy"),
-            (.get, "/portal/devices"), (.post, "/portal/devices/revoke"), (.get, "/portal/invitations"),
-            (.post, "/portal/invitations"), (.post, "/portal/invitations/show"), (.post, "/portal/invitations/revoke"),
-            (.get, "/portal/messaging"), (.post, "/portal/messaging/revoke"), (.get, "/portal/security"),
-            (.get, PortalStylesheet.path),
-        ]
 
     let pages: PortalPagesController
     let cookies: PortalSessionCookie
@@ -60,7 +50,9 @@ struct PortalRoutes: Sendable {
             && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
     }
 
-    func register(on router: Router<AppRequestContext>) {
+    /// Adds the portal's routes to `router` and returns them (method and path), for the 405 table.
+    func register(on router: Router<AppRequestContext>) -> [(HTTPRequest.Method, String)] {
+        var routes: [(HTTPRequest.Method, String)] = [(.get, PortalStylesheet.path)]
         router.get(.init(PortalStylesheet.path)) { _, _ in responder.stylesheet() }
         get("/portal", signedIn: true) { try await pages.dashboard($0) }
         get("/portal/register", signedIn: false) { pages.register($0) }
@@ -79,11 +71,15 @@ struct PortalRoutes: Sendable {
         post("/portal/messaging/revoke", signedIn: true) { try await pages.revokeToken($0) }
         get("/portal/security", signedIn: true) { try await pages.security($0) }
 
+        return routes
+
         func get(_ path: String, signedIn: Bool, _ page: @escaping @Sendable (PortalVisit) async throws -> Response) {
             router.get(.init(path)) { request, _ in await serve(request, isPost: false, signedIn: signedIn, page) }
+            routes.append((.get, path))
         }
         func post(_ path: String, signedIn: Bool, _ page: @escaping @Sendable (PortalVisit) async throws -> Response) {
             router.post(.init(path)) { request, _ in await serve(request, isPost: true, signedIn: signedIn, page) }
+            routes.append((.post, path))
         }
     }
 
@@ -166,9 +162,7 @@ struct PortalRoutes: Sendable {
     }
 
     private func readForm(_ request: Request, info: RequestInfo) async -> Result<PortalForm, FormRefusal> {
-        let type = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/x-www-form-urlencoded" else {
+        guard request.headers.mediaType == "application/x-www-form-urlencoded" else {
             return .failure(.init(status: .unsupportedMediaType, message: "Send the form from the portal's page."))
         }
         do {

@@ -10,6 +10,9 @@ enum PortalSecurityHeaders {
         "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; "
         + "base-uri 'none'"
 
+    /// `X-Content-Type-Options`, on pages and the stylesheet.
+    static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+
     /// The fields for an HTML page.
     static var page: HTTPFields {
         [
@@ -17,7 +20,7 @@ enum PortalSecurityHeaders {
             .contentSecurityPolicy: contentSecurityPolicy,
             HTTPField.Name("X-Frame-Options")!: "DENY",
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
-            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            contentTypeOptions: "nosniff",
             .cacheControl: "no-store",
         ]
     }

@@ -44,7 +44,7 @@ extension PortalTemplates {
         "error": #"""
         {{> head}}
         <p>{{message}}</p>
-        <p><a href="{{next}}">{{nextLabel}}</a></p>
+        <p><a href="/portal">Go to the portal</a></p>
         {{> foot}}
         """#,
     ]
