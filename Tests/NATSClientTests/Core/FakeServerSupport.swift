@@ -1,0 +1,43 @@
+// Helpers for the core's tests against FakeNATSServer: a client configured for quick failures, and a
+// connected pair.
+
+import NATSClient
+import NIOCore
+
+enum FakeServerSupport {
+    /// A configuration pointing at `server`, with short timeouts and reconnects so a test never waits long.
+    static func configuration(
+        _ server: FakeNATSServer,
+        _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
+    ) -> NATSClient.Configuration {
+        var configuration = NATSClient.Configuration(servers: [server.url], name: "core-test")
+        configuration.connectTimeout = .seconds(2)
+        configuration.reconnect = NATSReconnectPolicy(
+            maxAttemptsPerServer: 50, wait: .milliseconds(20), jitter: .zero)
+        adjust(&configuration)
+        return configuration
+    }
+
+    /// A client connected to a fresh fake server, the server's side of the connection, and the CONNECT JSON.
+    static func connected(
+        _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
+    ) async throws -> (FakeNATSServer, NATSClient, FakeNATSConnection, String) {
+        let server = try await FakeNATSServer.start()
+        let client = try NATSClient(configuration: configuration(server, adjust))
+        async let connecting: Void = client.connect()
+        let connection = try await server.nextConnection()
+        let json = try await connection.acceptHandshake()
+        try await connecting
+        return (server, client, connection, json)
+    }
+}
+
+extension AsyncStream<NATSEvent>.Iterator {
+    /// The next event that `matches`, skipping others; `nil` if the stream ended first.
+    mutating func first(where matches: (NATSEvent) -> Bool) async -> NATSEvent? {
+        while let event = await next() {
+            if matches(event) { return event }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,102 @@
+// The connection core's handshake, keepalive and authentication errors, against a scripted in-process server
+// (no nats-server).
+
+import Foundation
+import NATSClient
+import NIOCore
+import Testing
+
+@Suite struct NATSCoreHandshakeTests {
+    @Test func connectSendsConnectAndPingAndSucceedsOnPong() async throws {
+        let (server, client, _, json) = try await FakeServerSupport.connected { $0.auth = .token("s3cret-token") }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let options = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(options["name"] as? String == "core-test")
+        #expect(options["verbose"] as? Bool == false)
+        #expect(options["headers"] as? Bool == true)
+        #expect(options["no_responders"] as? Bool == true)
+        #expect(options["auth_token"] as? String == "s3cret-token")
+        #expect(client.isConnected)
+        #expect(client.serverInfo?.serverID == "FAKE")
+    }
+
+    @Test func aServerThatNeverAnswersThePingTimesTheHandshakeOut() async throws {
+        let server = try await FakeNATSServer.start()
+        defer { Task { await server.stop() } }
+        let client = try NATSClient(
+            configuration: FakeServerSupport.configuration(server) {
+                $0.connectTimeout = .milliseconds(300)
+                $0.reconnect = .disabled
+            })
+        let connecting = Task { try await client.connect() }
+        let connection = try await server.nextConnection()
+        guard case .connect = try await connection.next() else {
+            Issue.record("expected CONNECT")
+            return
+        }
+        let error = await #expect(throws: NATSError.self) { try await connecting.value }
+        #expect(error?.code == .timeout)
+        await connection.waitUntilClosed()
+    }
+
+    @Test func authorizationViolationFailsConnectAndIsNotRetried() async throws {
+        let server = try await FakeNATSServer.start()
+        defer { Task { await server.stop() } }
+        let client = try NATSClient(configuration: FakeServerSupport.configuration(server))
+        let connecting = Task { try await client.connect() }
+        let connection = try await server.nextConnection()
+        guard case .connect = try await connection.next() else {
+            Issue.record("expected CONNECT")
+            return
+        }
+        try await connection.send("-ERR 'Authorization Violation'\r\n")
+        let error = await #expect(throws: NATSError.self) { try await connecting.value }
+        #expect(error?.code == .authorizationViolation)
+        await connection.waitUntilClosed()
+        // Fatal: no second connection within several reconnect waits (20 ms each).
+        await #expect(throws: FakeTimeout.self) { _ = try await server.nextConnection(timeout: .milliseconds(500)) }
+    }
+
+    @Test func theClientAnswersTheServersPing() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        try await connection.send("PING\r\n")
+        #expect(try await connection.next() == .pong)
+    }
+
+    @Test func unansweredPingsMakeTheConnectionStaleAndTheClientReconnects() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.pingInterval = .milliseconds(100)
+            $0.maxPingsOut = 2
+        }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        var events = client.makeEventStream().makeAsyncIterator()
+        // The server never answers: two pings go out, the third timer tick finds both outstanding.
+        #expect(try await connection.next() == .ping)
+        #expect(try await connection.next() == .ping)
+        let disconnected = await events.first { if case .disconnected = $0 { true } else { false } }
+        guard case .disconnected(let reason) = disconnected else {
+            Issue.record("no disconnected event")
+            return
+        }
+        #expect(reason?.code == .staleConnection)
+        await connection.waitUntilClosed()
+        let second = try await server.nextConnection()
+        _ = try await second.acceptHandshake()
+        let reconnected = await events.first { if case .reconnected = $0 { true } else { false } }
+        #expect(reconnected != nil)
+        #expect(client.statistics.reconnects == 1)
+    }
+}

@@ -1,0 +1,194 @@
+// The connection core's subscriptions, reconnect buffering, slow consumers, drain, request/reply and headers,
+// against a scripted in-process server (no nats-server).
+
+import NATSClient
+import NIOCore
+import Testing
+import VettIDTestSupport
+
+@Suite struct NATSCoreMessagingTests {
+    @Test func publishesWhileDisconnectedAreSentAfterTheResubscriptionsOnReconnect() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let subscription = try client.subscribe(to: "orders.*", queue: "workers")
+        subscription.unsubscribe(after: 5)
+        #expect(try await connection.next() == .subscribe(subject: "orders.*", queue: "workers", sid: 1))
+        #expect(try await connection.next() == .unsubscribe(sid: 1, max: 5))
+        try await connection.send("MSG orders.1 1 3\r\none\r\n")
+        var messages = subscription.makeAsyncIterator()
+        #expect(await messages.next()?.payloadString == "one")
+
+        await connection.close()
+        #expect(await eventually { !client.isConnected })
+        try client.publish("buffered-1", to: "audit")
+        try client.publish("buffered-2", to: "audit", replyTo: "answers")
+
+        let second = try await server.nextConnection()
+        _ = try await second.acceptHandshake()
+        // The subscription again with what is left of its limit, then the buffered publishes in order.
+        #expect(try await second.next() == .subscribe(subject: "orders.*", queue: "workers", sid: 1))
+        #expect(try await second.next() == .unsubscribe(sid: 1, max: 4))
+        #expect(try await second.next() == .publish(subject: "audit", replyTo: nil, payload: "buffered-1"))
+        #expect(try await second.next() == .publish(subject: "audit", replyTo: "answers", payload: "buffered-2"))
+    }
+
+    @Test func aFullReconnectBufferRefusesThePublish() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.reconnectBufferSize = 100
+            $0.reconnect = NATSReconnectPolicy(maxAttemptsPerServer: 1000, wait: .seconds(5), jitter: .zero)
+        }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        await connection.close()
+        #expect(await eventually { !client.isConnected })
+        try client.publish(String(repeating: "x", count: 60), to: "s")
+        let error = #expect(throws: NATSError.self) { try client.publish(String(repeating: "y", count: 60), to: "s") }
+        #expect(error?.code == .bufferFull)
+    }
+
+    @Test func aSlowConsumerDropsBeyondItsLimitAndIsReportedOnce() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        var events = client.makeEventStream().makeAsyncIterator()
+        let subscription = try client.subscribe(to: "ticks", pendingLimit: 2)
+        #expect(try await connection.next() == .subscribe(subject: "ticks", queue: nil, sid: 1))
+        try await connection.send((1...6).map { "MSG ticks 1 1\r\n\($0)\r\n" }.joined())
+        let reported = await events.first { if case .error = $0 { true } else { false } }
+        guard case .error(let error) = reported else {
+            Issue.record("no slow-consumer event")
+            return
+        }
+        #expect(error.code == .slowConsumer)
+        #expect(await eventually { subscription.droppedMessages == 4 })
+        var messages = subscription.makeAsyncIterator()
+        #expect(await messages.next()?.payloadString == "1")
+        #expect(await messages.next()?.payloadString == "2")
+        // The next message after the consumer caught up is delivered again.
+        try await connection.send("MSG ticks 1 1\r\n7\r\n")
+        #expect(await messages.next()?.payloadString == "7")
+        #expect(subscription.droppedMessages == 4)
+    }
+
+    @Test func drainDeliversWhatTheServerSentBeforeThePongThenCloses() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer { Task { await server.stop() } }
+        let subscription = try client.subscribe(to: "jobs")
+        #expect(try await connection.next() == .subscribe(subject: "jobs", queue: nil, sid: 1))
+        try client.publish("last words", to: "log")
+        async let draining: Void = client.drain(timeout: .seconds(5))
+        #expect(try await connection.next() == .publish(subject: "log", replyTo: nil, payload: "last words"))
+        #expect(try await connection.next() == .unsubscribe(sid: 1, max: nil))
+        #expect(try await connection.next() == .ping)
+        try await connection.send("MSG jobs 1 9\r\nin-flight\r\n")
+        try await connection.send("PONG\r\n")
+        try await draining
+        var received: [String] = []
+        for await message in subscription { received.append(message.payloadString) }
+        #expect(received == ["in-flight"])
+        await connection.waitUntilClosed()
+        #expect(!client.isConnected)
+    }
+
+    @Test func requestsShareOneInboxAndAreRoutedByToken() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        async let first = client.request("one", to: "svc")
+        guard case .subscribe(let inbox, nil, let inboxSID) = try await connection.next(),
+            case .publish("svc", let firstReply?, "one") = try await connection.next()
+        else {
+            Issue.record("expected the inbox subscription and the first request")
+            return
+        }
+        #expect(inbox.hasPrefix("_INBOX.") && inbox.hasSuffix(".*"))
+        #expect(firstReply.hasPrefix(inbox.dropLast()))
+        async let second = client.request("two", to: "svc")
+        guard case .publish("svc", let secondReply?, "two") = try await connection.next() else {
+            Issue.record("expected the second request on the same inbox")
+            return
+        }
+        #expect(secondReply != firstReply && secondReply.hasPrefix(inbox.dropLast()))
+        // Answered in the opposite order; each reaches its own caller.
+        try await connection.send("MSG \(secondReply) \(inboxSID) 3\r\nTWO\r\n")
+        try await connection.send("MSG \(firstReply) \(inboxSID) 3\r\nONE\r\n")
+        #expect(try await second.payloadString == "TWO")
+        #expect(try await first.payloadString == "ONE")
+    }
+
+    @Test func aStatus503AnswerIsNoResponders() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let answer = Task { try await client.request("ping", to: "nobody", timeout: .seconds(5)) }
+        guard case .subscribe(_, nil, let sid) = try await connection.next(),
+            case .publish("nobody", let reply?, "ping") = try await connection.next()
+        else {
+            Issue.record("expected the request")
+            return
+        }
+        let block = "NATS/1.0 503\r\n\r\n"
+        try await connection.send("HMSG \(reply) \(sid) \(block.utf8.count) \(block.utf8.count)\r\n\(block)\r\n")
+        let error = await #expect(throws: NATSError.self) { _ = try await answer.value }
+        #expect(error?.code == .noResponders)
+    }
+
+    @Test func aRequestWithoutAnswerTimesOut() async throws {
+        let (server, client, _, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let error = await #expect(throws: NATSError.self) {
+            _ = try await client.request("hello", to: "void", timeout: .milliseconds(100))
+        }
+        #expect(error?.code == .timeout)
+    }
+
+    @Test func headersAreFramedWithTheirLengths() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let headers = NATSHeaders([("Trace-Id", "abc"), ("Trace-Id", "def"), ("Kind", "test")])
+        try client.publish("body", to: "with.headers", replyTo: "r", headers: headers)
+        #expect(
+            try await connection.next()
+                == .headerPublish(
+                    subject: "with.headers", replyTo: "r",
+                    headers: "NATS/1.0\r\nTrace-Id: abc\r\nTrace-Id: def\r\nKind: test\r\n\r\n", payload: "body"))
+    }
+
+    @Test func headersAreRefusedByAServerWithoutHeaderSupport() async throws {
+        let server = try await FakeNATSServer.start(info: #"{"server_id":"OLD","proto":1,"headers":false}"#)
+        defer { Task { await server.stop() } }
+        let client = try NATSClient(configuration: FakeServerSupport.configuration(server))
+        async let connecting: Void = client.connect()
+        _ = try await server.nextConnection().acceptHandshake()
+        try await connecting
+        defer { Task { await client.close() } }
+        let error = #expect(throws: NATSError.self) {
+            try client.publish("x", to: "s", headers: NATSHeaders([("A", "b")]))
+        }
+        #expect(error?.code == .invalidConfiguration)
+    }
+}
