@@ -124,9 +124,20 @@ public final class NATSClient: Sendable {
     /// Message and byte counters.
     public var statistics: NATSStatistics { core.statistics }
 
+    /// Sends waiting for room in the outbound buffer (for tests).
+    var waitingSends: Int { core.waitingSends }
+
+    /// Publishes are queued and the socket takes no more (for tests).
+    var outboundIsBackedUp: Bool { core.outboundIsBackedUp }
+
     // MARK: Publish
 
     /// Publishes `payload` to `subject` without waiting.
+    ///
+    /// The message is queued for the connection's writer (or, while disconnected, for the next connection).
+    /// When the queue holds ``Configuration/maxPendingOutboundBytes`` (``Configuration/reconnectBufferSize``
+    /// while disconnected), or a ``send(_:to:replyTo:headers:)`` is waiting for room, it is refused with
+    /// `bufferFull` and nothing is queued; use `send` to wait for room instead.
     ///
     /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded`, `bufferFull` or `connectionClosed`.
     public func publish(
@@ -135,7 +146,7 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) throws(NATSError) {
-        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+        try core.publish(NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: payload))
     }
 
     /// Publishes the UTF-8 bytes of `payload`.
@@ -145,7 +156,8 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) throws(NATSError) {
-        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload))
+        try core.publish(
+            NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload)))
     }
 
     /// Publishes raw bytes.
@@ -155,7 +167,39 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) throws(NATSError) {
-        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(bytes: payload))
+        try core.publish(
+            NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(bytes: payload)))
+    }
+
+    /// Publishes `payload` to `subject`, waiting while the outbound buffer is full (back-pressure).
+    ///
+    /// Like ``publish(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)``, but when the buffer has no room the call
+    /// suspends until the connection has handed enough to the socket (or, while disconnected, until the
+    /// next connection took the reconnect buffer), then queues the message. Waiting sends are queued in the
+    /// order they came, and a `publish` does not overtake them. A message larger than the limit goes alone
+    /// into an empty buffer. Returning means queued, not delivered: ``flush(timeout:)`` confirms the server
+    /// has it.
+    ///
+    /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded` or `invalidConfiguration` (headers
+    ///   to a server without them) at once; `connectionClosed` if the client closes while the message waits;
+    ///   `cancelled` if the calling task is cancelled while it waits (the message is then not sent).
+    public func send(
+        _ payload: ByteBuffer,
+        to subject: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil
+    ) async throws(NATSError) {
+        try await core.send(NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: payload))
+    }
+
+    /// Publishes the UTF-8 bytes of `payload`, waiting while the outbound buffer is full.
+    public func send(
+        _ payload: String,
+        to subject: String,
+        replyTo: String? = nil,
+        headers: NATSHeaders? = nil
+    ) async throws(NATSError) {
+        try await send(ByteBuffer(string: payload), to: subject, replyTo: replyTo, headers: headers)
     }
 
     /// Sends a PING after everything published so far and waits for the PONG: when this returns, the

@@ -27,6 +27,8 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidSubject = Code(rawValue: "invalid_subject")
         /// The outbound or reconnect buffer is full; the publish was not accepted.
         public static let bufferFull = Code(rawValue: "buffer_full")
+        /// The calling task was cancelled while the operation waited (for example a `send` waiting for room).
+        public static let cancelled = Code(rawValue: "cancelled")
         /// A subscription dropped messages because its consumer did not keep up.
         public static let slowConsumer = Code(rawValue: "slow_consumer")
         /// The configuration is invalid (for example an unparsable server URL or creds file).

@@ -46,15 +46,17 @@ struct NATSOutboundBuffer {
         current.writeNATSCommand(command)
     }
 
+    /// Appends one PUB or HPUB frame.
     @inline(__always)
-    mutating func writePublish(subject: String, replyTo: String?, payload: ByteBuffer) {
-        reserve(32 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes)
-        current.writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
-    }
-
-    mutating func writeHeaderPublish(subject: String, replyTo: String?, headers: NATSHeaders, payload: ByteBuffer) {
-        reserve(64 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes)
-        current.writeNATSHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    mutating func write(_ frame: NATSPublishFrame) {
+        let headerBytes = frame.headerBlock?.readableBytes ?? 0
+        reserve(48 + frame.subject.utf8.count + (frame.replyTo?.utf8.count ?? 0) + headerBytes + frame.payload.readableBytes)
+        if let headerBlock = frame.headerBlock {
+            current.writeNATSHeaderPublish(
+                subject: frame.subject, replyTo: frame.replyTo, headerBlock: headerBlock, payload: frame.payload)
+        } else {
+            current.writeNATSPublish(subject: frame.subject, replyTo: frame.replyTo, payload: frame.payload)
+        }
     }
 
     /// Every queued chunk, oldest first, now counted as in flight: call ``written()`` once per chunk when

@@ -1,6 +1,6 @@
 // Writers for client-to-server operations, straight into the outgoing ByteBuffer.
 
-public import NIOCore
+import NIOCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -10,16 +10,8 @@ public import NIOCore
 
 extension ByteBuffer {
     /// Writes one command in wire format.
-    public mutating func writeNATSCommand(_ command: NATSClientCommand) {
+    mutating func writeNATSCommand(_ command: NATSClientCommand) {
         switch command {
-        case .connect(let options):
-            writeNATSConnect(options)
-        case .publish(let subject, let replyTo, let headers, let payload):
-            if let headers {
-                writeNATSHeaderPublish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
-            } else {
-                writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
-            }
         case .subscribe(let subject, let queue, let sid):
             writeStaticString("SUB ")
             writeString(subject)
@@ -46,7 +38,7 @@ extension ByteBuffer {
     }
 
     /// Writes `CONNECT {json}\r\n`.
-    public mutating func writeNATSConnect(_ options: NATSConnectOptions) {
+    mutating func writeNATSConnect(_ options: NATSConnectOptions) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding this plain struct cannot fail.
@@ -61,8 +53,7 @@ extension ByteBuffer {
     /// The hot path of publishing: one capacity check and one exclusive access to the buffer for the whole
     /// frame, the pieces copied with `memcpy` (ByteBuffer's per-piece writers each re-check capacity and
     /// uniqueness, which dominated the publish profile).
-    @inlinable
-    public mutating func writeNATSPublish(subject: String, replyTo: String?, payload: ByteBuffer) {
+    mutating func writeNATSPublish(subject: String, replyTo: String?, payload: ByteBuffer) {
         let written: Bool? = subject.utf8.withContiguousStorageIfAvailable { subjectBytes in
             payload.withUnsafeReadableBytes { payloadBytes in
                 guard let replyTo else {
@@ -99,7 +90,6 @@ extension ByteBuffer {
     }
 
     /// Writes one `PUB` frame from raw pieces in a single unsafe write.
-    @inlinable
     mutating func writeNATSPublishFrame(
         subject: UnsafeRawBufferPointer,
         replyTo: UnsafeRawBufferPointer?,
@@ -154,31 +144,15 @@ extension ByteBuffer {
         }
     }
 
-    /// Writes `PUB subject [reply] size\r\npayload\r\n` from raw bytes.
-    @inlinable
-    public mutating func writeNATSPublish<Bytes: Collection<UInt8>>(subject: String, replyTo: String?, bytes: Bytes) {
-        writeStaticString("PUB ")
-        writeString(subject)
-        writeInteger(UInt8(ascii: " "))
-        if let replyTo {
-            writeString(replyTo)
-            writeInteger(UInt8(ascii: " "))
-        }
-        writeDecimal(UInt64(bytes.count))
-        writeStaticString("\r\n")
-        writeBytes(bytes)
-        writeStaticString("\r\n")
-    }
-
     /// Writes `HPUB subject [reply] hdrlen totlen\r\nheaders payload\r\n`.
-    public mutating func writeNATSHeaderPublish(
+    ///
+    /// `headerBlock` is the block ``writeNATSHeaderBlock(_:)`` wrote, encoded once by the caller.
+    mutating func writeNATSHeaderPublish(
         subject: String,
         replyTo: String?,
-        headers: NATSHeaders,
+        headerBlock block: ByteBuffer,
         payload: ByteBuffer
     ) {
-        var block = ByteBuffer()
-        block.writeNATSHeaderBlock(headers)
         writeStaticString("HPUB ")
         writeString(subject)
         writeInteger(UInt8(ascii: " "))
@@ -196,7 +170,7 @@ extension ByteBuffer {
     }
 
     /// Writes a header block `NATS/1.0[ status[ description]]\r\n(Name: Value\r\n)*\r\n`.
-    public mutating func writeNATSHeaderBlock(_ headers: NATSHeaders) {
+    mutating func writeNATSHeaderBlock(_ headers: NATSHeaders) {
         writeStaticString("NATS/1.0")
         if let status = headers.status {
             writeInteger(UInt8(ascii: " "))
@@ -217,8 +191,7 @@ extension ByteBuffer {
     }
 
     /// Writes an unsigned integer in ASCII decimal without building a String.
-    @inlinable
-    public mutating func writeDecimal(_ value: UInt64) {
+    mutating func writeDecimal(_ value: UInt64) {
         if value < 10 {
             writeInteger(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return

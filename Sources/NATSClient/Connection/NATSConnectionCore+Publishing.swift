@@ -1,0 +1,202 @@
+// Publishing: frames into the outbound buffer, flushes scheduled once per burst, and the two answers to a
+// full buffer — `publish` refuses at once (`bufferFull`), `send` waits for room (back-pressure), in order.
+// The buffer's limit is `maxPendingOutboundBytes` while connected and `reconnectBufferSize` while not.
+
+import NIOConcurrencyHelpers
+import NIOCore
+
+extension NATSConnectionCore {
+    /// Queues `frame` now or throws `bufferFull`; never waits.
+    func publish(_ frame: NATSPublishFrame) throws(NATSError) {
+        let result: Result<Bool, NATSError> = state.withLockedValue { state in
+            if let refusal = refusal(of: frame, state) { return .failure(refusal) }
+            // Sends waiting for room go first: a publish does not overtake them.
+            guard state.sendWaiters.isEmpty, state.outbound.pendingBytes + frame.size <= outboundLimit(state) else {
+                return .failure(NATSError(.bufferFull, state.canWrite ? "outbound buffer full" : "reconnect buffer full"))
+            }
+            queueLocked(frame, &state)
+            return .success(scheduleFlushLocked(&state))
+        }
+        switch result {
+        case .success(let needsFlush):
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Queues `frame`, waiting while the buffer has no room for it; waiting sends are queued in the order
+    /// they came. Throws what `publish` throws except `bufferFull`, `connectionClosed` if the client closes
+    /// while it waits, and `cancelled` if the calling task is cancelled while it waits.
+    func send(_ frame: NATSPublishFrame) async throws(NATSError) {
+        enum Admission {
+            case queued(needsFlush: Bool)
+            case waiting(id: UInt64, promise: EventLoopPromise<Void>)
+            case refused(NATSError)
+        }
+        let admission: Admission = state.withLockedValue { state in
+            if let refusal = refusal(of: frame, state) { return .refused(refusal) }
+            if state.sendWaiters.isEmpty, fits(frame.size, state) {
+                queueLocked(frame, &state)
+                return .queued(needsFlush: scheduleFlushLocked(&state))
+            }
+            let id = state.makeWaiterID()
+            let promise = eventLoop.makePromise(of: Void.self)
+            state.sendWaiters.append(PendingSend(id: id, frame: frame, promise: promise))
+            return .waiting(id: id, promise: promise)
+        }
+        switch admission {
+        case .refused(let error):
+            throw error
+        case .queued(let needsFlush):
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .waiting(let id, let promise):
+            do {
+                try await withTaskCancellationHandler {
+                    try await promise.futureResult.get()
+                } onCancel: {
+                    let cancelled: PendingSend? = self.state.withLockedValue { state in
+                        guard let index = state.sendWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                        return state.sendWaiters.remove(at: index)
+                    }
+                    cancelled?.promise.fail(NATSError(.cancelled, "cancelled while waiting for room to publish"))
+                }
+            } catch let error as NATSError {
+                throw error
+            } catch {
+                throw NATSError(.connectionClosed, "\(error)")
+            }
+        }
+    }
+
+    /// Why `frame` cannot be published at all (closed, headers the server lacks, too large); `nil` if it can.
+    private func refusal(of frame: NATSPublishFrame, _ state: State) -> NATSError? {
+        if state.isShutDown { return NATSError(.connectionClosed, "connection closed") }
+        if frame.headerBlock != nil, !state.serverHeaders {
+            return NATSError(.invalidConfiguration, "server does not support headers")
+        }
+        if frame.size > state.maxPayload {
+            return NATSError(
+                .maxPayloadExceeded, "payload of \(frame.size) bytes exceeds the server maximum \(state.maxPayload)")
+        }
+        return nil
+    }
+
+    private func outboundLimit(_ state: State) -> Int {
+        state.canWrite ? configuration.maxPendingOutboundBytes : configuration.reconnectBufferSize
+    }
+
+    /// Room for a waiting send: within the limit, or an empty buffer (a frame larger than the limit still goes,
+    /// alone).
+    private func fits(_ size: Int, _ state: State) -> Bool {
+        let pending = state.outbound.pendingBytes
+        return pending == 0 || pending + size <= outboundLimit(state)
+    }
+
+    private func queueLocked(_ frame: NATSPublishFrame, _ state: inout State) {
+        state.outbound.write(frame)
+        state.statistics.outMessages += 1
+        state.statistics.outBytes += UInt64(frame.payload.readableBytes)
+    }
+
+    /// Queues the waiting sends that now fit, oldest first; returns their promises to complete after the
+    /// lock (with the error for a frame the current server refuses, such as one over its `max_payload`).
+    func admitWaitingSendsLocked(_ state: inout State) -> [(EventLoopPromise<Void>, NATSError?)] {
+        var admitted: [(EventLoopPromise<Void>, NATSError?)] = []
+        while let first = state.sendWaiters.first {
+            if let refusal = refusal(of: first.frame, state) {
+                admitted.append((state.sendWaiters.removeFirst().promise, refusal))
+                continue
+            }
+            guard fits(first.frame.size, state) else { break }
+            queueLocked(first.frame, &state)
+            admitted.append((state.sendWaiters.removeFirst().promise, nil))
+        }
+        return admitted
+    }
+
+    /// Marks a flush as scheduled if one is needed; returns whether the caller must schedule it.
+    func scheduleFlushLocked(_ state: inout State) -> Bool {
+        guard !state.flushScheduled, state.canWrite else { return false }
+        state.flushScheduled = true
+        return true
+    }
+
+    func flushOutbound() {
+        let work: ((any Channel), [ByteBuffer], [(EventLoopPromise<Void>, NATSError?)], Bool)? =
+            state.withLockedValue { state in
+                guard let channel = state.channel, state.machine.isConnected, !state.outbound.isEmpty else {
+                    state.flushScheduled = false
+                    return nil
+                }
+                // Not writable: keep the flag set so publishes stop scheduling flushes; the writability
+                // change flushes once the socket drains.
+                guard channel.isWritable else { return nil }
+                state.flushScheduled = false
+                let chunks = state.outbound.takeForWrite()
+                let admitted = admitWaitingSendsLocked(&state)
+                let again = !admitted.isEmpty && !state.outbound.isEmpty && scheduleFlushLocked(&state)
+                return (channel, chunks, admitted, again)
+            }
+        guard let (channel, chunks, admitted, again) = work else { return }
+        write(chunks, to: channel)
+        complete(admitted)
+        if again { eventLoop.execute { self.flushOutbound() } }
+    }
+
+    func complete(_ admitted: [(EventLoopPromise<Void>, NATSError?)]) {
+        for (promise, error) in admitted {
+            if let error { promise.fail(error) } else { promise.succeed() }
+        }
+    }
+
+    /// Writes chunks taken with `takeForWrite()` and flushes once; each chunk goes back to the pool when
+    /// its write completes.
+    func write(_ chunks: [ByteBuffer], to channel: any Channel) {
+        if chunks.isEmpty {
+            channel.flush()
+            return
+        }
+        for chunk in chunks {
+            let written = eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in
+                self.state.withLockedValue { $0.outbound.written() }
+            }
+            channel.write(chunk, promise: written)
+        }
+        channel.flush()
+    }
+
+    /// Sends a PING after everything queued and waits for its PONG.
+    func flush(timeout: Duration) async throws {
+        let promise = eventLoop.makePromise(of: Void.self)
+        let result: Result<(UInt64, Bool), NATSError> = state.withLockedValue { state in
+            guard !state.finished else { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            guard state.canWrite else { return .failure(NATSError(.notConnected, "not connected")) }
+            let id = state.makeWaiterID()
+            state.outbound.write(.ping)
+            state.pongWaiters.append((id: id, promise: promise))
+            return .success((id, scheduleFlushLocked(&state)))
+        }
+        let id: UInt64
+        switch result {
+        case .success(let (waiterID, needsFlush)):
+            id = waiterID
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .failure(let error):
+            promise.fail(error)
+            throw error
+        }
+        let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            let expired: EventLoopPromise<Void>? = self.state.withLockedValue { state in
+                guard let index = state.pongWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                let waiter = state.pongWaiters[index].promise
+                state.pongWaiters[index] = (id: 0, promise: nil)
+                return waiter
+            }
+            expired?.fail(NATSError(.timeout, "no PONG within \(timeout)"))
+        }
+        defer { timer.cancel() }
+        try await promise.futureResult.get()
+    }
+}

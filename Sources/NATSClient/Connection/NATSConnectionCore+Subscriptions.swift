@@ -1,0 +1,137 @@
+// Subscriptions: SUB and UNSUB on the wire, delivery of MSG/HMSG through the registry (with slow-consumer
+// reports and wake-ups once per read batch), and draining one subscription or the whole client.
+
+import NIOConcurrencyHelpers
+import NIOCore
+
+extension NATSConnectionCore {
+    func subscribe(
+        subject: String,
+        queue: String?,
+        pendingLimit: Int,
+        dropCounter: NATSDropCounter
+    ) throws(NATSError) -> (UInt64, NATSMessageQueue) {
+        guard NATSSubjectValidator.isValidSubscribeSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid subscription subject")
+        }
+        if let queue, !NATSSubjectValidator.isValidQueueName(queue) {
+            throw NATSError(.invalidSubject, "invalid queue group name")
+        }
+        let result: Result<(UInt64, NATSMessageQueue, Bool), NATSError> = state.withLockedValue { state in
+            if state.isShutDown { return .failure(NATSError(.connectionClosed, "connection closed")) }
+            let (sid, messages) = state.subscriptions.add(subject: subject, queue: queue, dropCounter: dropCounter) {
+                sid in
+                NATSMessageQueue(limit: pendingLimit) { [weak self] in self?.unsubscribe(sid: sid, after: nil) }
+            }
+            guard state.canWrite else { return .success((sid, messages, false)) }
+            state.outbound.write(.subscribe(subject: subject, queue: queue, sid: sid))
+            return .success((sid, messages, scheduleFlushLocked(&state)))
+        }
+        switch result {
+        case .success(let (sid, messages, needsFlush)):
+            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+            return (sid, messages)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    func unsubscribe(sid: UInt64, after max: Int?) {
+        let (needsFlush, finished): (Bool, NATSMessageQueue?) = state.withLockedValue { state in
+            guard let outcome = state.subscriptions.unsubscribe(sid, after: max) else { return (false, nil) }
+            var finished: NATSMessageQueue?
+            var wireMax: Int?
+            switch outcome {
+            case .limited(let max): wireMax = max
+            case .removed(let sink): finished = sink
+            }
+            guard state.canWrite else { return (false, finished) }
+            // Like nats.go, the live UNSUB carries the total; a resubscribe after reconnect sends what remains.
+            state.outbound.write(.unsubscribe(sid: sid, max: wireMax))
+            return (scheduleFlushLocked(&state), finished)
+        }
+        finished?.finish()
+        if needsFlush { eventLoop.execute { self.flushOutbound() } }
+    }
+
+    func deliver(sid: UInt64, message: NATSMessage) {
+        enum Outcome {
+            case none
+            case slowConsumer(NATSError)
+            case response(PendingRequest)
+        }
+        let outcome: Outcome = state.withLockedValue { state in
+            state.statistics.inMessages += 1
+            state.statistics.inBytes += UInt64(message.payload.readableBytes)
+            switch state.subscriptions.deliver(message, to: sid) {
+            case .unknown:
+                return .none
+            case .requestInbox:
+                return state.requests.answer(to: message.subject).map(Outcome.response) ?? .none
+            case .delivered(let wake, let slowConsumer):
+                if let wake { state.queuesToWake.append(wake) }
+                return slowConsumer.map(Outcome.slowConsumer) ?? .none
+            }
+        }
+        switch outcome {
+        case .none:
+            break
+        case .slowConsumer(let error):
+            events.yield(.error(error))
+        case .response(let pending):
+            pending.timeout?.cancel()
+            if message.status == 503, message.payload.readableBytes == 0 {
+                pending.promise.fail(NATSError(.noResponders, "no responders for the request"))
+            } else {
+                pending.promise.succeed(message)
+            }
+        }
+    }
+
+    /// Unsubscribes `sid` on the server, waits for a PING/PONG round trip so every message the server
+    /// sent before the UNSUB has arrived, then ends the subscription's sequence.
+    func drainSubscription(sid: UInt64, timeout: Duration) async throws {
+        let needsFlush: Bool = state.withLockedValue { state in
+            guard state.subscriptions.contains(sid), state.canWrite else { return false }
+            state.outbound.write(.unsubscribe(sid: sid, max: nil))
+            return scheduleFlushLocked(&state)
+        }
+        if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        var failure: (any Error)?
+        do {
+            try await flush(timeout: timeout)
+        } catch {
+            failure = error
+        }
+        let queue = state.withLockedValue { $0.subscriptions.remove(sid) }
+        queue?.finish()
+        if let failure { throw failure }
+    }
+
+    /// Unsubscribes everything, waits for the messages the server sent before, ends the sequences, closes.
+    func drain(timeout: Duration) async throws {
+        let (needsFlush, started): (Bool, Bool) = state.withLockedValue { state in
+            guard state.machine.startDraining() else { return (false, false) }
+            for sid in state.subscriptions.subscriberIDs {
+                state.outbound.write(.unsubscribe(sid: sid, max: nil))
+            }
+            return (scheduleFlushLocked(&state), true)
+        }
+        guard started else {
+            await close()
+            return
+        }
+        if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        var failure: (any Error)?
+        do {
+            // The PONG comes after every message the server sent before it processed our UNSUBs.
+            try await flush(timeout: timeout)
+        } catch {
+            failure = error
+        }
+        let queues = state.withLockedValue { $0.subscriptions.removeSubscribers() }
+        for queue in queues { queue.finish() }
+        await close()
+        if let failure { throw failure }
+    }
+}

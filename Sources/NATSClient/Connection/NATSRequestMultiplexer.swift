@@ -1,0 +1,55 @@
+// Request/reply over one wildcard inbox subscription, as a pure value: each request gets a reply subject
+// `<prefix><token>` under the connection's one inbox, and an answer is routed to its waiter by the token.
+
+/// Pending requests of one connection and the inbox they share.
+struct NATSRequestMultiplexer<Waiter> {
+    /// The inbox: reply subjects are `prefix` + token; `sid` is its wildcard subscription.
+    private(set) var inbox: (prefix: String, sid: UInt64)?
+    private var pending: [Substring: Waiter] = [:]
+    private var nextToken: UInt64 = 0
+
+    /// Requests waiting for an answer.
+    var count: Int { pending.count }
+
+    /// Sets the inbox (once, before the first request).
+    mutating func open(prefix: String, sid: UInt64) {
+        precondition(inbox == nil, "the inbox is opened once")
+        inbox = (prefix, sid)
+    }
+
+    /// Registers `waiter` under a fresh token; returns the reply subject to publish with and the token.
+    mutating func register(_ waiter: Waiter) -> (replySubject: String, token: Substring) {
+        guard let inbox else { preconditionFailure("open the inbox before the first request") }
+        nextToken += 1
+        let token = Substring(String(nextToken, radix: 36))
+        pending[token] = waiter
+        return (inbox.prefix + token, token)
+    }
+
+    /// Changes the waiter of `token`, if it still waits.
+    mutating func update(_ token: Substring, _ body: (inout Waiter) -> Void) {
+        guard var waiter = pending[token] else { return }
+        body(&waiter)
+        pending[token] = waiter
+    }
+
+    /// The waiter an answer on `subject` belongs to, removed; `nil` for a subject outside the inbox or a
+    /// request that no longer waits (answered, timed out or cancelled).
+    mutating func answer(to subject: String) -> Waiter? {
+        guard let inbox, subject.hasPrefix(inbox.prefix) else { return nil }
+        return pending.removeValue(forKey: subject.dropFirst(inbox.prefix.count))
+    }
+
+    /// Stops waiting for `token`; returns its waiter if it was still waiting.
+    mutating func remove(_ token: Substring) -> Waiter? {
+        pending.removeValue(forKey: token)
+    }
+
+    /// Every waiter, removed (the connection closed).
+    mutating func removeAll() -> [Waiter] {
+        defer { pending.removeAll() }
+        return Array(pending.values)
+    }
+}
+
+extension NATSRequestMultiplexer: Sendable where Waiter: Sendable {}

@@ -1,0 +1,158 @@
+// The subscriptions of one connection as a pure value: subscription ids, where each one's messages go, the
+// auto-unsubscribe counts, slow-consumer episodes, and the SUB/UNSUB lines that restore them on a new
+// connection. The connection core keeps it under its lock and carries out what it returns.
+
+import NIOCore
+
+/// Where a subscription's messages go. ``NATSMessageQueue`` in the client; a recorder in tests.
+protocol NATSMessageSink: AnyObject, Sendable {
+    /// Offers one message; says whether it was stored, dropped (buffer full) or the sink has ended.
+    func enqueue(_ message: NATSMessage) -> NATSMessageQueue.EnqueueResult
+    /// No more messages will come.
+    func finish()
+}
+
+extension NATSMessageQueue: NATSMessageSink {}
+
+struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
+    struct Entry {
+        let subject: String
+        let queue: String?
+        /// `nil` for the shared request inbox, whose messages the request multiplexer routes.
+        let sink: Sink?
+        let dropCounter: NATSDropCounter?
+        var delivered = 0
+        /// Auto-unsubscribe after this many messages in all.
+        var max: Int?
+        /// Dropping since the last message that was stored; one slow-consumer report per episode.
+        var inSlowEpisode = false
+    }
+
+    /// What became of one delivered message.
+    enum Delivery {
+        /// No such subscription (it ended before the server saw the UNSUB).
+        case unknown
+        /// A message for the shared request inbox.
+        case requestInbox
+        /// Given to the subscription's sink. `wake`: the sink to wake at the end of the read batch;
+        /// `slowConsumer`: a new slow-consumer episode began. A subscription that reached its
+        /// auto-unsubscribe count is removed and its sink finished.
+        case delivered(wake: Sink?, slowConsumer: NATSError?)
+    }
+
+    /// What an unsubscription did.
+    enum Unsubscription {
+        /// The subscription stays until it has received `max` messages in all.
+        case limited(max: Int)
+        /// The subscription is gone; its sink (if any) must be finished.
+        case removed(Sink?)
+    }
+
+    private(set) var entries: [UInt64: Entry] = [:]
+    private var nextSID: UInt64 = 1
+
+    var count: Int { entries.count }
+
+    func contains(_ sid: UInt64) -> Bool { entries[sid] != nil }
+
+    /// Adds a subscription with the next id; `makeSink` gets that id (a sink may unsubscribe itself by it).
+    mutating func add(
+        subject: String,
+        queue: String?,
+        dropCounter: NATSDropCounter?,
+        makeSink: (UInt64) -> Sink
+    ) -> (sid: UInt64, sink: Sink) {
+        let sid = nextSID
+        nextSID += 1
+        let sink = makeSink(sid)
+        entries[sid] = Entry(subject: subject, queue: queue, sink: sink, dropCounter: dropCounter)
+        return (sid, sink)
+    }
+
+    /// Adds the shared request inbox's wildcard subscription; its messages are ``Delivery/requestInbox``.
+    mutating func addRequestInbox(subject: String) -> UInt64 {
+        let sid = nextSID
+        nextSID += 1
+        entries[sid] = Entry(subject: subject, queue: nil, sink: nil, dropCounter: nil)
+        return sid
+    }
+
+    /// Hands `message` to subscription `sid`; counts it, tracks slow-consumer episodes and the
+    /// auto-unsubscribe limit (a subscription that reached it is removed and its sink finished).
+    mutating func deliver(_ message: NATSMessage, to sid: UInt64) -> Delivery {
+        guard var entry = entries[sid] else { return .unknown }
+        guard let sink = entry.sink else { return .requestInbox }
+        entry.delivered += 1
+        var wake: Sink?
+        var slowConsumer: NATSError?
+        switch sink.enqueue(message) {
+        case .dropped:
+            entry.dropCounter?.increment()
+            if !entry.inSlowEpisode {
+                entry.inSlowEpisode = true
+                slowConsumer = NATSError(.slowConsumer, "subscription \(sid) on \(entry.subject) is dropping messages")
+            }
+        case .enqueued(let needsWake):
+            entry.inSlowEpisode = false
+            if needsWake { wake = sink }
+        case .terminated:
+            break
+        }
+        if let max = entry.max, entry.delivered >= max {
+            entries[sid] = nil
+            sink.finish()
+        } else {
+            entries[sid] = entry
+        }
+        return .delivered(wake: wake, slowConsumer: slowConsumer)
+    }
+
+    /// Unsubscribes `sid` now, or after `max` messages in all when fewer have arrived; `nil` if unknown.
+    mutating func unsubscribe(_ sid: UInt64, after max: Int?) -> Unsubscription? {
+        guard var entry = entries[sid] else { return nil }
+        if let max, entry.delivered < max {
+            entry.max = max
+            entries[sid] = entry
+            return .limited(max: max)
+        }
+        entries[sid] = nil
+        return .removed(entry.sink)
+    }
+
+    /// Removes `sid`; returns its sink (not finished).
+    mutating func remove(_ sid: UInt64) -> Sink? {
+        entries.removeValue(forKey: sid)?.sink
+    }
+
+    /// SUB (and UNSUB with what is left of a limit) for every subscription, oldest first, for a new connection.
+    func resubscribeCommands() -> [NATSClientCommand] {
+        var commands: [NATSClientCommand] = []
+        commands.reserveCapacity(entries.count)
+        for (sid, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            commands.append(.subscribe(subject: entry.subject, queue: entry.queue, sid: sid))
+            if let max = entry.max {
+                commands.append(.unsubscribe(sid: sid, max: Swift.max(max - entry.delivered, 1)))
+            }
+        }
+        return commands
+    }
+
+    /// The ids of the subscriptions that are not the request inbox, oldest first.
+    var subscriberIDs: [UInt64] { entries.filter { $0.value.sink != nil }.keys.sorted() }
+
+    /// Removes every subscription but the request inbox; returns their sinks (not finished).
+    mutating func removeSubscribers() -> [Sink] {
+        let sinks = entries.values.compactMap(\.sink)
+        entries = entries.filter { $0.value.sink == nil }
+        return sinks
+    }
+
+    /// Removes everything; returns the sinks (not finished).
+    mutating func removeAll() -> [Sink] {
+        defer { entries.removeAll() }
+        return entries.values.compactMap(\.sink)
+    }
+}
+
+extension NATSSubscriptionRegistry: Sendable where Sink: Sendable {}
+extension NATSSubscriptionRegistry.Entry: Sendable where Sink: Sendable {}

@@ -1,0 +1,114 @@
+// Back-pressure against a scripted in-process server that stops reading: `publish` refuses at once when the
+// outbound buffer is full, `send` waits for room and keeps its place, nothing is lost or reordered.
+
+import NIOCore
+import Testing
+import VettIDTestSupport
+
+@testable import NATSClient
+
+@Suite struct NATSCoreBackPressureTests {
+    static let payload = String(repeating: "x", count: 16 * 1024)
+    /// As large as the publishes that filled the buffer, so it cannot slip into the room they left.
+    static let last = "after the wait" + String(repeating: "-", count: 16 * 1024)
+
+    /// Publishes until the buffer is full while the socket takes nothing more (the server does not read), a
+    /// state that lasts; returns how many were accepted.
+    private func fill(_ client: NATSClient) async throws -> Int {
+        var accepted = 0
+        while accepted < 20_000 {
+            let result = Result { () throws(NATSError) in try client.publish(Self.payload, to: "bulk") }
+            switch result {
+            case .success:
+                accepted += 1
+                if accepted % 32 == 0 { await Task.yield() }
+            case .failure(let error):
+                guard error.code == .bufferFull else { throw error }
+                // Full for the moment, or for good: only once the channel stopped taking writes is it for good.
+                if client.outboundIsBackedUp { return accepted }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        Issue.record("the buffer never backed up (\(accepted) publishes of 16 KiB accepted)")
+        return accepted
+    }
+
+    @Test func sendWaitsForRoomKeepsItsPlaceAndNothingIsLost() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.maxPendingOutboundBytes = 64 * 1024
+        }
+        defer { Task { await client.close(); await server.stop() } }
+        try await connection.pauseReading()
+        let accepted = try await fill(client)
+
+        let sending = Task { try await client.send(Self.last, to: "bulk") }
+        #expect(await eventually { client.waitingSends == 1 })
+        // A publish does not overtake the waiting send.
+        let overtaking = #expect(throws: NATSError.self) { try client.publish("overtaker", to: "bulk") }
+        #expect(overtaking?.code == .bufferFull)
+
+        try await connection.resumeReading()
+        try await sending.value
+        #expect(client.waitingSends == 0)
+        for index in 0..<accepted {
+            let operation = try await connection.next()
+            guard operation == .publish(subject: "bulk", replyTo: nil, payload: Self.payload) else {
+                Issue.record("publish \(index) of \(accepted) arrived as \(String(describing: operation).prefix(80))")
+                return
+            }
+        }
+        #expect(try await connection.next() == .publish(subject: "bulk", replyTo: nil, payload: Self.last))
+    }
+
+    @Test func aCancelledSendIsNotSent() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.maxPendingOutboundBytes = 64 * 1024
+        }
+        defer { Task { await client.close(); await server.stop() } }
+        try await connection.pauseReading()
+        let accepted = try await fill(client)
+        let sending = Task { try await client.send(Self.last, to: "bulk") }
+        #expect(await eventually { client.waitingSends == 1 })
+        sending.cancel()
+        let error = await #expect(throws: NATSError.self) { try await sending.value }
+        #expect(error?.code == .cancelled)
+        #expect(client.waitingSends == 0)
+        // The buffer drains and the next send goes straight through, after everything accepted before.
+        try await connection.resumeReading()
+        try await client.send("next", to: "bulk")
+        var last: FakeClientOperation?
+        for _ in 0...accepted { last = try await connection.next() }
+        #expect(last == .publish(subject: "bulk", replyTo: nil, payload: "next"))
+    }
+
+    @Test func closingFailsAWaitingSend() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.maxPendingOutboundBytes = 64 * 1024
+        }
+        defer { Task { await server.stop() } }
+        try await connection.pauseReading()
+        _ = try await fill(client)
+        let sending = Task { try await client.send(Self.last, to: "bulk") }
+        #expect(await eventually { client.waitingSends == 1 })
+        await client.close()
+        let error = await #expect(throws: NATSError.self) { try await sending.value }
+        #expect(error?.code == .connectionClosed)
+    }
+
+    @Test func whileDisconnectedASendWaitsForTheNextConnection() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.reconnectBufferSize = 30  // "PUB q 10\r\nfirst fits\r\n" is 22 bytes
+        }
+        defer { Task { await client.close(); await server.stop() } }
+        await connection.close()
+        #expect(await eventually { !client.isConnected })
+        try await client.send("first fits", to: "q")
+        let sending = Task { try await client.send("second waits", to: "q") }
+        #expect(await eventually { client.waitingSends == 1 })
+        let second = try await server.nextConnection()
+        _ = try await second.acceptHandshake()
+        try await sending.value
+        #expect(try await second.next() == .publish(subject: "q", replyTo: nil, payload: "first fits"))
+        #expect(try await second.next() == .publish(subject: "q", replyTo: nil, payload: "second waits"))
+    }
+}
