@@ -133,60 +133,6 @@ let package = Package(
             dependencies: ["VettIDCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
-        // Benchmark (scripts/bench-gate): DPoP proofs/s and the Gate proxy's overhead; not a product.
-        .executableTarget(
-            name: "GateBench",
-            dependencies: [
-                "VettIDServer",
-                .product(name: "VettIDAttestation", package: "VettID"),
-                .product(name: "VettIDVerification", package: "VettID"),
-                .product(name: "VettIDSoftwareAttestation", package: "VettID"),
-                .product(name: "VettIDClient", package: "VettID"),
-                .product(name: "VettIDCrypto", package: "VettID"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Benchmark (scripts/bench-messaging): app <-> vault round trips and requests/s through the vault worker.
-        .executableTarget(
-            name: "VaultMessagingBench",
-            dependencies: [
-                "VettIDServer",
-                .product(name: "VettIDCrypto", package: "VettID"),
-                .product(name: "VettIDMessaging", package: "VettID"),
-                .product(name: "NATSClient", package: "VettID"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Benchmark (scripts/bench-vault): vault enrollments/s and authentications/s, peak memory; not a product.
-        .executableTarget(
-            name: "VaultBench",
-            dependencies: [
-                "VettIDServer",
-                .product(name: "VettIDClient", package: "VettID"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "VettIDServerTests",
             dependencies: [

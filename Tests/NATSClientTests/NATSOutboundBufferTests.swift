@@ -10,7 +10,8 @@ import Testing
                 var fast = ByteBuffer()
                 fast.writeNATSPublish(
                     subject: "orders.eu", replyTo: replyTo, payload: ByteBuffer(repeating: 0x61, count: size))
-                let expected = "PUB orders.eu \(replyTo.map { $0 + " " } ?? "")\(size)\r\n"
+                let expected =
+                    "PUB orders.eu \(replyTo.map { $0 + " " } ?? "")\(size)\r\n"
                     + String(repeating: "a", count: size) + "\r\n"
                 #expect(String(buffer: fast) == expected, "size \(size), reply \(replyTo ?? "none")")
             }
@@ -36,7 +37,8 @@ import Testing
     @Test func writtenChunksAreReusedAndCommandsKeepTheirOrder() throws {
         var outbound = NATSOutboundBuffer()
         outbound.write(.subscribe(subject: "a", queue: nil, sid: 1))
-        outbound.write(try NATSPublishFrame(subject: "a", replyTo: nil, headers: nil, payload: ByteBuffer(string: "hi")))
+        outbound.write(
+            try NATSPublishFrame(subject: "a", replyTo: nil, headers: nil, payload: ByteBuffer(string: "hi")))
         outbound.write(.ping)
         var chunks = outbound.takeForWrite()
         #expect(chunks.count == 1)

@@ -14,7 +14,8 @@ import Testing
     func encode(subject: String, replyTo: String?, headers: NATSHeaders? = nil, payload: String) throws -> String {
         var outbound = NATSOutboundBuffer()
         outbound.write(
-            try NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload)))
+            try NATSPublishFrame(
+                subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload)))
         return outbound.takeForWrite().map { String(buffer: $0) }.joined()
     }
 
@@ -29,7 +30,8 @@ import Testing
 
     @Test func headerPublishFrameRoundTripsThroughTheDecoder() throws {
         let headers = NATSHeaders([("A", "1"), ("b", "two words")])
-        let frame = try NATSPublishFrame(subject: "h.x", replyTo: "r", headers: headers, payload: ByteBuffer(string: "body"))
+        let frame = try NATSPublishFrame(
+            subject: "h.x", replyTo: "r", headers: headers, payload: ByteBuffer(string: "body"))
         // The header block is encoded once, when the frame is made; its size is what max_payload is checked on.
         #expect(frame.size == "NATS/1.0\r\nA: 1\r\nb: two words\r\n\r\n".utf8.count + 4)
         let text = try encode(subject: "h.x", replyTo: "r", headers: headers, payload: "body")

@@ -1,5 +1,6 @@
 // Same workloads as Peers/bench.c and Peers/bench.go, same output format:
 //   pub <size> <msgs> <seconds> <msgs/s>
+//   pub-default <size> <msgs> <seconds> <msgs/s>   (the client's default configuration, publishing with `send`)
 //   pubsub <size> <msgs> <seconds> <msgs/s>
 //   reqrep <count> <p50 µs> <p99 µs>
 // Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep]   (NATSBench decode <frames>)
@@ -40,6 +41,18 @@ struct NATSBench {
             for _ in 0..<count { try client.publish(payload, to: "bench.pub") }
             try await client.flush(timeout: .seconds(120))
             report("pub", size, count, ContinuousClock.now - start)
+            await client.close()
+        }
+
+        // The default configuration (64 MiB outbound limit): `send` waits for room where `publish` would throw.
+        if only == "all" || only == "pub" {
+            let client = try NATSClient(configuration: NATSClient.Configuration(servers: [url]))
+            try await client.connect()
+            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
+            let start = ContinuousClock.now
+            for _ in 0..<count { try await client.send(payload, to: "bench.pub") }
+            try await client.flush(timeout: .seconds(120))
+            report("pub-default", 128, count, ContinuousClock.now - start)
             await client.close()
         }
 

@@ -146,7 +146,7 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) throws(NATSError) {
-        try core.publish(NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: payload))
+        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
     }
 
     /// Publishes the UTF-8 bytes of `payload`.
@@ -156,8 +156,7 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) throws(NATSError) {
-        try core.publish(
-            NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload)))
+        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(string: payload))
     }
 
     /// Publishes raw bytes.
@@ -167,8 +166,7 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) throws(NATSError) {
-        try core.publish(
-            NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(bytes: payload)))
+        try core.publish(subject: subject, replyTo: replyTo, headers: headers, payload: ByteBuffer(bytes: payload))
     }
 
     /// Publishes `payload` to `subject`, waiting while the outbound buffer is full (back-pressure).
@@ -183,7 +181,7 @@ public final class NATSClient: Sendable {
     /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded` or `invalidConfiguration` (headers
     ///   to a server without them) at once; `connectionClosed` if the client closes while the message waits;
     ///   `cancelled` if the calling task is cancelled while it waits (the message is then not sent).
-    public func send(
+    nonisolated(nonsending) public func send(
         _ payload: ByteBuffer,
         to subject: String,
         replyTo: String? = nil,
@@ -193,7 +191,7 @@ public final class NATSClient: Sendable {
     }
 
     /// Publishes the UTF-8 bytes of `payload`, waiting while the outbound buffer is full.
-    public func send(
+    nonisolated(nonsending) public func send(
         _ payload: String,
         to subject: String,
         replyTo: String? = nil,
@@ -204,7 +202,7 @@ public final class NATSClient: Sendable {
 
     /// Sends a PING after everything published so far and waits for the PONG: when this returns, the
     /// server has processed every earlier publish.
-    public func flush(timeout: Duration = .seconds(10)) async throws {
+    nonisolated(nonsending) public func flush(timeout: Duration = .seconds(10)) async throws {
         try await core.flush(timeout: timeout)
     }
 
@@ -254,7 +252,7 @@ public final class NATSClient: Sendable {
     /// All requests share one wildcard inbox subscription (`<inboxPrefix>.<random>.*`).
     /// - Throws: ``NATSError`` `noResponders` when nobody is subscribed (status 503), `timeout` when no
     ///   reply arrives in time.
-    public func request(
+    nonisolated(nonsending) public func request(
         _ payload: ByteBuffer,
         to subject: String,
         headers: NATSHeaders? = nil,
@@ -269,7 +267,7 @@ public final class NATSClient: Sendable {
     }
 
     /// Publishes a UTF-8 request and waits for the first reply.
-    public func request(
+    nonisolated(nonsending) public func request(
         _ payload: String,
         to subject: String,
         headers: NATSHeaders? = nil,

@@ -124,27 +124,27 @@ extension NATSConnectionCore {
         let interval = TimeAmount(configuration.pingInterval)
         let (buffer, chunks, admitted, connectPromise):
             (ByteBuffer, [ByteBuffer], [(EventLoopPromise<Void>, NATSError?)], EventLoopPromise<Void>?) =
-            state.withLockedValue { state in
-                state.handshakeTimeout?.cancel()
-                state.handshakeTimeout = nil
-                state.maxPayload = info.maxPayload
-                state.serverHeaders = info.headers
-                if isReconnect { state.statistics.reconnects += 1 }
-                // Every subscription again (queue group and remaining auto-unsubscribe count), then the
-                // publishes buffered while disconnected, then sends that waited for room.
-                var buffer = channel.allocator.buffer(capacity: 256)
-                for command in state.subscriptions.resubscribeCommands() { buffer.writeNATSCommand(command) }
-                let chunks = state.outbound.takeForWrite()
-                let admitted = admitWaitingSendsLocked(&state)
-                state.flushScheduled = false
-                state.pingTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
-                    let actions = self.state.withLockedValue { $0.machine.pingTimerFired() }
-                    self.perform(actions, channel: nil)
+                state.withLockedValue { state in
+                    state.handshakeTimeout?.cancel()
+                    state.handshakeTimeout = nil
+                    state.maxPayload = info.maxPayload
+                    state.serverHeaders = info.headers
+                    if isReconnect { state.statistics.reconnects += 1 }
+                    // Every subscription again (queue group and remaining auto-unsubscribe count), then the
+                    // publishes buffered while disconnected, then sends that waited for room.
+                    var buffer = channel.allocator.buffer(capacity: 256)
+                    for command in state.subscriptions.resubscribeCommands() { buffer.writeNATSCommand(command) }
+                    let chunks = state.outbound.takeForWrite()
+                    let admitted = admitWaitingSendsLocked(&state)
+                    state.flushScheduled = false
+                    state.pingTask = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                        let actions = self.state.withLockedValue { $0.machine.pingTimerFired() }
+                        self.perform(actions, channel: nil)
+                    }
+                    let promise = state.connectPromise
+                    state.connectPromise = nil
+                    return (buffer, chunks, admitted, promise)
                 }
-                let promise = state.connectPromise
-                state.connectPromise = nil
-                return (buffer, chunks, admitted, promise)
-            }
         if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
         write(chunks, to: channel)
         if !admitted.isEmpty {

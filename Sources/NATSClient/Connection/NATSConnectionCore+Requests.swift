@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 extension NATSConnectionCore {
-    func request(
+    nonisolated(nonsending) func request(
         subject: String,
         headers: NATSHeaders?,
         payload: ByteBuffer,

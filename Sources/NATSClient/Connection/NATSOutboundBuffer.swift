@@ -46,11 +46,20 @@ struct NATSOutboundBuffer {
         current.writeNATSCommand(command)
     }
 
+    /// Appends one PUB frame.
+    @inline(__always)
+    mutating func writePublish(subject: String, replyTo: String?, payload: ByteBuffer) {
+        reserve(32 + subject.utf8.count + (replyTo?.utf8.count ?? 0) + payload.readableBytes)
+        current.writeNATSPublish(subject: subject, replyTo: replyTo, payload: payload)
+    }
+
     /// Appends one PUB or HPUB frame.
     @inline(__always)
-    mutating func write(_ frame: NATSPublishFrame) {
+    mutating func write(_ frame: borrowing NATSPublishFrame) {
         let headerBytes = frame.headerBlock?.readableBytes ?? 0
-        reserve(48 + frame.subject.utf8.count + (frame.replyTo?.utf8.count ?? 0) + headerBytes + frame.payload.readableBytes)
+        reserve(
+            48 + frame.subject.utf8.count + (frame.replyTo?.utf8.count ?? 0) + headerBytes + frame.payload.readableBytes
+        )
         if let headerBlock = frame.headerBlock {
             current.writeNATSHeaderPublish(
                 subject: frame.subject, replyTo: frame.replyTo, headerBlock: headerBlock, payload: frame.payload)

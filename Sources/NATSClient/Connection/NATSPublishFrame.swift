@@ -15,6 +15,12 @@ struct NATSPublishFrame {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
+        self.init(validSubject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    }
+
+    /// Encodes the headers of a publish whose subject the caller has validated (not thrown through, so the
+    /// publish path builds the frame in place).
+    init(validSubject subject: String, replyTo: String?, headers: NATSHeaders?, payload: ByteBuffer) {
         self.subject = subject
         self.replyTo = replyTo
         self.payload = payload

@@ -37,7 +37,11 @@ import VettIDTestSupport
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.maxPendingOutboundBytes = 64 * 1024
         }
-        defer { Task { await client.close(); await server.stop() } }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
         try await connection.pauseReading()
         let accepted = try await fill(client)
 
@@ -64,7 +68,11 @@ import VettIDTestSupport
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.maxPendingOutboundBytes = 64 * 1024
         }
-        defer { Task { await client.close(); await server.stop() } }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
         try await connection.pauseReading()
         let accepted = try await fill(client)
         let sending = Task { try await client.send(Self.last, to: "bulk") }
@@ -99,7 +107,11 @@ import VettIDTestSupport
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.reconnectBufferSize = 30  // "PUB q 10\r\nfirst fits\r\n" is 22 bytes
         }
-        defer { Task { await client.close(); await server.stop() } }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
         await connection.close()
         #expect(await eventually { !client.isConnected })
         try await client.send("first fits", to: "q")

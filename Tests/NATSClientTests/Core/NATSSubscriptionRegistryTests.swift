@@ -99,7 +99,10 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
             Issue.record("the limit was not kept")
             return
         }
-        #expect(registry.resubscribeCommands() == [.subscribe(subject: "a", queue: "q", sid: sid), .unsubscribe(sid: sid, max: 2)])
+        #expect(
+            registry.resubscribeCommands() == [
+                .subscribe(subject: "a", queue: "q", sid: sid), .unsubscribe(sid: sid, max: 2),
+            ])
         _ = registry.deliver(message("2"), to: sid)
         #expect(!sink.finished)
         _ = registry.deliver(message("3"), to: sid)

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Prints what GateBench measured: rates, and ratios of rates measured in the same run.

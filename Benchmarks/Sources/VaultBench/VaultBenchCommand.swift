@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import BenchSupport
 import Foundation
 import NIOCore
 import NIOPosix

@@ -1,3 +1,4 @@
+import BenchSupport
 import Crypto
 import Foundation
 import VettIDCrypto

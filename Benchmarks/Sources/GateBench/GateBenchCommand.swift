@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchSupport
 import Foundation
 
 /// `GateBench`: DPoP proofs created and verified per second, and the Gate proxy's throughput as a ratio of a

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import NATSClient
 import NIOCore
@@ -55,9 +56,4 @@ enum RoundTripBenchmark {
         await responder.close()
         return sample
     }
-}
-
-struct BenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import BenchSupport
 import Foundation
 import Logging
 import VettIDServer
+import VettIDTestSupport
 
 /// `VaultMessagingBench`: app ↔ vault over NATS through the backend's vault worker, against a real nats-server in
 /// operator mode (scripts/bench-messaging builds it in release and runs it).

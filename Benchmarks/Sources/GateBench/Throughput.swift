@@ -1,4 +1,7 @@
 /// Runs a fixed amount of work on the current task or spread over several tasks and reports the rate.
+
+import BenchSupport
+
 enum Throughput {
     /// A rate and what the work produced, in index order.
     struct Outcome<Output: Sendable>: Sendable {
@@ -36,12 +39,5 @@ enum Throughput {
     static func slices(count: Int, parts: Int) -> [Range<Int>] {
         let parts = max(1, min(parts, count))
         return (0..<parts).map { part in (count * part / parts)..<(count * (part + 1) / parts) }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,3 +1,4 @@
+import BenchSupport
 import VettIDServer
 
 /// The peer of the vault flows: Argon2id at the server's parameters through the server's own `PasswordHasher`,
