@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 .product(name: "NATSClient", package: "VettID"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -37,7 +37,7 @@ struct NatsConnectionManagerIntegrationTests {
         let setup = try OperatorSetup()
         let server = try await NATSServerProcess(configuration: setup.configuration)
         defer { server.cleanUp() }
-        let vault = try FakeVault(client: try await workerClient(setup, url: server.url))
+        let vault = try await FakeVault(client: try await workerClient(setup, url: server.url))
         defer { Task { await vault.client.close() } }
         let provider = LocalSigningProvider(setup: setup, namespace: namespace, endpoint: server.url, lifetime: 3600)
         let store = NatsCredentialStore(store: InMemorySecureStore())
@@ -104,7 +104,7 @@ struct NatsConnectionManagerIntegrationTests {
         let server = try await NATSServerProcess(configuration: setup.configuration)
         defer { server.cleanUp() }
         let publisher = try await workerClient(setup, url: server.url)
-        let vault = try FakeVault(client: try await workerClient(setup, url: server.url))
+        let vault = try await FakeVault(client: try await workerClient(setup, url: server.url))
         defer {
             Task {
                 await publisher.close(); await vault.client.close()
@@ -207,7 +207,7 @@ struct NatsConnectionManagerIntegrationTests {
             configuration: setup.configuration + "\n" + certificates.serverConfiguration)
         defer { server.cleanUp() }
         let tls = NATSTLSConfiguration(rootCertificatesPath: certificates.ca)
-        let vault = try FakeVault(client: try await workerClient(setup, url: server.tlsURL, tls: tls))
+        let vault = try await FakeVault(client: try await workerClient(setup, url: server.tlsURL, tls: tls))
         defer { Task { await vault.client.close() } }
         let provider = LocalSigningProvider(setup: setup, namespace: namespace, endpoint: server.tlsURL, lifetime: 3600)
 

@@ -101,7 +101,8 @@ final class FakeVault: @unchecked Sendable {
     private var received: [String] = []
     private var task: Task<Void, Never>?
 
-    init(client: NATSClient) throws {
+    /// Subscribes, and returns once the server has the subscription (a request sent right after finds it).
+    init(client: NATSClient) async throws {
         self.client = client
         let subscription = try client.subscribe(to: VaultNamespace.allForVault, queue: VaultNamespace.workerQueueGroup)
         task = Task { [weak self] in
@@ -109,6 +110,7 @@ final class FakeVault: @unchecked Sendable {
                 self?.answer(message)
             }
         }
+        try await client.flush()
     }
 
     deinit { task?.cancel() }

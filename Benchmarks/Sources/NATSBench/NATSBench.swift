@@ -5,12 +5,24 @@
 //   reqrep <count> <p50 µs> <p99 µs>
 // Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep]   (NATSBench decode <frames>)
 
+import Foundation
 import NATSClient
 import NIOCore
+import NIOPosix
 
 @main
 struct NATSBench {
+    /// The workloads run on the global concurrent executor, as code in a Swift service or an app's background
+    /// task calls the client, not on the main actor that an async `main` is isolated to (the peers, too, run
+    /// their workloads on ordinary threads).
     static func main() async throws {
+        if ProcessInfo.processInfo.environment["NATSBENCH_NIO_EXECUTOR"] == "1" {
+            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+        try await Task.detached { try await run() }.value
+    }
+
+    static func run() async throws {
         let arguments = CommandLine.arguments
         let url = arguments.count > 1 ? arguments[1] : "nats://127.0.0.1:4222"
         let count = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000

@@ -23,9 +23,7 @@ struct NATSConnectionBootstrap: Sendable {
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(
-                    ByteToMessageHandler(NATSProtocolDecoder(maxControlLine: maxControlLine))
-                )
-                try channel.pipeline.syncOperations.addHandler(NATSChannelHandler(core: core))
+                    NATSChannelHandler(core: core, maxControlLine: maxControlLine))
             }
         }
         let timeout = TimeAmount(configuration.connectTimeout)

@@ -77,7 +77,7 @@ extension NATSConnectionCore {
     func received(_ operation: NATSServerOperation, channel: any Channel) {
         switch operation {
         case .message(let sid, let message):
-            deliver(sid: sid, message: message)
+            deliver([(sid, message)])
         case .ping:
             perform(state.withLockedValue { $0.machine.receivedPing() }, channel: channel)
         case .pong:

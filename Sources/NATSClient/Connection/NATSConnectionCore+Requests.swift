@@ -1,6 +1,8 @@
 // Request/reply: one wildcard inbox subscription opened with the first request, a reply subject per request
-// from the multiplexer, a timer per request, and the publish through `send`, so a request waits for room in
-// a full outbound buffer instead of failing.
+// from the multiplexer, and the publish through `send`, so a request waits for room in a full outbound buffer
+// instead of failing. Timeouts share one timer set for the earliest deadline: requests with the same timeout
+// come in deadline order, so a steady stream schedules nothing per request (a timer per request cost a
+// cross-thread wake-up of the event loop each).
 
 import NIOConcurrencyHelpers
 import NIOCore
@@ -14,6 +16,7 @@ extension NATSConnectionCore {
     ) async throws -> NATSMessage {
         var frame = try NATSPublishFrame(subject: subject, replyTo: nil, headers: headers, payload: payload)
         let promise = eventLoop.makePromise(of: NATSMessage.self)
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
         let reply: Result<(replySubject: String, token: Substring), NATSError> = state.withLockedValue { state in
             if state.isShutDown { return .failure(NATSError(.connectionClosed, "connection closed")) }
             if state.requests.inbox == nil {
@@ -22,7 +25,12 @@ extension NATSConnectionCore {
                 state.requests.open(prefix: prefix, sid: sid)
                 if state.canWrite { state.outbound.write(.subscribe(subject: prefix + "*", queue: nil, sid: sid)) }
             }
-            return .success(state.requests.register(PendingRequest(promise: promise, timeout: nil)))
+            let registered = state.requests.register(
+                PendingRequest(promise: promise, deadline: deadline, timeout: timeout))
+            if state.requestTimer.map({ deadline < $0.deadline }) ?? true {
+                scheduleRequestTimerLocked(deadline, &state)
+            }
+            return .success(registered)
         }
         let token: Substring
         switch reply {
@@ -33,10 +41,6 @@ extension NATSConnectionCore {
             promise.fail(error)
             throw error
         }
-        let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-            self.failRequest(token: token, error: NATSError(.timeout, "no reply within \(timeout)"))
-        }
-        state.withLockedValue { state in state.requests.update(token) { $0.timeout = timer } }
         return try await withTaskCancellationHandler {
             do throws(NATSError) {
                 try await send(frame)
@@ -51,7 +55,27 @@ extension NATSConnectionCore {
 
     private func failRequest(token: Substring, error: NATSError) {
         let pending = state.withLockedValue { $0.requests.remove(token) }
-        pending?.timeout?.cancel()
         pending?.promise.fail(error)
+    }
+
+    /// Sets the request timer for `deadline`, replacing one set for later.
+    private func scheduleRequestTimerLocked(_ deadline: NIODeadline, _ state: inout State) {
+        state.requestTimer?.task.cancel()
+        let task = eventLoop.scheduleTask(deadline: deadline) { self.requestTimerFired() }
+        state.requestTimer = (deadline, task)
+    }
+
+    /// Fails the requests whose deadline has passed and sets the timer for the next one.
+    private func requestTimerFired() {
+        let now = NIODeadline.now()
+        let expired: [PendingRequest] = state.withLockedValue { state in
+            state.requestTimer = nil
+            let expired = state.requests.removeAll { $0.deadline <= now }
+            if !state.isShutDown, let next = state.requests.minimum(of: \.deadline) {
+                scheduleRequestTimerLocked(next, &state)
+            }
+            return expired
+        }
+        for request in expired { request.promise.fail(NATSError(.timeout, "no reply within \(request.timeout)")) }
     }
 }

@@ -54,32 +54,27 @@ extension NATSConnectionCore {
         if needsFlush { eventLoop.execute { self.flushOutbound() } }
     }
 
-    func deliver(sid: UInt64, message: NATSMessage) {
-        enum Outcome {
-            case none
-            case slowConsumer(NATSError)
-            case response(PendingRequest)
-        }
-        let outcome: Outcome = state.withLockedValue { state in
-            state.statistics.inMessages += 1
-            state.statistics.inBytes += UInt64(message.payload.readableBytes)
-            switch state.subscriptions.deliver(message, to: sid) {
-            case .unknown:
-                return .none
-            case .requestInbox:
-                return state.requests.answer(to: message.subject).map(Outcome.response) ?? .none
-            case .delivered(let wake, let slowConsumer):
-                if let wake { state.queuesToWake.append(wake) }
-                return slowConsumer.map(Outcome.slowConsumer) ?? .none
+    /// Hands the messages of one read to their subscriptions and waiting requests, under one lock.
+    func deliver(_ batch: [(sid: UInt64, message: NATSMessage)]) {
+        var slowConsumers: [NATSError] = []
+        var responses: [(PendingRequest, NATSMessage)] = []
+        state.withLockedValue { state in
+            for (sid, message) in batch {
+                state.statistics.inMessages += 1
+                state.statistics.inBytes += UInt64(message.payload.readableBytes)
+                switch state.subscriptions.deliver(message, to: sid) {
+                case .unknown:
+                    break
+                case .requestInbox:
+                    if let pending = state.requests.answer(to: message.subject) { responses.append((pending, message)) }
+                case .delivered(let wake, let slowConsumer):
+                    if let wake { state.queuesToWake.append(wake) }
+                    if let slowConsumer { slowConsumers.append(slowConsumer) }
+                }
             }
         }
-        switch outcome {
-        case .none:
-            break
-        case .slowConsumer(let error):
-            events.yield(.error(error))
-        case .response(let pending):
-            pending.timeout?.cancel()
+        for error in slowConsumers { events.yield(.error(error)) }
+        for (pending, message) in responses {
             if message.status == 503, message.payload.readableBytes == 0 {
                 pending.promise.fail(NATSError(.noResponders, "no responders for the request"))
             } else {

@@ -12,7 +12,9 @@ import NIOCore
 final class NATSConnectionCore: Sendable {
     struct PendingRequest {
         let promise: EventLoopPromise<NATSMessage>
-        var timeout: Scheduled<Void>?
+        /// When the request times out, and the timeout it was given (for the error).
+        let deadline: NIODeadline
+        let timeout: Duration
     }
 
     /// A ``NATSClient/send(_:to:replyTo:headers:)`` waiting for room in the outbound buffer.
@@ -32,6 +34,8 @@ final class NATSConnectionCore: Sendable {
         var nextWaiterID: UInt64 = 0
         var subscriptions = NATSSubscriptionRegistry<NATSMessageQueue>()
         var requests = NATSRequestMultiplexer<PendingRequest>()
+        /// The one timer that fails expired requests, set for the earliest deadline it knows of.
+        var requestTimer: (deadline: NIODeadline, task: Scheduled<Void>)?
         var statistics = NATSStatistics()
         var maxPayload = 1_048_576
         var serverHeaders = true
@@ -163,6 +167,8 @@ final class NATSConnectionCore: Sendable {
             state.outbound.removeAll()
             state.pingTask?.cancel()
             state.pingTask = nil
+            state.requestTimer?.task.cancel()
+            state.requestTimer = nil
             var ended = Ended()
             ended.sinks = state.subscriptions.removeAll()
             ended.requests = state.requests.removeAll()
@@ -179,10 +185,7 @@ final class NATSConnectionCore: Sendable {
         ended.channel?.close(promise: nil)
         let closed = error ?? NATSError(.connectionClosed, "connection closed")
         for sink in ended.sinks { sink.finish() }
-        for request in ended.requests {
-            request.timeout?.cancel()
-            request.promise.fail(closed)
-        }
+        for request in ended.requests { request.promise.fail(closed) }
         for waiter in ended.pongWaiters { waiter.fail(closed) }
         for waiter in ended.sends { waiter.fail(closed) }
         ended.connectPromise?.fail(closed)

@@ -26,13 +26,6 @@ struct NATSRequestMultiplexer<Waiter> {
         return (inbox.prefix + token, token)
     }
 
-    /// Changes the waiter of `token`, if it still waits.
-    mutating func update(_ token: Substring, _ body: (inout Waiter) -> Void) {
-        guard var waiter = pending[token] else { return }
-        body(&waiter)
-        pending[token] = waiter
-    }
-
     /// The waiter an answer on `subject` belongs to, removed; `nil` for a subject outside the inbox or a
     /// request that no longer waits (answered, timed out or cancelled).
     mutating func answer(to subject: String) -> Waiter? {
@@ -43,6 +36,21 @@ struct NATSRequestMultiplexer<Waiter> {
     /// Stops waiting for `token`; returns its waiter if it was still waiting.
     mutating func remove(_ token: Substring) -> Waiter? {
         pending.removeValue(forKey: token)
+    }
+
+    /// The waiters that `isExpired`, removed (timed out).
+    mutating func removeAll(where isExpired: (Waiter) -> Bool) -> [Waiter] {
+        var removed: [Waiter] = []
+        for (token, waiter) in pending where isExpired(waiter) {
+            removed.append(waiter)
+            pending.removeValue(forKey: token)
+        }
+        return removed
+    }
+
+    /// The smallest `key` of the waiting requests (the earliest deadline), or `nil` if none waits.
+    func minimum<Key: Comparable>(of key: (Waiter) -> Key) -> Key? {
+        pending.values.lazy.map(key).min()
     }
 
     /// Every waiter, removed (the connection closed).

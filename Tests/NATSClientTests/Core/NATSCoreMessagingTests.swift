@@ -36,6 +36,51 @@ import VettIDTestSupport
         #expect(try await second.next() == .publish(subject: "audit", replyTo: "answers", payload: "buffered-2"))
     }
 
+    @Test func framesSplitAcrossReadsAreReassembled() async throws {
+        // No reconnect: a frame the client misreads closes it, and the waits below end at once.
+        let (server, client, connection, _) = try await FakeServerSupport.connected { $0.reconnect = .disabled }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let subscription = try client.subscribe(to: "parts")
+        #expect(try await connection.next() == .subscribe(subject: "parts", queue: nil, sid: 1))
+        var messages = subscription.makeAsyncIterator()
+        // Cut inside the control line, inside the payload, and between payload and CRLF; then many in one read.
+        // A pause after each piece so the client reads it on its own (a PING/PONG round trip cannot be used:
+        // the PONG would land inside the unfinished frame). Were two pieces read together, the test would
+        // still pass, only less sharply.
+        for piece in ["MS", "G parts 1 11\r\nhello", " worl", "d", "\r\n"] {
+            try await connection.send(piece)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(await messages.next()?.payloadString == "hello world")
+        try await connection.send((1...300).map { "MSG parts 1 \(String($0).utf8.count)\r\n\($0)\r\n" }.joined())
+        for expected in 1...300 {
+            guard let message = await messages.next(), message.payloadString == String(expected) else {
+                Issue.record("message \(expected) missing or out of order")
+                return
+            }
+        }
+    }
+
+    @Test func aMalformedFrameIsAProtocolErrorThatClosesTheConnection() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.reconnect = .disabled
+        }
+        defer { Task { await server.stop() } }
+        var events = client.makeEventStream().makeAsyncIterator()
+        try await connection.send("MSG parts 1 notanumber\r\n")
+        let closed = await events.first { if case .closed = $0 { true } else { false } }
+        guard case .closed(let reason) = closed else {
+            Issue.record("the client did not close")
+            return
+        }
+        #expect(reason?.code == .protocolError)
+        await connection.waitUntilClosed()
+    }
+
     @Test func aFullReconnectBufferRefusesThePublish() async throws {
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.reconnectBufferSize = 100

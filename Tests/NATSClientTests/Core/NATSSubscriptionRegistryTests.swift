@@ -149,9 +149,20 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
         #expect(requests.answer(to: "_INBOX.other.\(first.token)") == nil, "another inbox")
         #expect(requests.answer(to: "elsewhere") == nil)
         #expect(requests.count == 1)
-        requests.update(first.token) { $0 += "!" }
-        #expect(requests.remove(first.token) == "first!")
+        #expect(requests.remove(first.token) == "first")
         #expect(requests.answer(to: first.replySubject) == nil, "a timed-out request is not answered")
+    }
+
+    @Test func expiredWaitersAreRemovedAndTheEarliestRemainingIsKnown() {
+        var requests = NATSRequestMultiplexer<Int>()
+        requests.open(prefix: "_INBOX.t.", sid: 1)
+        #expect(requests.minimum(of: { $0 }) == nil)
+        let subjects = [30, 10, 40, 20].map { requests.register($0).replySubject }
+        #expect(requests.minimum(of: { $0 }) == 10)
+        #expect(requests.removeAll { $0 <= 20 }.sorted() == [10, 20])
+        #expect(requests.minimum(of: { $0 }) == 30)
+        #expect(requests.answer(to: subjects[1]) == nil, "a timed-out request is not answered")
+        #expect(requests.answer(to: subjects[0]) == 30)
     }
 
     @Test func closingHandsBackEveryWaiter() {
