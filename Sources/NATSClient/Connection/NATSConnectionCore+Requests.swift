@@ -65,17 +65,32 @@ extension NATSConnectionCore {
         state.requestTimer = (deadline, task)
     }
 
-    /// Fails the requests whose deadline has passed and sets the timer for the next one.
+    /// Fails the requests whose deadline has passed, and the sends still waiting for room to publish them
+    /// (the timeout includes that wait), and sets the timer for the next deadline.
     private func requestTimerFired() {
         let now = NIODeadline.now()
-        let expired: [PendingRequest] = state.withLockedValue { state in
+        let (expired, unsent): ([PendingRequest], [PendingSend]) = state.withLockedValue { state in
             state.requestTimer = nil
             let expired = state.requests.removeAll { $0.deadline <= now }
+            var unsent: [PendingSend] = []
+            if !expired.isEmpty, !state.sendWaiters.isEmpty {
+                let requests = state.requests
+                let (keep, drop) = state.sendWaiters.reduce(into: ([PendingSend](), [PendingSend]())) { result, send in
+                    if let reply = send.frame.replyTo, !requests.isWaiting(on: reply), requests.isInInbox(reply) {
+                        result.1.append(send)
+                    } else {
+                        result.0.append(send)
+                    }
+                }
+                state.sendWaiters = CircularBuffer(keep)
+                unsent = drop
+            }
             if !state.isShutDown, let next = state.requests.minimum(of: \.deadline) {
                 scheduleRequestTimerLocked(next, &state)
             }
-            return expired
+            return (expired, unsent)
         }
+        for send in unsent { send.promise.fail(NATSError(.timeout, "no room to send the request in time")) }
         for request in expired { request.promise.fail(NATSError(.timeout, "no reply within \(request.timeout)")) }
     }
 }

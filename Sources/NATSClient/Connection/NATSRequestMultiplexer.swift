@@ -33,6 +33,18 @@ struct NATSRequestMultiplexer<Waiter> {
         return pending.removeValue(forKey: subject.dropFirst(inbox.prefix.count))
     }
 
+    /// Whether `subject` is a reply subject under this inbox.
+    func isInInbox(_ subject: String) -> Bool {
+        guard let inbox else { return false }
+        return subject.hasPrefix(inbox.prefix)
+    }
+
+    /// Whether a request still waits for an answer on `replySubject`.
+    func isWaiting(on replySubject: String) -> Bool {
+        guard let inbox, replySubject.hasPrefix(inbox.prefix) else { return false }
+        return pending[replySubject.dropFirst(inbox.prefix.count)] != nil
+    }
+
     /// Stops waiting for `token`; returns its waiter if it was still waiting.
     mutating func remove(_ token: Substring) -> Waiter? {
         pending.removeValue(forKey: token)

@@ -89,6 +89,31 @@ import VettIDTestSupport
         #expect(last == .publish(subject: "bulk", replyTo: nil, payload: "next"))
     }
 
+    @Test func aRequestWaitingForRoomTimesOutAndIsNotSent() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected {
+            $0.maxPendingOutboundBytes = 64 * 1024
+        }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        try await connection.pauseReading()
+        let accepted = try await fill(client)
+        let error = await #expect(throws: NATSError.self) {
+            _ = try await client.request(Self.last, to: "service", timeout: .milliseconds(300))
+        }
+        #expect(error?.code == .timeout)
+        #expect(client.waitingSends == 0)
+        // Once the server reads again, what was accepted arrives (after the inbox subscription), the request not.
+        try await connection.resumeReading()
+        try await client.send("marker", to: "bulk")
+        var operations: [FakeClientOperation] = []
+        for _ in 0..<(accepted + 2) { operations.append(try await connection.next()) }
+        #expect(operations.last == .publish(subject: "bulk", replyTo: nil, payload: "marker"))
+        #expect(!operations.contains { if case .publish("service", _, _) = $0 { true } else { false } })
+    }
+
     @Test func closingFailsAWaitingSend() async throws {
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.maxPendingOutboundBytes = 64 * 1024
