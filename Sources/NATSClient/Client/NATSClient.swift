@@ -187,7 +187,7 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) async throws(NATSError) {
-        try await core.send(NATSPublishFrame(subject: subject, replyTo: replyTo, headers: headers, payload: payload))
+        try await core.send(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
     }
 
     /// Publishes the UTF-8 bytes of `payload`, waiting while the outbound buffer is full.

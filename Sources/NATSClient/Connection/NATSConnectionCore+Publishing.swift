@@ -28,9 +28,7 @@ extension NATSConnectionCore {
             result = state.withLockedValue { state in
                 if let refusal = refusal(ofSize: size, hasHeaders: false, state) { return .failure(refusal) }
                 if let full = fullBuffer(for: size, state) { return .failure(full) }
-                state.outbound.writePublish(subject: subject, replyTo: replyTo, payload: payload)
-                state.statistics.outMessages += 1
-                state.statistics.outBytes += UInt64(size)
+                queuePublishLocked(subject: subject, replyTo: replyTo, payload: payload, &state)
                 return .success(scheduleFlushLocked(&state))
             }
         }
@@ -48,6 +46,41 @@ extension NATSConnectionCore {
     private func fullBuffer(for size: Int, _ state: borrowing State) -> NATSError? {
         if state.sendWaiters.isEmpty, state.outbound.pendingBytes + size <= outboundLimit(state) { return nil }
         return NATSError(.bufferFull, state.canWrite ? "outbound buffer full" : "reconnect buffer full")
+    }
+
+    /// Queues a publish, waiting while the buffer has no room for it (see ``send(_:)``). A publish without
+    /// headers that fits at once is written straight from the arguments, as in `publish`; only one that must
+    /// wait (or has headers) becomes a ``NATSPublishFrame``.
+    nonisolated(nonsending) func send(
+        subject: String, replyTo: String?, headers: NATSHeaders?, payload: ByteBuffer
+    ) async throws(NATSError) {
+        guard NATSSubjectValidator.isValidPublishSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid publish subject")
+        }
+        if headers == nil {
+            enum Attempt {
+                case queued(needsFlush: Bool)
+                case refused(NATSError)
+                case mustWait
+            }
+            let size = payload.readableBytes
+            let attempt: Attempt = state.withLockedValue { state in
+                if let refusal = refusal(ofSize: size, hasHeaders: false, state) { return .refused(refusal) }
+                guard state.sendWaiters.isEmpty, fits(size, state) else { return .mustWait }
+                queuePublishLocked(subject: subject, replyTo: replyTo, payload: payload, &state)
+                return .queued(needsFlush: scheduleFlushLocked(&state))
+            }
+            switch attempt {
+            case .queued(let needsFlush):
+                if needsFlush { eventLoop.execute { self.flushOutbound() } }
+                return
+            case .refused(let error):
+                throw error
+            case .mustWait:
+                break
+            }
+        }
+        try await send(NATSPublishFrame(validSubject: subject, replyTo: replyTo, headers: headers, payload: payload))
     }
 
     /// Queues `frame`, waiting while the buffer has no room for it; waiting sends are queued in the order
@@ -118,9 +151,17 @@ extension NATSConnectionCore {
 
     /// Room for a waiting send: within the limit, or an empty buffer (a frame larger than the limit still goes,
     /// alone).
-    private func fits(_ size: Int, _ state: State) -> Bool {
+    @inline(__always)
+    private func fits(_ size: Int, _ state: borrowing State) -> Bool {
         let pending = state.outbound.pendingBytes
         return pending == 0 || pending + size <= outboundLimit(state)
+    }
+
+    @inline(__always)
+    private func queuePublishLocked(subject: String, replyTo: String?, payload: ByteBuffer, _ state: inout State) {
+        state.outbound.writePublish(subject: subject, replyTo: replyTo, payload: payload)
+        state.statistics.outMessages += 1
+        state.statistics.outBytes += UInt64(payload.readableBytes)
     }
 
     private func queueLocked(_ frame: borrowing NATSPublishFrame, _ state: inout State) {
