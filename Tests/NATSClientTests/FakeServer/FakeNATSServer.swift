@@ -98,12 +98,12 @@ final class FakeNATSConnection: Sendable {
 
     /// Stops reading from the socket, so the client's writes back up (TCP back-pressure).
     func pauseReading() async throws {
-        try await channel.setOption(.autoRead, value: false)
+        try await channel.setOption(.autoRead, value: false).get()
     }
 
     /// Reads again.
     func resumeReading() async throws {
-        try await channel.setOption(.autoRead, value: true)
+        try await channel.setOption(.autoRead, value: true).get()
         channel.read()
     }
 
