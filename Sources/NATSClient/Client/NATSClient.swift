@@ -136,7 +136,7 @@ public final class NATSClient: Sendable {
     ///
     /// The message is queued for the connection's writer (or, while disconnected, for the next connection).
     /// When the queue holds ``Configuration/maxPendingOutboundBytes`` (``Configuration/reconnectBufferSize``
-    /// while disconnected), or a ``send(_:to:replyTo:headers:)`` is waiting for room, it is refused with
+    /// while disconnected), or a ``send(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)`` is waiting for room, it is refused with
     /// `bufferFull` and nothing is queued; use `send` to wait for room instead.
     ///
     /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded`, `bufferFull` or `connectionClosed`.
