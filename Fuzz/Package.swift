@@ -21,16 +21,18 @@ func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 
 /// The App Attest verifier and the software attester that mints valid inputs for it.
 let appAttest: [Target.Dependency] = [
-    .product(name: "VettIDAttestation", package: "main"),
-    .product(name: "VettIDVerification", package: "main"),
-    .product(name: "VettIDSoftwareAttestation", package: "main"),
+    .product(name: "VettIDAttestation", package: "VettID"),
+    .product(name: "VettIDVerification", package: "VettID"),
+    .product(name: "VettIDSoftwareAttestation", package: "VettID"),
 ]
 
 let package = Package(
     name: "VettIDFuzz",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: ".."),
+        // Named, so the products resolve whatever the checkout directory is called (a path dependency's identity is
+        // otherwise its directory name).
+        .package(name: "VettID", path: ".."),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
@@ -40,23 +42,23 @@ let package = Package(
         fuzzer(
             "NATSDecoderFuzzer",
             [
-                .product(name: "NATSClient", package: "main"),
+                .product(name: "NATSClient", package: "VettID"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        fuzzer("AuthenticatorDataFuzzer", [.product(name: "VettIDAttestation", package: "main")]),
+        fuzzer("AuthenticatorDataFuzzer", [.product(name: "VettIDAttestation", package: "VettID")]),
         fuzzer("AppAttestAssertionFuzzer", appAttest),
         fuzzer("AppAttestAttestationFuzzer", appAttest),
         fuzzer(
             "DPoPProofFuzzer",
             [
-                .product(name: "VettIDCrypto", package: "main"),
-                .product(name: "VettIDVerification", package: "main"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "VettIDVerification", package: "VettID"),
             ]),
         fuzzer(
             "VaultMessageFuzzer",
             [
-                .product(name: "VettIDMessaging", package: "main"),
-                .product(name: "VettIDCrypto", package: "main"),
+                .product(name: "VettIDMessaging", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
             ]),
     ]
 )
