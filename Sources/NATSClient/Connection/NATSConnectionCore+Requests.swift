@@ -74,16 +74,15 @@ extension NATSConnectionCore {
             let expired = state.requests.removeAll { $0.deadline <= now }
             var unsent: [PendingSend] = []
             if !expired.isEmpty, !state.sendWaiters.isEmpty {
-                let requests = state.requests
-                let (keep, drop) = state.sendWaiters.reduce(into: ([PendingSend](), [PendingSend]())) { result, send in
-                    if let reply = send.frame.replyTo, !requests.isWaiting(on: reply), requests.isInInbox(reply) {
-                        result.1.append(send)
+                var keep = CircularBuffer<PendingSend>()
+                for send in state.sendWaiters {
+                    if let reply = send.frame.replyTo, state.requests.isAbandoned(reply) {
+                        unsent.append(send)
                     } else {
-                        result.0.append(send)
+                        keep.append(send)
                     }
                 }
-                state.sendWaiters = CircularBuffer(keep)
-                unsent = drop
+                state.sendWaiters = keep
             }
             if !state.isShutDown, let next = state.requests.minimum(of: \.deadline) {
                 scheduleRequestTimerLocked(next, &state)

@@ -29,20 +29,19 @@ struct NATSRequestMultiplexer<Waiter> {
     /// The waiter an answer on `subject` belongs to, removed; `nil` for a subject outside the inbox or a
     /// request that no longer waits (answered, timed out or cancelled).
     mutating func answer(to subject: String) -> Waiter? {
+        token(of: subject).flatMap { pending.removeValue(forKey: $0) }
+    }
+
+    /// Whether `subject` is a reply subject of this inbox whose request no longer waits (it timed out or was
+    /// cancelled): a publish still queued with it need not go out.
+    func isAbandoned(_ subject: String) -> Bool {
+        token(of: subject).map { pending[$0] == nil } ?? false
+    }
+
+    /// The token of a reply subject under this inbox; `nil` for any other subject.
+    private func token(of subject: String) -> Substring? {
         guard let inbox, subject.hasPrefix(inbox.prefix) else { return nil }
-        return pending.removeValue(forKey: subject.dropFirst(inbox.prefix.count))
-    }
-
-    /// Whether `subject` is a reply subject under this inbox.
-    func isInInbox(_ subject: String) -> Bool {
-        guard let inbox else { return false }
-        return subject.hasPrefix(inbox.prefix)
-    }
-
-    /// Whether a request still waits for an answer on `replySubject`.
-    func isWaiting(on replySubject: String) -> Bool {
-        guard let inbox, replySubject.hasPrefix(inbox.prefix) else { return false }
-        return pending[replySubject.dropFirst(inbox.prefix.count)] != nil
+        return subject.dropFirst(inbox.prefix.count)
     }
 
     /// Stops waiting for `token`; returns its waiter if it was still waiting.

@@ -33,20 +33,31 @@ import VettIDTestSupport
         return accepted
     }
 
-    @Test func sendWaitsForRoomKeepsItsPlaceAndNothingIsLost() async throws {
+    /// A client with a 64 KiB outbound limit whose server has stopped reading, filled until the buffer is full
+    /// for good; also returns how many publishes were accepted.
+    private func backedUp() async throws -> (FakeNATSServer, NATSClient, FakeNATSConnection, accepted: Int) {
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.maxPendingOutboundBytes = 64 * 1024
         }
+        try await connection.pauseReading()
+        return (server, client, connection, try await fill(client))
+    }
+
+    /// Starts a `send` of ``last`` and returns once it waits for room.
+    private func waitingSend(_ client: NATSClient) async -> Task<Void, any Error> {
+        let sending = Task { try await client.send(Self.last, to: "bulk") }
+        #expect(await eventually { client.waitingSends == 1 })
+        return sending
+    }
+
+    @Test func sendWaitsForRoomKeepsItsPlaceAndNothingIsLost() async throws {
+        let (server, client, connection, accepted) = try await backedUp()
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        try await connection.pauseReading()
-        let accepted = try await fill(client)
-
-        let sending = Task { try await client.send(Self.last, to: "bulk") }
-        #expect(await eventually { client.waitingSends == 1 })
+        let sending = await waitingSend(client)
         // A publish does not overtake the waiting send.
         let overtaking = #expect(throws: NATSError.self) { try client.publish("overtaker", to: "bulk") }
         #expect(overtaking?.code == .bufferFull)
@@ -65,18 +76,13 @@ import VettIDTestSupport
     }
 
     @Test func aCancelledSendIsNotSent() async throws {
-        let (server, client, connection, _) = try await FakeServerSupport.connected {
-            $0.maxPendingOutboundBytes = 64 * 1024
-        }
+        let (server, client, connection, accepted) = try await backedUp()
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        try await connection.pauseReading()
-        let accepted = try await fill(client)
-        let sending = Task { try await client.send(Self.last, to: "bulk") }
-        #expect(await eventually { client.waitingSends == 1 })
+        let sending = await waitingSend(client)
         sending.cancel()
         let error = await #expect(throws: NATSError.self) { try await sending.value }
         #expect(error?.code == .cancelled)
@@ -90,16 +96,12 @@ import VettIDTestSupport
     }
 
     @Test func aRequestWaitingForRoomTimesOutAndIsNotSent() async throws {
-        let (server, client, connection, _) = try await FakeServerSupport.connected {
-            $0.maxPendingOutboundBytes = 64 * 1024
-        }
+        let (server, client, connection, accepted) = try await backedUp()
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        try await connection.pauseReading()
-        let accepted = try await fill(client)
         let error = await #expect(throws: NATSError.self) {
             _ = try await client.request(Self.last, to: "service", timeout: .milliseconds(300))
         }
@@ -115,14 +117,9 @@ import VettIDTestSupport
     }
 
     @Test func closingFailsAWaitingSend() async throws {
-        let (server, client, connection, _) = try await FakeServerSupport.connected {
-            $0.maxPendingOutboundBytes = 64 * 1024
-        }
+        let (server, client, _, _) = try await backedUp()
         defer { Task { await server.stop() } }
-        try await connection.pauseReading()
-        _ = try await fill(client)
-        let sending = Task { try await client.send(Self.last, to: "bulk") }
-        #expect(await eventually { client.waitingSends == 1 })
+        let sending = await waitingSend(client)
         await client.close()
         let error = await #expect(throws: NATSError.self) { try await sending.value }
         #expect(error?.code == .connectionClosed)

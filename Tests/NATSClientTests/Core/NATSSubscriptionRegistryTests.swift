@@ -162,8 +162,8 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
         #expect(requests.removeAll { $0 <= 20 }.sorted() == [10, 20])
         #expect(requests.minimum(of: { $0 }) == 30)
         #expect(requests.answer(to: subjects[1]) == nil, "a timed-out request is not answered")
-        #expect(!requests.isWaiting(on: subjects[1]) && requests.isWaiting(on: subjects[0]))
-        #expect(requests.isInInbox(subjects[1]) && !requests.isInInbox("_INBOX.other.1"))
+        #expect(requests.isAbandoned(subjects[1]) && !requests.isAbandoned(subjects[0]))
+        #expect(!requests.isAbandoned("_INBOX.other.1"), "another inbox's subject is not ours to drop")
         #expect(requests.answer(to: subjects[0]) == 30)
     }
 
