@@ -71,21 +71,63 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
     /// with no wildcard. A worker checks a request's reply subject with this before publishing to it, so a
     /// request cannot make the worker write into another member's space.
     public func isReplySubject(_ subject: String) -> Bool {
-        let prefix = "\(ownerSpace).forApp."
-        guard subject.hasPrefix(prefix), subject.utf8.count > prefix.utf8.count else { return false }
-        return subject.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { token in
-            !token.isEmpty && token != "*" && token != ">" && token.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F }
+        // One pass over the bytes (a worker checks every request's reply subject): the prefix
+        // `OwnerSpace.{guid}.forApp.`, then one or more tokens that are neither empty nor wildcards and hold
+        // no control characters or spaces.
+        let rest = Self.dropPrefix(Self.ownerSpaceRoot, userGUID, "forApp", from: subject.utf8)
+        guard let rest, !rest.isEmpty else { return false }
+        var tokenLength = 0
+        var firstByte: UInt8 = 0
+        for byte in rest {
+            if byte == UInt8(ascii: ".") {
+                guard Self.isLiteralToken(length: tokenLength, first: firstByte) else { return false }
+                tokenLength = 0
+                continue
+            }
+            guard byte > 0x20, byte != 0x7F else { return false }
+            if tokenLength == 0 { firstByte = byte }
+            tokenLength += 1
         }
+        return Self.isLiteralToken(length: tokenLength, first: firstByte)
+    }
+
+    /// A token that is neither empty nor the wildcard `*` or `>`.
+    private static func isLiteralToken(length: Int, first: UInt8) -> Bool {
+        length > 1 || (length == 1 && first != UInt8(ascii: "*") && first != UInt8(ascii: ">"))
     }
 
     /// Splits a request subject `OwnerSpace.{guid}.forVault.{type…}` into the member's namespace and the
     /// request type (the rest of the subject); `nil` if the subject is not of that shape.
     public static func parseRequestSubject(_ subject: String) -> (namespace: VaultNamespace, type: String)? {
-        let tokens = subject.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
-        guard tokens.count == 4, tokens[0] == ownerSpaceRoot, tokens[2] == "forVault", !tokens[3].isEmpty,
-            let namespace = try? VaultNamespace(userGUID: String(tokens[1]))
+        let bytes = subject.utf8
+        guard let root = Self.dropToken(ownerSpaceRoot, from: bytes[...]),
+            let guidEnd = root.firstIndex(of: UInt8(ascii: "."))
         else { return nil }
-        return (namespace, String(tokens[3]))
+        let guid = root[..<guidEnd]
+        guard let type = Self.dropToken("forVault", from: root[root.index(after: guidEnd)...]), !type.isEmpty,
+            let namespace = try? VaultNamespace(userGUID: String(Substring(guid)))
+        else { return nil }
+        return (namespace, String(Substring(type)))
+    }
+
+    /// What follows `root.{guid}.{space}.` in `bytes`, or `nil` when `bytes` does not start with it.
+    private static func dropPrefix(
+        _ root: String, _ guid: String, _ space: String, from bytes: String.UTF8View
+    ) -> Substring.UTF8View? {
+        guard let afterRoot = dropToken(root, from: bytes[...]), let afterGUID = dropToken(guid, from: afterRoot)
+        else { return nil }
+        return dropToken(space, from: afterGUID)
+    }
+
+    /// What follows `token.` at the start of `bytes`, or `nil` when `bytes` does not start with it.
+    private static func dropToken(_ token: String, from bytes: Substring.UTF8View) -> Substring.UTF8View? {
+        var index = bytes.startIndex
+        for byte in token.utf8 {
+            guard index < bytes.endIndex, bytes[index] == byte else { return nil }
+            index = bytes.index(after: index)
+        }
+        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") else { return nil }
+        return bytes[bytes.index(after: index)...]
     }
 
     public var description: String { ownerSpace }

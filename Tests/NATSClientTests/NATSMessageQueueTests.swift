@@ -68,4 +68,86 @@ import VettIDTestSupport
         var iterator = cancellations.makeAsyncIterator()
         #expect(await iterator.next() != nil)
     }
+
+    // MARK: Consumers sharing the queue (nextMessage)
+
+    @Test func sharedConsumersTakeBufferedMessagesOneEachWithoutWaiting() async {
+        let queue = NATSMessageQueue(limit: 10) {}
+        _ = queue.enqueue(message("a"))
+        _ = queue.enqueue(message("b"))
+        #expect(await queue.nextMessage()?.payloadString == "a")
+        #expect(await queue.nextMessage()?.payloadString == "b")
+        #expect(!queue.hasWaiter)
+    }
+
+    @Test func waitingConsumersGetOneMessageEachInTheOrderTheyAsked() async throws {
+        let queue = NATSMessageQueue(limit: 10) {}
+        let first = Task { await queue.nextMessage()?.payloadString }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == 1 })
+        let second = Task { await queue.nextMessage()?.payloadString }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == 2 })
+        guard case .enqueued(let wakeFirst) = queue.enqueue(message("a")),
+            case .enqueued(let wakeSecond) = queue.enqueue(message("b")),
+            case .enqueued(let wakeThird) = queue.enqueue(message("c"))
+        else {
+            Issue.record("not enqueued")
+            return
+        }
+        #expect(wakeFirst && !wakeSecond && !wakeThird, "one wake-up per read batch")
+        queue.wake()
+        #expect(await first.value == "a")
+        #expect(await second.value == "b")
+        #expect(await queue.nextMessage()?.payloadString == "c", "the rest stays buffered for the next caller")
+    }
+
+    @Test func finishServesTheBufferThenEndsEveryWaitingConsumer() async throws {
+        let queue = NATSMessageQueue(limit: 10) {}
+        let waiting = (0..<3).map { _ in Task { await queue.nextMessage()?.payloadString } }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == 3 })
+        _ = queue.enqueue(message("last"))
+        queue.finish()
+        var results: [String?] = []
+        for task in waiting { results.append(await task.value) }
+        #expect(results.compactMap { $0 } == ["last"], "exactly one consumer gets the buffered message")
+        #expect(results.filter { $0 == nil }.count == 2, "the others get the end")
+        #expect(await queue.nextMessage() == nil)
+    }
+
+    @Test func cancellingASharedConsumerEndsOnlyThatConsumer() async throws {
+        let (cancellations, signal) = AsyncStream.makeStream(of: Void.self)
+        let queue = NATSMessageQueue(limit: 10) { signal.yield() }
+        let cancelled = Task { await queue.nextMessage() }
+        let staying = Task { await queue.nextMessage()?.payloadString }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == 2 })
+        cancelled.cancel()
+        #expect(await cancelled.value == nil)
+        #expect(queue.messageWaiterCount == 1)
+        _ = queue.enqueue(message("kept"))
+        queue.wake()
+        #expect(await staying.value == "kept", "the subscription went on for the other consumer")
+        signal.finish()
+        var iterator = cancellations.makeAsyncIterator()
+        #expect(await iterator.next() == nil, "a shared consumer's cancellation does not unsubscribe")
+    }
+
+    @Test func aConsumerCancelledBeforeItWaitsReturnsAtOnce() async {
+        let queue = NATSMessageQueue(limit: 10) {}
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await queue.nextMessage()
+        }
+        #expect(await task.value == nil)
+        #expect(queue.messageWaiterCount == 0)
+    }
+
+    @Test func cancellingTheIteratorEndsTheSharedConsumersToo() async throws {
+        let queue = NATSMessageQueue(limit: 10) {}
+        let shared = Task { await queue.nextMessage() }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == 1 })
+        let iterator = Task { await queue.nextBatch() }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.hasWaiter && queue.messageWaiterCount == 1 })
+        iterator.cancel()
+        #expect(await iterator.value == nil)
+        #expect(await shared.value == nil)
+    }
 }

@@ -39,6 +39,15 @@ import VettIDMessaging
         #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forApp.execute") == nil)
         #expect(VaultNamespace.parseRequestSubject("MessageSpace.\(guid).forVault.execute") == nil)
         #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forVault") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forVault.") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid)") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpaces.\(guid).forVault.execute") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forVaults.execute") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace.a_b.forVault.execute") == nil)
+        #expect(VaultNamespace.parseRequestSubject("OwnerSpace..forVault.execute") == nil)
+        let nested = try #require(VaultNamespace.parseRequestSubject("OwnerSpace.\(guid).forVault.execute.more"))
+        #expect(nested.namespace.userGUID == guid)
+        #expect(nested.type == "execute.more")
     }
 
     @Test func replySubjectsOutsideTheMembersForAppSpaceAreRefused() throws {
@@ -51,5 +60,13 @@ import VettIDMessaging
         #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp."))
         #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp..x"))
         #expect(!namespace.isReplySubject("_INBOX.abc"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid)x.forApp.inbox.abc"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp.inbox."))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp.inbox.>"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp.in box"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApp.inbox\u{7F}"))
+        #expect(!namespace.isReplySubject("OwnerSpace.\(guid).forApps.inbox"))
+        #expect(namespace.isReplySubject("OwnerSpace.\(guid).forApp.x"))
+        #expect(namespace.isReplySubject("OwnerSpace.\(guid).forApp.a*.b>"))
     }
 }

@@ -7,14 +7,50 @@ import VettIDMessaging
 
 /// One client, one request at a time: app → worker (`execute echo`, parsed, dispatched, answered on the app's
 /// inbox) against the same exchange with a raw responder that only echoes bytes.
+///
+/// The two paths run in alternating rounds on the same nats-server (raw, worker, raw, worker, …), so a drift
+/// of this machine's speed during the run (it is a shared 2-core VM) weighs on both alike.
 enum RoundTripBenchmark {
-    static func throughWorker(_ connections: BenchConnections, requests: Int, warmup: Int) async throws -> LatencySample
-    {
+    struct Result {
+        var raw = LatencySample()
+        var worker = LatencySample()
+    }
+
+    static func run(_ connections: BenchConnections, requests: Int, warmup: Int, rounds: Int) async throws -> Result {
+        let responder = try await connections.raw(name: "responder")
+        let echoRequests = try responder.subscribe(to: "bench.raw.echo")
+        try await responder.flush()
+        let echo = Task {
+            for await request in echoRequests {
+                guard let reply = request.replyTo else { continue }
+                try? responder.publish(request.payload, to: reply)
+            }
+        }
+        let client = try await connections.raw(name: "client")
         let (app, namespace) = try await connections.app()
-        defer { Task { await app.close() } }
+
+        var result = Result()
+        _ = try await raw(client, count: warmup)
+        _ = try await throughWorker(app, namespace, count: warmup, first: 0)
+        let perRound = max(requests / max(rounds, 1), 1)
+        for round in 0..<max(rounds, 1) {
+            result.raw.merge(try await raw(client, count: perRound))
+            result.worker.merge(
+                try await throughWorker(app, namespace, count: perRound, first: warmup + round * perRound))
+        }
+        echo.cancel()
+        await client.close()
+        await app.close()
+        await responder.close()
+        return result
+    }
+
+    private static func throughWorker(_ app: NATSClient, _ namespace: VaultNamespace, count: Int, first: Int)
+        async throws -> LatencySample
+    {
         var sample = LatencySample()
         let clock = ContinuousClock()
-        for index in 0..<(warmup + requests) {
+        for index in first..<(first + count) {
             let message = VaultMessage.executeHandler(
                 id: "r\(index)", handlerID: "echo", payload: .object([("n", .integer(Int64(index)))]),
                 timestamp: Int64(Date().timeIntervalSince1970 * 1000))
@@ -25,35 +61,22 @@ enum RoundTripBenchmark {
             guard response.requestID == "r\(index)", response.isSuccess else {
                 throw BenchFailure("unexpected answer to r\(index): \(response)")
             }
-            if index >= warmup { sample.record(elapsed) }
+            sample.record(elapsed)
         }
         return sample
     }
 
-    static func raw(_ connections: BenchConnections, requests: Int, warmup: Int) async throws -> LatencySample {
-        let responder = try await connections.raw(name: "responder")
-        let requests_ = try responder.subscribe(to: "bench.raw.echo")
-        try await responder.flush()
-        let echo = Task {
-            for await request in requests_ {
-                guard let reply = request.replyTo else { continue }
-                try? responder.publish(request.payload, to: reply)
-            }
-        }
-        let client = try await connections.raw(name: "client")
+    private static func raw(_ client: NATSClient, count: Int) async throws -> LatencySample {
         var sample = LatencySample()
         let clock = ContinuousClock()
         let payload = VaultMessage.executeHandler(
             id: "raw", handlerID: "echo", payload: .object([("n", .integer(1))]), timestamp: 0
         ).encoded()
-        for index in 0..<(warmup + requests) {
+        for _ in 0..<count {
             let started = clock.now
             _ = try await client.request(ByteBuffer(bytes: payload), to: "bench.raw.echo")
-            if index >= warmup { sample.record(clock.now - started) }
+            sample.record(clock.now - started)
         }
-        echo.cancel()
-        await client.close()
-        await responder.close()
         return sample
     }
 }

@@ -8,9 +8,15 @@ import VettIDMessaging
 /// Several apps, each keeping a window of requests in flight, for a fixed time: answered requests per second.
 enum ThroughputBenchmark {
     struct Result {
-        let answered: Int
-        let elapsed: Duration
+        var answered: Int
+        var elapsed: Duration
         var perSecond: Double { Double(answered) / max(elapsed.microseconds / 1e6, 1e-9) }
+
+        /// Adds another run of the same path.
+        mutating func add(_ other: Result) {
+            answered += other.answered
+            elapsed += other.elapsed
+        }
     }
 
     /// Through the vault worker(s) the server runs.

@@ -22,6 +22,9 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
     @Option(help: "Sequential round trips measured (after a warm-up of 500).")
     var requests: Int = 5_000
 
+    @Option(help: "Alternating rounds (raw, worker, raw, …) the round trips are split into.")
+    var rounds: Int = 10
+
     @Option(parsing: .upToNextOption, help: "Worker instances of each throughput phase, one phase per value.")
     var workers: [Int] = [1, 2, 4]
 
@@ -31,12 +34,15 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
     @Option(help: "Requests each app keeps in flight.")
     var window: Int = 16
 
-    @Option(help: "Seconds each throughput phase runs.")
+    @Option(help: "Seconds each path of a throughput phase runs (in two alternating halves).")
     var seconds: Double = 10
 
     func validate() throws {
-        guard requests > 0, clients > 0, window > 0, seconds > 0, workers.allSatisfy({ (1...64).contains($0) }) else {
-            throw ValidationError("--requests, --clients, --window, --seconds must be positive; --workers 1...64")
+        guard requests > 0, rounds > 0, clients > 0, window > 0, seconds > 0,
+            workers.allSatisfy({ (1...64).contains($0) })
+        else {
+            throw ValidationError(
+                "--requests, --rounds, --clients, --window, --seconds must be positive; --workers 1...64")
         }
     }
 
@@ -53,10 +59,12 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
             $0.nats.workerInstances = 1
         }
         let connections = BenchConnections(server: roundTrip)
-        let raw = try await RoundTripBenchmark.raw(connections, requests: requests, warmup: 500)
-        let worker = try await RoundTripBenchmark.throughWorker(connections, requests: requests, warmup: 500)
+        let sampled = try await RoundTripBenchmark.run(connections, requests: requests, warmup: 500, rounds: rounds)
+        let (raw, worker) = (sampled.raw, sampled.worker)
         await roundTrip.stop()
-        print("round trip, 1 app, 1 request in flight, \(requests) requests (µs):")
+        print(
+            "round trip, 1 app, 1 request in flight, \(raw.count) requests per path in \(rounds) alternating rounds (µs):"
+        )
         print("  path                         p50       p99")
         for (name, sample) in [("raw NATS request/reply echo", raw), ("app → worker (execute echo)", worker)] {
             print(
@@ -73,7 +81,7 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         print("")
 
         print(
-            "throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per phase "
+            "throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per path in two alternating halves "
                 + "(peer: the same load against raw echo responders in a queue group on the same nats-server):")
         print("  responders         answered   requests/s   vs raw")
         for count in workers {
@@ -81,10 +89,17 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                 $0.nats.workerInstances = count
             }
             let connections = BenchConnections(server: server)
-            let raw = try await ThroughputBenchmark.raw(
-                connections, clients: clients, window: window, seconds: seconds, responders: count)
-            let worker = try await ThroughputBenchmark.run(
-                connections, clients: clients, window: window, seconds: seconds)
+            // Two alternating halves each (raw, worker, raw, worker), for the same reason as the round trips.
+            var raw = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
+            var worker = raw
+            for _ in 0..<2 {
+                raw.add(
+                    try await ThroughputBenchmark.raw(
+                        connections, clients: clients, window: window, seconds: seconds / 2, responders: count))
+                worker.add(
+                    try await ThroughputBenchmark.run(
+                        connections, clients: clients, window: window, seconds: seconds / 2))
+            }
             await server.stop()
             print(String(format: "  %2d raw echo     %10d %12.0f", count, raw.answered, raw.perSecond))
             print(

@@ -3,7 +3,9 @@ import NIOCore
 /// A subscription: an asynchronous sequence of the messages delivered to it.
 ///
 /// The sequence ends after ``unsubscribe()``, after the auto-unsubscribe count is reached, on drain, or when
-/// the client closes. Cancelling the task iterating it unsubscribes. Iterate it from one task only.
+/// the client closes. Cancelling the task iterating it unsubscribes. Iterate it from one task only; to share
+/// its messages among several tasks (a pool of handlers, each taking the next message when it is free), call
+/// ``nextMessage()`` from each of them instead.
 public struct NATSSubscription: AsyncSequence, Sendable {
     /// The element type.
     public typealias Element = NATSMessage
@@ -60,6 +62,29 @@ public struct NATSSubscription: AsyncSequence, Sendable {
     /// Creates the iterator.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(queue: messages)
+    }
+
+    /// The next message for whichever of several consumer tasks asks first, or `nil` once the subscription has
+    /// ended and every buffered message has been taken.
+    ///
+    /// Each message goes to exactly one caller. A task that asks while messages are buffered takes the next one
+    /// at once, without suspending; tasks that wait are served in the order they asked. Use it to run a fixed
+    /// pool of handlers over one subscription without a task per message:
+    ///
+    /// ```swift
+    /// await withDiscardingTaskGroup { group in
+    ///     for _ in 0..<8 {
+    ///         group.addTask {
+    ///             while let message = await subscription.nextMessage() { await handle(message) }
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Cancelling a waiting task returns `nil` to that task only; the subscription goes on (unlike cancelling
+    /// the task that iterates the sequence, which unsubscribes).
+    nonisolated(nonsending) public func nextMessage() async -> NATSMessage? {
+        await messages.nextMessage()
     }
 
     /// Stops the subscription now; buffered messages are still delivered, then the sequence ends.

@@ -1,6 +1,8 @@
-// The per-subscription buffer between the event loop and the consuming task. Messages are appended during
-// a read; the waiting consumer is woken once per read batch (at channelReadComplete), and it takes every
-// buffered message in one lock acquisition. This avoids a task wake-up per message.
+// The per-subscription buffer between the event loop and the consuming tasks. Messages are appended during
+// a read; waiting consumers are woken once per read batch (at channelReadComplete). The subscription's
+// iterator takes every buffered message in one lock acquisition (no task wake-up per message); consumers
+// sharing the subscription through `nextMessage()` take one message each, and a busy one takes the next
+// buffered message without suspending.
 
 import NIOConcurrencyHelpers
 import NIOCore
@@ -15,11 +17,55 @@ final class NATSMessageQueue: Sendable {
         case terminated
     }
 
+    private typealias BatchWaiter = UnsafeContinuation<CircularBuffer<NATSMessage>?, Never>
+    private typealias MessageWaiter = UnsafeContinuation<NATSMessage?, Never>
+
+    /// Continuations to resume once the lock is released.
+    private struct Resumptions {
+        var batch: (BatchWaiter, CircularBuffer<NATSMessage>?)?
+        var messages: [(MessageWaiter, NATSMessage?)] = []
+
+        func resume() {
+            if let (waiter, batch) = batch { waiter.resume(returning: batch) }
+            for (waiter, message) in messages { waiter.resume(returning: message) }
+        }
+    }
+
     private struct State {
         var buffer = CircularBuffer<NATSMessage>()
-        var waiter: UnsafeContinuation<CircularBuffer<NATSMessage>?, Never>?
+        /// The iterator, waiting for a batch.
+        var waiter: BatchWaiter?
+        /// Tasks waiting in `nextMessage()`, first come first served.
+        var messageWaiters = CircularBuffer<(id: UInt64, waiter: MessageWaiter)>()
+        var nextWaiterID: UInt64 = 0
         var finished = false
         var wakePending = false
+
+        var hasWaiter: Bool { waiter != nil || !messageWaiters.isEmpty }
+
+        mutating func takeBuffer() -> CircularBuffer<NATSMessage> {
+            let batch = buffer
+            buffer = CircularBuffer()
+            return batch
+        }
+
+        /// Hands buffered messages to the waiting consumers: everything to the iterator if it waits, else one
+        /// message per waiting `nextMessage()`. After `finish`, consumers left without a message get the end.
+        mutating func handOut() -> Resumptions {
+            var resumptions = Resumptions()
+            if let waiter, !buffer.isEmpty || finished {
+                self.waiter = nil
+                let batch = takeBuffer()
+                resumptions.batch = (waiter, batch.isEmpty ? nil : batch)
+            }
+            while !messageWaiters.isEmpty, let message = buffer.popFirst() {
+                resumptions.messages.append((messageWaiters.removeFirst().waiter, message))
+            }
+            if finished {
+                while let (_, waiter) = messageWaiters.popFirst() { resumptions.messages.append((waiter, nil)) }
+            }
+            return resumptions
+        }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -32,14 +78,17 @@ final class NATSMessageQueue: Sendable {
     }
 
     /// Whether a consumer is suspended waiting for messages (for tests).
-    var hasWaiter: Bool { state.withLockedValue { $0.waiter != nil } }
+    var hasWaiter: Bool { state.withLockedValue { $0.hasWaiter } }
+
+    /// How many tasks wait in ``nextMessage()`` (for tests).
+    var messageWaiterCount: Int { state.withLockedValue { $0.messageWaiters.count } }
 
     func enqueue(_ message: NATSMessage) -> EnqueueResult {
         state.withLockedValue { state in
             if state.finished { return .terminated }
             if state.buffer.count >= limit { return .dropped }
             state.buffer.append(message)
-            if state.waiter != nil, !state.wakePending {
+            if state.hasWaiter, !state.wakePending {
                 state.wakePending = true
                 return .enqueued(needsWake: true)
             }
@@ -47,44 +96,29 @@ final class NATSMessageQueue: Sendable {
         }
     }
 
-    /// Hands everything buffered to a waiting consumer.
+    /// Hands what is buffered to the waiting consumers.
     func wake() {
-        let resumption: (UnsafeContinuation<CircularBuffer<NATSMessage>?, Never>, CircularBuffer<NATSMessage>)? =
-            state.withLockedValue { state in
-                state.wakePending = false
-                guard let waiter = state.waiter, !state.buffer.isEmpty else { return nil }
-                state.waiter = nil
-                let batch = state.buffer
-                state.buffer = CircularBuffer()
-                return (waiter, batch)
-            }
-        if let (waiter, batch) = resumption { waiter.resume(returning: batch) }
+        state.withLockedValue { state in
+            state.wakePending = false
+            return state.handOut()
+        }.resume()
     }
 
-    /// No more messages: the consumer gets what is buffered, then the end.
+    /// No more messages: the consumers get what is buffered, then the end.
     func finish() {
-        let resumption: (UnsafeContinuation<CircularBuffer<NATSMessage>?, Never>, CircularBuffer<NATSMessage>)? =
-            state.withLockedValue { state in
-                state.finished = true
-                guard let waiter = state.waiter else { return nil }
-                state.waiter = nil
-                let batch = state.buffer
-                state.buffer = CircularBuffer()
-                return (waiter, batch)
-            }
-        if let (waiter, batch) = resumption { waiter.resume(returning: batch.isEmpty ? nil : batch) }
+        state.withLockedValue { state in
+            state.finished = true
+            return state.handOut()
+        }.resume()
     }
 
+    /// The iterator's task was cancelled: the subscription ends and is unsubscribed.
     private func cancel() {
-        let waiter: UnsafeContinuation<CircularBuffer<NATSMessage>?, Never>? = state.withLockedValue { state in
-            let alreadyFinished = state.finished
+        state.withLockedValue { state in
             state.finished = true
             state.buffer.removeAll()
-            let waiter = state.waiter
-            state.waiter = nil
-            return alreadyFinished && waiter == nil ? nil : waiter
-        }
-        waiter?.resume(returning: nil)
+            return state.handOut()
+        }.resume()
         onCancel()
     }
 
@@ -96,11 +130,7 @@ final class NATSMessageQueue: Sendable {
             case wait
         }
         let immediate: Immediate = state.withLockedValue { state in
-            if !state.buffer.isEmpty {
-                let batch = state.buffer
-                state.buffer = CircularBuffer()
-                return .batch(batch)
-            }
+            if !state.buffer.isEmpty { return .batch(state.takeBuffer()) }
             return state.finished ? .end : .wait
         }
         switch immediate {
@@ -109,13 +139,9 @@ final class NATSMessageQueue: Sendable {
         case .wait: break
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<CircularBuffer<NATSMessage>?, Never>) in
+            await withUnsafeContinuation { (continuation: BatchWaiter) in
                 let now: CircularBuffer<NATSMessage>?? = state.withLockedValue { state in
-                    if !state.buffer.isEmpty {
-                        let batch = state.buffer
-                        state.buffer = CircularBuffer()
-                        return .some(batch)
-                    }
+                    if !state.buffer.isEmpty { return .some(state.takeBuffer()) }
                     if state.finished { return .some(nil) }
                     state.waiter = continuation
                     return .none
@@ -124,6 +150,47 @@ final class NATSMessageQueue: Sendable {
             }
         } onCancel: {
             self.cancel()
+        }
+    }
+
+    /// The next message for one of several consumers, or `nil` at the end. A cancelled caller gets `nil`;
+    /// the subscription goes on for the others.
+    nonisolated(nonsending) func nextMessage() async -> NATSMessage? {
+        enum Immediate {
+            case message(NATSMessage)
+            case end
+            case wait(UInt64)
+        }
+        let immediate: Immediate = state.withLockedValue { state in
+            if let message = state.buffer.popFirst() { return .message(message) }
+            if state.finished { return .end }
+            state.nextWaiterID &+= 1
+            return .wait(state.nextWaiterID)
+        }
+        let id: UInt64
+        switch immediate {
+        case .message(let message): return message
+        case .end: return nil
+        case .wait(let waiterID): id = waiterID
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: MessageWaiter) in
+                let now: NATSMessage?? = state.withLockedValue { state in
+                    if let message = state.buffer.popFirst() { return .some(message) }
+                    // The cancellation flag is set before the handler runs: checked under the lock, a
+                    // cancellation either finds this waiter registered or is seen here.
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    state.messageWaiters.append((id, continuation))
+                    return .none
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let waiter: MessageWaiter? = state.withLockedValue { state in
+                guard let index = state.messageWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.messageWaiters.remove(at: index).waiter
+            }
+            waiter?.resume(returning: nil)
         }
     }
 }

@@ -20,6 +20,8 @@ public struct ServerMetrics: Sendable {
     /// The request counter and timer per (method, route, status), made once each: looking them up in the
     /// registry on every request cost more than recording.
     private let requestSeries = NIOLockedValueBox([RequestSeriesKey: RequestSeries]())
+    /// The worker's request counter per (type, outcome), made once each for the same reason.
+    private let workerSeries = NIOLockedValueBox([WorkerSeriesKey: CoreMetrics.Counter]())
 
     /// Error codes counted as authentication refusals.
     static let authCodes: Set<String> = [
@@ -91,10 +93,16 @@ public struct ServerMetrics: Sendable {
 
     /// A request the vault worker answered: `outcome` is `ok` or the error code it answered with.
     public func workerRequest(type: String, outcome: String) {
-        Counter(
-            label: "vettid_nats_worker_requests_total", dimensions: [("type", type), ("outcome", outcome)],
-            factory: factory
-        ).increment()
+        let key = WorkerSeriesKey(type: type, outcome: outcome)
+        let counter = workerSeries.withLockedValue { cache in
+            if let known = cache[key] { return known }
+            let made = Counter(
+                label: "vettid_nats_worker_requests_total", dimensions: [("type", type), ("outcome", outcome)],
+                factory: factory)
+            cache[key] = made
+            return made
+        }
+        counter.increment()
     }
 
     /// One push of the application account JWT (with its revocations) to nats-server.
@@ -119,6 +127,12 @@ private struct RequestSeriesKey: Hashable, Sendable {
     let method: String
     let route: String
     let status: Int
+}
+
+/// Which worker series an answered vault request is counted in.
+private struct WorkerSeriesKey: Hashable, Sendable {
+    let type: String
+    let outcome: String
 }
 
 /// The metrics of one request series.

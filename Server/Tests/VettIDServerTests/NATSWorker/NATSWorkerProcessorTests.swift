@@ -1,4 +1,6 @@
 import Foundation
+import InMemoryLogging
+import Logging
 import Testing
 import VettIDCrypto
 import VettIDMessaging
@@ -226,6 +228,35 @@ import VettIDTestSupport
         #expect(!published.contains("hunter2"), "the handler's error text never reaches the app")
         #expect(!log.text.contains("hunter2"), "nor the logs")
         #expect(log.lines.contains { $0.hasPrefix("error") && $0.contains("handler failed") })
+    }
+
+    @Test func logRecordsCarryTheMemberTypeRequestAndHandler() async throws {
+        let member = try Support.namespace()
+        let (_, log) = await run(
+            try Support.processor(), subject: member.forVault(.execute),
+            body: Support.execute("explode", .null, id: "x2"))
+        let failed = try #require(log.entries.first { $0.message.description == "handler failed" })
+        #expect(failed.metadata["member"] == "\(member.userGUID)")
+        #expect(failed.metadata["type"] == "execute")
+        #expect(failed.metadata["request_id"] == "x2")
+        #expect(failed.metadata["handler_id"] == "explode")
+        #expect(failed.metadata["error"] != nil)
+
+        let (_, handlerLog) = await run(
+            try Support.processor(), subject: member.forVault(.execute), replyTo: member.appInboxPrefix + ".1",
+            body: Support.execute("whoami", .null, id: "w1"))
+        let own = try #require(handlerLog.entries.first { $0.message.description == "whoami answered" })
+        #expect(own.metadata["member"] == "\(member.userGUID)", "a handler's own logger carries the request")
+        #expect(own.metadata["request_id"] == "w1")
+        #expect(own.metadata["handler_id"] == "whoami")
+
+        let (_, refusedLog) = await run(
+            try Support.processor(), subject: member.forVault(.status), body: Support.execute("echo", .null, id: "m1"))
+        let refused = try #require(refusedLog.entries.first { $0.message.description == "refused a vault request" })
+        #expect(refused.metadata["member"] == "\(member.userGUID)")
+        #expect(refused.metadata["type"] == "status")
+        #expect(refused.metadata["request_id"] == "m1")
+        #expect(refused.metadata["code"] == "type_mismatch")
     }
 
     @Test func aHandlerRefusalKeepsItsCodeAndMessage() async throws {

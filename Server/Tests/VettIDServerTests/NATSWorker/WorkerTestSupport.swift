@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import VettIDCrypto
 import VettIDMessaging
 
@@ -74,7 +75,8 @@ enum WorkerTestSupport {
         let description = "The caller's GUID."
 
         func handle(_ payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue {
-            .object([("user_guid", .string(context.userGUID)), ("request_id", .string(context.requestID))])
+            context.logger.debug("whoami answered")
+            return .object([("user_guid", .string(context.userGUID)), ("request_id", .string(context.requestID))])
         }
     }
 

@@ -12,15 +12,35 @@ public struct VaultHandlerContext: Sendable {
     public let namespace: VaultNamespace
     /// The request's `id`.
     public let requestID: String
-    /// A logger carrying the request id and member GUID as metadata. Never log payload contents.
-    public let logger: Logger
+    /// A logger carrying the request id and member GUID (and the handler id) as metadata. Never log payload
+    /// contents.
+    public var logger: Logger {
+        guard let metadata else { return baseLogger }
+        var logger = baseLogger
+        logger.handler.metadata.merge(metadata.metadata()) { _, request in request }
+        return logger
+    }
+
+    private let baseLogger: Logger
+    private let metadata: VaultRequestLogContext?
 
     /// The member's GUID.
     public var userGUID: String { namespace.userGUID }
 
+    /// A context whose ``logger`` is `logger` as given.
     public init(namespace: VaultNamespace, requestID: String, logger: Logger) {
         self.namespace = namespace
         self.requestID = requestID
-        self.logger = logger
+        self.baseLogger = logger
+        self.metadata = nil
+    }
+
+    /// The worker's context: ``logger`` is `logger` with the request's `metadata`, assembled only when a
+    /// handler asks for it, so a handler that does not log costs no metadata formatting.
+    init(namespace: VaultNamespace, requestID: String, logger: Logger, metadata: VaultRequestLogContext) {
+        self.namespace = namespace
+        self.requestID = requestID
+        self.baseLogger = logger
+        self.metadata = metadata
     }
 }

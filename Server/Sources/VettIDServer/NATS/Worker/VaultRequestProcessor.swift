@@ -92,11 +92,11 @@ public struct VaultRequestProcessor: Sendable {
                 metadata: ["subject": "\(subject.prefix(200))"])
             return .dropped
         }
-        var logger = logger
-        logger[metadataKey: "member"] = "\(namespace.userGUID)"
-        logger[metadataKey: "type"] = "\(typeToken.prefix(64))"
+        // Logged with every message below; built only when a message is logged (setting a logger's metadata
+        // costs a formatting pass per request in swift-log's stream handler).
+        var about = VaultRequestLogContext(member: namespace.userGUID, type: typeToken)
         let answerSubject = Self.answerSubject(
-            namespace: namespace, typeToken: typeToken, replyTo: replyTo, logger: logger)
+            namespace: namespace, typeToken: typeToken, replyTo: replyTo, logger: logger, about: about)
 
         func answer(_ response: VaultResponse, alsoOn extra: String? = nil) -> Outcome {
             metrics?.workerRequest(
@@ -109,7 +109,8 @@ public struct VaultRequestProcessor: Sendable {
         func refuse(_ error: VaultMessageError, requestID: String?) -> Outcome {
             logger.notice(
                 "refused a vault request",
-                metadata: ["code": "\(error.code)", "request_id": "\(requestID?.prefix(128) ?? "none")"])
+                metadata: about.metadata(["code": "\(error.code)", "request_id": "\(requestID?.prefix(128) ?? "none")"])
+            )
             return answer(.error(requestID: requestID, error, timestamp: now()))
         }
 
@@ -130,19 +131,20 @@ public struct VaultRequestProcessor: Sendable {
                 VaultMessageError(.typeMismatch, "the body's type '\(message.type.rawValue)' is not the subject's"),
                 requestID: message.id)
         }
-        logger[metadataKey: "request_id"] = "\(message.id)"
+        about.requestID = message.id
 
         switch message {
         case .executeHandler(let id, let handlerID, let payload, _):
             let result = await execute(
-                handlerID: handlerID, payload: payload, namespace: namespace, requestID: id, logger: logger)
+                handlerID: handlerID, payload: payload, namespace: namespace, requestID: id, logger: logger,
+                about: about)
             return answer(.handlerResult(requestID: id, handlerID: handlerID, result: result, timestamp: now()))
         case .statusRequest(let id, _):
             let found: (vaultStatus: String, transactionKeysRemaining: Int?)
             do {
                 found = try await status(namespace.userGUID)
             } catch {
-                logger.error("vault status lookup failed", metadata: ["error": "\(type(of: error))"])
+                logger.error("vault status lookup failed", metadata: about.metadata(["error": "\(type(of: error))"]))
                 return answer(
                     .error(
                         requestID: id, VaultMessageError(.unavailable, "the vault status is unavailable"),
@@ -161,33 +163,34 @@ public struct VaultRequestProcessor: Sendable {
 
     /// The reply subject when it is inside the member's `forApp.` space, else the member's response subject.
     private static func answerSubject(
-        namespace: VaultNamespace, typeToken: String, replyTo: String?, logger: Logger
+        namespace: VaultNamespace, typeToken: String, replyTo: String?, logger: Logger, about: VaultRequestLogContext
     ) -> String {
         guard let replyTo else { return namespace.response(to: typeToken) }
         if namespace.isReplySubject(replyTo) { return replyTo }
         logger.warning(
             "refused a reply subject outside the member's forApp space; answering on its response subject",
-            metadata: ["reply_to": "\(replyTo.prefix(200))"])
+            metadata: about.metadata(["reply_to": "\(replyTo.prefix(200))"]))
         return namespace.response(to: typeToken)
     }
 
     private func execute(
-        handlerID: String, payload: JSONValue, namespace: VaultNamespace, requestID: String, logger: Logger
+        handlerID: String, payload: JSONValue, namespace: VaultNamespace, requestID: String, logger: Logger,
+        about: VaultRequestLogContext
     ) async -> Result<JSONValue, VaultMessageError> {
-        var logger = logger
-        logger[metadataKey: "handler_id"] = "\(handlerID)"
+        var about = about
+        about.handlerID = handlerID
         guard let handler = registry.handler(for: handlerID) else {
-            logger.notice("execute request names an unknown handler")
+            logger.notice("execute request names an unknown handler", metadata: about.metadata())
             return .failure(VaultMessageError(.unknownHandler, "no handler '\(handlerID)'"))
         }
-        let context = VaultHandlerContext(namespace: namespace, requestID: requestID, logger: logger)
+        let context = VaultHandlerContext(namespace: namespace, requestID: requestID, logger: logger, metadata: about)
         do {
             return .success(try await handler.handle(payload, context: context))
         } catch let error as VaultMessageError {
-            logger.notice("handler refused the request", metadata: ["code": "\(error.code)"])
+            logger.notice("handler refused the request", metadata: about.metadata(["code": "\(error.code)"]))
             return .failure(error)
         } catch {
-            logger.error("handler failed", metadata: ["error": "\(type(of: error))"])
+            logger.error("handler failed", metadata: about.metadata(["error": "\(type(of: error))"]))
             return .failure(VaultMessageError(.handlerFailed, "handler '\(handlerID)' failed"))
         }
     }

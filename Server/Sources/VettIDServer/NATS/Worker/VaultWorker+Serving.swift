@@ -1,4 +1,4 @@
-// The vault worker's message loop: bounded concurrent processing, publishing the answers, watching events.
+// The vault worker's message lanes: bounded concurrent processing, publishing the answers, watching events.
 
 import Logging
 import NATSClient
@@ -7,26 +7,26 @@ import NIOCore
 import VettIDMessaging
 
 extension VaultWorker {
-    /// Processes the subscription's messages, at most `concurrency` at once, until it ends; then waits for
-    /// the requests in flight.
+    /// Processes the subscription's messages with `concurrency` lanes until it ends; returns once every lane
+    /// has answered its last request.
+    ///
+    /// Each lane takes the next message when it is free (`NATSSubscription.nextMessage()`), so a slow handler
+    /// holds one lane and the others go on; under load a lane takes the next buffered request without
+    /// suspending, and no task is created per request.
     static func serve(
         _ subscription: NATSSubscription, client: NATSClient, processor: VaultRequestProcessor, concurrency: Int,
         logger: Logger, counters: NIOLockedValueBox<Statistics>
     ) async {
-        await withTaskGroup(of: Void.self) { group in
-            var inFlight = 0
-            for await message in subscription {
-                if inFlight >= concurrency {
-                    _ = await group.next()
-                    inFlight -= 1
-                }
-                inFlight += 1
-                counters.withLockedValue {
-                    $0.received += 1
-                    $0.inFlight += 1
-                }
+        await withDiscardingTaskGroup { group in
+            for _ in 0..<concurrency {
                 group.addTask {
-                    await answer(message, client: client, processor: processor, logger: logger, counters: counters)
+                    while let message = await subscription.nextMessage() {
+                        counters.withLockedValue {
+                            $0.received += 1
+                            $0.inFlight += 1
+                        }
+                        await answer(message, client: client, processor: processor, logger: logger, counters: counters)
+                    }
                 }
             }
         }
