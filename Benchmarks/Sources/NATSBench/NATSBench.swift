@@ -2,7 +2,8 @@
 //   pub <size> <msgs> <seconds> <msgs/s>
 //   pub-default <size> <msgs> <seconds> <msgs/s>   (the client's default configuration, publishing with `send`)
 //   pubsub <size> <msgs> <seconds> <msgs/s>
-//   reqrep <count> <p50 µs> <p99 µs>
+//   reqrep <count> <p50 µs> <p99 µs>        (request loop and responder on their clients' taskExecutor)
+//   reqrep-pool <count> <p50 µs> <p99 µs>   (the same on Swift's global executor)
 // Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep]   (NATSBench decode <frames>)
 
 import Foundation
@@ -96,17 +97,30 @@ struct NATSBench {
         }
 
         if only == "all" || only == "reqrep" {
-            let responder = try NATSClient(configuration: configuration)
-            try await responder.connect()
-            let service = try responder.subscribe(to: "bench.req")
-            let serviceTask = Task {
-                for await request in service {
-                    if let reply = request.replyTo { try? responder.publish(request.payload, to: reply) }
-                }
+            // The request loop and the responder on their clients' event loops (NATSClient.taskExecutor), as an
+            // application does for latency; then the same on Swift's global executor.
+            try await requestReply(url, configuration, requests: requests, name: "reqrep", onEventLoops: true)
+            try await requestReply(url, configuration, requests: requests, name: "reqrep-pool", onEventLoops: false)
+        }
+    }
+
+    /// Sequential requests against an echo responder: prints `name count p50 p99` (µs).
+    static func requestReply(
+        _ url: String, _ configuration: NATSClient.Configuration, requests: Int, name: String, onEventLoops: Bool
+    ) async throws {
+        let responder = try NATSClient(configuration: configuration)
+        try await responder.connect()
+        let service = try responder.subscribe(to: "bench.req")
+        let answer: @Sendable () async -> Void = {
+            for await request in service {
+                if let reply = request.replyTo { try? responder.publish(request.payload, to: reply) }
             }
-            try await responder.flush()
-            let client = try NATSClient(configuration: configuration)
-            try await client.connect()
+        }
+        let serviceTask = Task(executorPreference: onEventLoops ? responder.taskExecutor : nil) { await answer() }
+        try await responder.flush()
+        let client = try NATSClient(configuration: configuration)
+        try await client.connect()
+        let measure: @Sendable () async throws -> [Double] = {
             let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
             for _ in 0..<100 { _ = try await client.request(payload, to: "bench.req") }
             var latencies: [Double] = []
@@ -116,14 +130,18 @@ struct NATSBench {
                 _ = try await client.request(payload, to: "bench.req")
                 latencies.append(microseconds(ContinuousClock.now - start))
             }
-            latencies.sort()
-            let p50 = latencies[latencies.count / 2]
-            let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-            print("reqrep \(requests) \(format(p50)) \(format(p99))")
-            serviceTask.cancel()
-            await client.close()
-            await responder.close()
+            return latencies
         }
+        var latencies = try await Task(executorPreference: onEventLoops ? client.taskExecutor : nil) {
+            try await measure()
+        }.value
+        latencies.sort()
+        let p50 = latencies[latencies.count / 2]
+        let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
+        print("\(name) \(requests) \(format(p50)) \(format(p99))")
+        serviceTask.cancel()
+        await client.close()
+        await responder.close()
     }
 
     static func microseconds(_ duration: Duration) -> Double {

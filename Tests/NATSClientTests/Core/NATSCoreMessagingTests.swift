@@ -3,6 +3,7 @@
 
 import NATSClient
 import NIOCore
+import NIOPosix
 import Testing
 import VettIDTestSupport
 
@@ -172,6 +173,43 @@ import VettIDTestSupport
         try await connection.send("MSG \(firstReply) \(inboxSID) 3\r\nONE\r\n")
         #expect(try await second.payloadString == "TWO")
         #expect(try await first.payloadString == "ONE")
+    }
+
+    @Test func aRequestLoopOnTheTaskExecutorRunsOnTheConnectionsEventLoop() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let server = try await FakeNATSServer.start()
+        let client = try NATSClient(configuration: FakeServerSupport.configuration(server), eventLoopGroup: group)
+        async let connecting: Void = client.connect()
+        let connection = try await server.nextConnection()
+        _ = try await connection.acceptHandshake()
+        try await connecting
+        defer {
+            Task {
+                await client.close(); await server.stop()
+                try? await group.shutdownGracefully()
+            }
+        }
+        let answering = Task {
+            guard case .subscribe(_, nil, let sid) = try await connection.next() else { return }
+            for _ in 0..<3 {
+                guard case .publish(_, let reply?, let payload) = try await connection.next() else { return }
+                try await connection.send("MSG \(reply) \(sid) \(payload.utf8.count)\r\n\(payload)\r\n")
+            }
+        }
+        let loops = try await withTaskExecutorPreference(client.taskExecutor) {
+            var loops: [ObjectIdentifier?] = []
+            for index in 0..<3 {
+                let answer = try await client.request("n\(index)", to: "svc")
+                #expect(answer.payloadString == "n\(index)")
+                loops.append(MultiThreadedEventLoopGroup.currentEventLoop.map { ObjectIdentifier($0) })
+            }
+            return loops
+        }
+        try await answering.value
+        let first = try #require(loops.first ?? nil, "the loop ran on an event loop of the group")
+        #expect(loops.allSatisfy { $0 == first }, "every reply resumed the loop on the same event loop")
+        let all = Set(group.makeIterator().map { ObjectIdentifier($0) })
+        #expect(all.contains(first))
     }
 
     @Test func aStatus503AnswerIsNoResponders() async throws {
