@@ -43,9 +43,11 @@ final class NATSMessageQueue: Sendable {
 
         var hasWaiter: Bool { waiter != nil || !messageWaiters.isEmpty }
 
+        /// Takes everything buffered. The next buffer starts with room for as many messages as this batch
+        /// held: a fresh empty one grew by doubling (copying every message) on every read in a steady stream.
         mutating func takeBuffer() -> CircularBuffer<NATSMessage> {
             let batch = buffer
-            buffer = CircularBuffer()
+            buffer = CircularBuffer(initialCapacity: Swift.max(batch.count, 16))
             return batch
         }
 
