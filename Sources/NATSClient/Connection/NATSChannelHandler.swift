@@ -1,7 +1,9 @@
 // The channel handler: it reads the server's bytes itself (cumulating partial frames and parsing them with
 // NATSProtocolDecoder.parse in place), hands the messages of one read to the connection core together, and
 // forwards the other operations, lifecycle and TLS events one by one. Parsing here instead of in a
-// ByteToMessageHandler ahead of it saves a pipeline hop and an existential box (NIOAny) per message.
+// ByteToMessageHandler ahead of it saves a pipeline hop and an existential box (NIOAny) per message. Payloads
+// are parsed as slices and copied, per read, into one buffer of their own (one allocation per read instead of
+// one or two per message).
 
 import NIOCore
 
@@ -16,6 +18,7 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let maxBatch = 256
 
     private let core: NATSConnectionCore
+    private let allocator = ByteBufferAllocator()
     private let maxControlLine: Int
     /// Bytes of an incomplete frame from earlier reads.
     private var cumulation: ByteBuffer?
@@ -53,7 +56,10 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
         do {
             // An operation handed to the core may close the channel at once (a fatal -ERR): `closed` is
             // then set by channelInactive, re-entrantly, and the rest of the bytes is dropped.
-            while !closed, let operation = try NATSProtocolDecoder.parse(&buffer, maxControlLine: maxControlLine) {
+            while !closed,
+                let operation = try NATSProtocolDecoder.parse(
+                    &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
+            {
                 if case .message(let sid, let message) = operation {
                     batch.append((sid, message))
                     if batch.count >= Self.maxBatch { deliverBatch() }
@@ -69,6 +75,9 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
             core.errorCaught(error, channel: context.channel)
             return
         }
+        // The batch's payloads are slices of this read's buffer: they move to a buffer of their own now, before
+        // the buffer is kept as the cumulation (and written to), and before the next read.
+        deliverBatch()
         guard !closed, buffer.readableBytes > 0 else { return }
         // An incomplete frame waits for the next read; its bytes move to the front once enough was consumed.
         if buffer.readerIndex >= 64 * 1024 { buffer.discardReadBytes() }
@@ -99,8 +108,23 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
         core.errorCaught(error, channel: context.channel)
     }
 
+    /// Hands the parsed messages to the core, their payloads copied out of the read buffer first.
+    ///
+    /// All payloads of the batch are copied into one new buffer (one allocation instead of one or two per
+    /// message) and each message keeps a slice of it: a message kept by the application keeps at most its
+    /// batch's payloads alive, never the socket's read buffer (which NIO could then not reuse).
     private func deliverBatch() {
         guard !batch.isEmpty else { return }
+        var total = 0
+        for (_, message) in batch { total += message.payload.readableBytes }
+        var payloads = allocator.buffer(capacity: total)
+        for index in batch.indices { payloads.writeImmutableBuffer(batch[index].message.payload) }
+        var offset = payloads.readerIndex
+        for index in batch.indices {
+            let length = batch[index].message.payload.readableBytes
+            batch[index].message.payload = payloads.getSlice(at: offset, length: length)!
+            offset += length
+        }
         core.deliver(batch)
         batch.removeAll(keepingCapacity: true)
     }

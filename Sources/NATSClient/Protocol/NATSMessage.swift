@@ -2,7 +2,9 @@ public import NIOCore
 
 /// A message received from the server (`MSG` or `HMSG`).
 ///
-/// The payload stays in the `ByteBuffer` it arrived in (a slice, no copy).
+/// The client copies the payloads of the messages that arrived in one read out of the socket's buffer into one
+/// buffer of their own, and each message's ``payload`` is a slice of it: keeping a message keeps at most the
+/// payloads of its read alive (copy the bytes out to keep one alone for long).
 public struct NATSMessage: Sendable, Equatable {
     /// The subject the message was published to.
     public var subject: String

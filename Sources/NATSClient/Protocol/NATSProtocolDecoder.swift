@@ -26,8 +26,9 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
     /// Whether payloads are slices of the read buffer (no copy) or copied into their own buffer.
     ///
     /// Slices keep the whole read buffer alive while a message waits in a subscription, and then every
-    /// further read must copy that buffer (copy-on-write). The client therefore copies each payload once,
-    /// as nats.go does; zero-copy suits consumers that drop messages at once.
+    /// further read must copy that buffer (copy-on-write). The decoder's default therefore copies each payload
+    /// into a buffer of its own, as nats.go does; zero-copy suits consumers that drop messages at once or copy
+    /// them out themselves, as the client's channel handler does (all payloads of one read into one buffer).
     public let zeroCopyPayloads: Bool
 
     /// Creates a decoder.

@@ -58,12 +58,23 @@ import VettIDTestSupport
         }
         #expect(await messages.next()?.payloadString == "hello world")
         try await connection.send((1...300).map { "MSG parts 1 \(String($0).utf8.count)\r\n\($0)\r\n" }.joined())
+        var kept: [NATSMessage] = []
         for expected in 1...300 {
             guard let message = await messages.next(), message.payloadString == String(expected) else {
                 Issue.record("message \(expected) missing or out of order")
                 return
             }
+            kept.append(message)
         }
+        // The payloads of one read share a buffer of their own: later reads (a partial frame kept and then
+        // completed) do not change what the application kept.
+        try await connection.send("MSG parts 1 5\r\nla")
+        try await Task.sleep(for: .milliseconds(20))
+        try await connection.send("ter\r\n")
+        #expect(await messages.next()?.payloadString == "later")
+        #expect(kept.map(\.payloadString) == (1...300).map(String.init))
+        // Each keeps at most its read's payloads (under 900 bytes here), not the socket's read buffer (2 KiB or more).
+        #expect(kept.allSatisfy { $0.payload.storageCapacity < 2048 }, "a kept message holds only its read's payloads")
     }
 
     @Test func aMalformedFrameIsAProtocolErrorThatClosesTheConnection() async throws {
