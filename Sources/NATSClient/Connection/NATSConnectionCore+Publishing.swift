@@ -57,6 +57,13 @@ extension NATSConnectionCore {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
+        try await send(validSubject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    }
+
+    /// ``send(subject:replyTo:headers:payload:)`` for a subject the caller has validated.
+    nonisolated(nonsending) func send(
+        validSubject subject: String, replyTo: String?, headers: NATSHeaders?, payload: ByteBuffer
+    ) async throws(NATSError) {
         if headers == nil {
             enum Attempt {
                 case queued(needsFlush: Bool)

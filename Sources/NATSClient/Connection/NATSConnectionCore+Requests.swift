@@ -14,7 +14,9 @@ extension NATSConnectionCore {
         payload: ByteBuffer,
         timeout: Duration
     ) async throws -> NATSMessage {
-        var frame = try NATSPublishFrame(subject: subject, replyTo: nil, headers: headers, payload: payload)
+        guard NATSSubjectValidator.isValidPublishSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid publish subject")
+        }
         let promise = eventLoop.makePromise(of: NATSMessage.self)
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         let reply: Result<(replySubject: String, token: Substring), NATSError> = state.withLockedValue { state in
@@ -32,18 +34,18 @@ extension NATSConnectionCore {
             }
             return .success(registered)
         }
-        let token: Substring
+        let (replySubject, token): (String, Substring)
         switch reply {
         case .success(let value):
-            frame.replyTo = value.replySubject
-            token = value.token
+            (replySubject, token) = value
         case .failure(let error):
             promise.fail(error)
             throw error
         }
         return try await withTaskCancellationHandler {
             do throws(NATSError) {
-                try await send(frame)
+                // A request without headers that fits is written straight from its arguments, as a publish is.
+                try await send(validSubject: subject, replyTo: replySubject, headers: headers, payload: payload)
             } catch {
                 failRequest(token: token, error: error)
             }
