@@ -72,7 +72,8 @@ public final class NATSClient: Sendable {
     /// The client's connection stays on one event loop for its whole life (reconnects included). Code that
     /// prefers this executor runs on that loop's thread: a request is written without waking the loop from
     /// another thread, and its reply resumes the waiting task on the same thread instead of a thread of the
-    /// global concurrency pool. In NATSBench this halves a request/reply round trip's thread hand-offs:
+    /// global concurrency pool. In NATSBench it lowered the request/reply p50 by about a fifth
+    /// (docs/benchmarks.md):
     ///
     /// ```swift
     /// try await withTaskExecutorPreference(client.taskExecutor) {
