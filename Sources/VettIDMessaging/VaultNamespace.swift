@@ -74,8 +74,10 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
         // One pass over the bytes (a worker checks every request's reply subject): the prefix
         // `OwnerSpace.{guid}.forApp.`, then one or more tokens that are neither empty nor wildcards and hold
         // no control characters or spaces.
-        let rest = Self.dropPrefix(Self.ownerSpaceRoot, userGUID, "forApp", from: subject.utf8)
-        guard let rest, !rest.isEmpty else { return false }
+        guard let afterRoot = Self.dropToken(Self.ownerSpaceRoot, from: subject.utf8[...]),
+            let afterGUID = Self.dropToken(userGUID, from: afterRoot),
+            let rest = Self.dropToken("forApp", from: afterGUID), !rest.isEmpty
+        else { return false }
         var tokenLength = 0
         var firstByte: UInt8 = 0
         for byte in rest {
@@ -108,15 +110,6 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
             let namespace = try? VaultNamespace(userGUID: String(Substring(guid)))
         else { return nil }
         return (namespace, String(Substring(type)))
-    }
-
-    /// What follows `root.{guid}.{space}.` in `bytes`, or `nil` when `bytes` does not start with it.
-    private static func dropPrefix(
-        _ root: String, _ guid: String, _ space: String, from bytes: String.UTF8View
-    ) -> Substring.UTF8View? {
-        guard let afterRoot = dropToken(root, from: bytes[...]), let afterGUID = dropToken(guid, from: afterRoot)
-        else { return nil }
-        return dropToken(space, from: afterGUID)
     }
 
     /// What follows `token.` at the start of `bytes`, or `nil` when `bytes` does not start with it.

@@ -80,29 +80,29 @@ struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
     /// Hands `message` to subscription `sid`; counts it, tracks slow-consumer episodes and the
     /// auto-unsubscribe limit (a subscription that reached it is removed and its sink finished).
     mutating func deliver(_ message: NATSMessage, to sid: UInt64) -> Delivery {
-        // The entry is updated in place (one hash lookup, no copy of its strings and references out and back).
-        guard let index = entries.index(forKey: sid) else { return .unknown }
-        guard let sink = entries.values[index].sink else { return .requestInbox }
-        entries.values[index].delivered += 1
+        guard var entry = entries[sid] else { return .unknown }
+        guard let sink = entry.sink else { return .requestInbox }
+        entry.delivered += 1
         var wake: Sink?
         var slowConsumer: NATSError?
         switch sink.enqueue(message) {
         case .dropped:
-            entries.values[index].dropCounter?.increment()
-            if !entries.values[index].inSlowEpisode {
-                entries.values[index].inSlowEpisode = true
-                let subject = entries.values[index].subject
-                slowConsumer = NATSError(.slowConsumer, "subscription \(sid) on \(subject) is dropping messages")
+            entry.dropCounter?.increment()
+            if !entry.inSlowEpisode {
+                entry.inSlowEpisode = true
+                slowConsumer = NATSError(.slowConsumer, "subscription \(sid) on \(entry.subject) is dropping messages")
             }
         case .enqueued(let needsWake):
-            entries.values[index].inSlowEpisode = false
+            entry.inSlowEpisode = false
             if needsWake { wake = sink }
         case .terminated:
             break
         }
-        if let max = entries.values[index].max, entries.values[index].delivered >= max {
-            entries.remove(at: index)
+        if let max = entry.max, entry.delivered >= max {
+            entries[sid] = nil
             sink.finish()
+        } else {
+            entries[sid] = entry
         }
         return .delivered(wake: wake, slowConsumer: slowConsumer)
     }

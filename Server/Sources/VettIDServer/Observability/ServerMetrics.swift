@@ -17,11 +17,10 @@ public struct ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    /// The request counter and timer per (method, route, status), made once each: looking them up in the
-    /// registry on every request cost more than recording.
-    private let requestSeries = NIOLockedValueBox([RequestSeriesKey: RequestSeries]())
-    /// The worker's request counter per (type, outcome), made once each for the same reason.
-    private let workerSeries = NIOLockedValueBox([WorkerSeriesKey: CoreMetrics.Counter]())
+    /// The request counter and timer per (method, route, status).
+    private let requestSeries = SeriesCache<RequestSeriesKey, RequestSeries>()
+    /// The worker's request counter per (type, outcome).
+    private let workerSeries = SeriesCache<WorkerSeriesKey, CoreMetrics.Counter>()
 
     /// Error codes counted as authentication refusals.
     static let authCodes: Set<String> = [
@@ -50,15 +49,12 @@ public struct ServerMetrics: Sendable {
     public func request(method: String, route: String, status: Int, duration: Duration) {
         let key = RequestSeriesKey(
             method: Self.standardMethods.contains(method) ? method : "OTHER", route: route, status: status)
-        let series = requestSeries.withLockedValue { cache in
-            if let known = cache[key] { return known }
+        let series = requestSeries.value(for: key) {
             let dimensions = [("method", key.method), ("route", route), ("status", String(status))]
-            let made = RequestSeries(
+            return RequestSeries(
                 count: Counter(label: "vettid_http_requests_total", dimensions: dimensions, factory: factory),
                 duration: Timer(label: "vettid_http_request_duration_seconds", dimensions: dimensions, factory: factory)
             )
-            cache[key] = made
-            return made
         }
         series.count.increment()
         series.duration.recordNanoseconds(Self.nanoseconds(duration))
@@ -93,16 +89,11 @@ public struct ServerMetrics: Sendable {
 
     /// A request the vault worker answered: `outcome` is `ok` or the error code it answered with.
     public func workerRequest(type: String, outcome: String) {
-        let key = WorkerSeriesKey(type: type, outcome: outcome)
-        let counter = workerSeries.withLockedValue { cache in
-            if let known = cache[key] { return known }
-            let made = Counter(
+        workerSeries.value(for: WorkerSeriesKey(type: type, outcome: outcome)) {
+            Counter(
                 label: "vettid_nats_worker_requests_total", dimensions: [("type", type), ("outcome", outcome)],
                 factory: factory)
-            cache[key] = made
-            return made
-        }
-        counter.increment()
+        }.increment()
     }
 
     /// One push of the application account JWT (with its revocations) to nats-server.
@@ -119,6 +110,22 @@ public struct ServerMetrics: Sendable {
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+/// Metrics made once per series key: looking a series up in the Prometheus registry on every record cost more
+/// than recording it.
+private struct SeriesCache<Key: Hashable & Sendable, Series: Sendable>: Sendable {
+    private let made = NIOLockedValueBox([Key: Series]())
+
+    /// The series of `key`, made by `make` the first time.
+    func value(for key: Key, make: () -> Series) -> Series {
+        made.withLockedValue { made in
+            if let known = made[key] { return known }
+            let series = make()
+            made[key] = series
+            return series
+        }
     }
 }
 

@@ -19,11 +19,9 @@ struct VaultRequestLogContext: Sendable {
 
     /// The fields as metadata, with `extra` added (extra wins on a clash).
     func metadata(_ extra: Logger.Metadata = [:]) -> Logger.Metadata {
-        var metadata = extra
-        metadata["member"] = metadata["member"] ?? "\(member)"
-        metadata["type"] = metadata["type"] ?? "\(type.prefix(64))"
-        if let requestID, metadata["request_id"] == nil { metadata["request_id"] = "\(requestID)" }
-        if let handlerID, metadata["handler_id"] == nil { metadata["handler_id"] = "\(handlerID)" }
-        return metadata
+        var metadata: Logger.Metadata = ["member": "\(member)", "type": "\(type.prefix(64))"]
+        if let requestID { metadata["request_id"] = "\(requestID)" }
+        if let handlerID { metadata["handler_id"] = "\(handlerID)" }
+        return metadata.merging(extra) { _, extra in extra }
     }
 }
