@@ -1,6 +1,7 @@
 # Runs one package's tests for scripts/test under a watchdog (sourced, not executed).
 #
-#   run_tests LIMIT_SECONDS PACKAGE_DIRECTORY
+#   run_tests LIMIT_SECONDS TEST_BUNDLE   (VettIDPackageTests or VettIDServerPackageTests, in .build/debug: both
+#                                         packages build into the one scratch directory .build)
 #
 # Runs the package's built test bundle the way `swift test --skip-build` does (Swift Testing; the project has no
 # XCTest tests), without re-evaluating the manifest.
@@ -26,10 +27,10 @@ run_tests() {
 }
 
 run_tests_attempt() {
-  local limit=$1 package=$2
+  local limit=$1 bundle=$2
   local log events status count pid waited=0 hung=no before bin
-  bin=$(ls -d "$package"/.build/debug/*PackageTests.xctest 2>/dev/null | head -n 1)
-  [ -n "$bin" ] || { echo "error: no test bundle under $package/.build/debug (build with --build-tests first)" >&2; return 1; }
+  bin=".build/debug/$bundle.xctest"
+  [ -e "$bin" ] || { echo "error: no test bundle $bin (build with --build-tests first)" >&2; return 1; }
   log=$(mktemp)
   events=$(mktemp)
   before=$(ps -e -o pid= | tr -d ' ' | sort)
@@ -59,7 +60,7 @@ run_tests_attempt() {
   count=$(grep -oE "Test run with [0-9]+ tests?" "$log" | tail -n 1 | grep -oE "[0-9]+" || true)
   rm -f "$log" "$events"
   if [ "$status" -eq 0 ] && [ "${count:-0}" -eq 0 ]; then
-    echo "error: the tests of $package ran no test" >&2
+    echo "error: the tests of $bundle ran no test" >&2
     return 1
   fi
   total_tests=$((total_tests + ${count:-0}))
