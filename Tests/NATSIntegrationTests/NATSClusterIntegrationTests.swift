@@ -7,8 +7,8 @@ import VettIDTestSupport
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSClusterIntegrationTests {
     @Test func discoversTheSecondServerAndFailsOverToIt() async throws {
-        let routeA = try NATSServerProcess.freePort()
-        let routeB = try NATSServerProcess.freePort()
+        let routeA = try LoopbackPort.reserve()
+        let routeB = try LoopbackPort.reserve()
         func cluster(own: Int, other: Int) -> String {
             """
             server_name: s\(own)

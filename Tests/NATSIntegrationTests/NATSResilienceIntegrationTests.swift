@@ -108,7 +108,7 @@ struct NATSResilienceIntegrationTests {
     }
 
     @Test func initialConnectFailureIsReported() async throws {
-        let port = try NATSServerProcess.freePort()
+        let port = try LoopbackPort.reserve()
         let client = try NATSClient(configuration: NATSClient.Configuration(servers: ["nats://127.0.0.1:\(port)"]))
         do {
             try await client.connect()

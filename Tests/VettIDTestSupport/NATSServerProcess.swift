@@ -47,7 +47,7 @@ public final class NATSServerProcess: @unchecked Sendable {
         let log = directory.appendingPathComponent("server.log")
         var started: (Process, ProcessExitWatcher, Int)?
         for _ in 0..<(fixedPort == nil ? 3 : 1) {
-            let port = try fixedPort ?? Self.freePort()
+            let port = try fixedPort ?? LoopbackPort.reserve()
             try "listen: 127.0.0.1:\(port)\n\(configuration)\n".write(to: configFile, atomically: true, encoding: .utf8)
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
@@ -85,7 +85,7 @@ public final class NATSServerProcess: @unchecked Sendable {
     }
 
     /// Ready when *this* process says it listens on `port` and the port accepts a connection. The log line matters:
-    /// with tests starting servers in parallel, another test's nats-server can take the port between `freePort()`
+    /// with tests starting servers in parallel, another test's nats-server can take the port between `LoopbackPort.reserve()`
     /// and this one's bind, and a bare connect would then reach that server (whose operator refuses our users).
     private static func waitUntilReady(_ process: Process, port: Int, log: URL) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -122,14 +122,6 @@ public final class NATSServerProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
-    }
-
-    public static func freePort() throws -> Int {
-        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0).wait()
-        defer { try? channel.close().wait() }
-        return channel.localAddress?.port ?? 0
     }
 
     /// The server (or a tool the test needs) is not usable on this machine.

@@ -16,16 +16,8 @@ struct NATSCluster {
         let trust = try NATSTrust.loadOrCreate(dataDirectory: dataDirectory, logger: logger)
         let accountJWT = try trust.applicationAccountJWT(
             revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970))
-        var clientPorts: [Int] = []
-        var routePorts: [Int] = []
-        while clientPorts.count < count {
-            let pair = (try LocalNATSServer.freePort(), try LocalNATSServer.freePort())
-            guard pair.0 != pair.1, !(clientPorts + routePorts).contains(pair.0),
-                !(clientPorts + routePorts).contains(pair.1)
-            else { continue }
-            clientPorts.append(pair.0)
-            routePorts.append(pair.1)
-        }
+        let clientPorts = try (0..<count).map { _ in try LoopbackPort.reserve() }
+        let routePorts = try (0..<count).map { _ in try LoopbackPort.reserve() }
         var nodes: [LocalNATSServer] = []
         do {
             for index in 0..<count {

@@ -41,7 +41,7 @@ actor ServerProcess {
             "vettid-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.dataDirectory = dataDirectory ?? directory.appendingPathComponent("data").path
-        self.port = try Self.freePort()
+        self.port = try LoopbackPort.reserve()
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VETTID_") }
         inherited.merge(environment) { _, new in new }
@@ -126,32 +126,5 @@ actor ServerProcess {
 
     private static func tail(_ url: URL) -> String {
         String(String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self).suffix(2_000))
-    }
-
-    /// A loopback port nothing listens on (the kernel's pick for port 0, released again).
-    static func freePort() throws -> Int {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw E2EFailure("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0 else { throw E2EFailure("bind() failed") }
-        var assigned = sockaddr_in()
-        var assignedLength = length
-        let named = withUnsafeMutablePointer(to: &assigned) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &assignedLength) }
-        }
-        guard named == 0 else { throw E2EFailure("getsockname() failed") }
-        return Int(UInt16(bigEndian: assigned.sin_port))
     }
 }

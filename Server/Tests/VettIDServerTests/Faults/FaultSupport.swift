@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -51,7 +52,7 @@ struct PrivatePostgres {
                 ["\(bin)/initdb", "-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync"],
                 asPostgres: true) == 0
         else { throw FaultTestError("initdb failed") }
-        let server = PrivatePostgres(bin: bin, directory: directory, port: freePort())
+        let server = PrivatePostgres(bin: bin, directory: directory, port: try LoopbackPort.reserve())
         try server.start()
         guard
             try runCommand(
@@ -86,23 +87,6 @@ struct PrivatePostgres {
 struct FaultTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// Runs `body` against a server built over `store` (fast Argon2, ephemeral keys).
