@@ -1,5 +1,6 @@
 import Foundation
 import VettIDMessaging
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -25,7 +26,7 @@ final class WorkerTestNATS: @unchecked Sendable {
             trust: trust,
             applicationAccountJWT: try trust.applicationAccountJWT(
                 revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970)),
-            directory: directory.path)
+            directory: directory.path, port: try LoopbackPort.reserve())
     }
 
     /// A user of the application account with exactly `permissions` and a fresh user NKey.
