@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import Testing
+import VettIDCrypto
 
 @testable import VettIDClient
 
 /// A clock that moves only when told to (unit tests only): sleepers wait until ``advance(by:)`` passes their
 /// deadline; cancellation ends a sleep with `CancellationError`.
-final class ManualClock: Clock, @unchecked Sendable {
+final class ManualClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
         func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
@@ -20,46 +21,66 @@ final class ManualClock: Clock, @unchecked Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
-    private let lock = NSLock()
-    private var current = Instant(offset: .zero)
-    private var sleepers: [Sleeper] = []
-    private var watchers:
-        [(predicate: @Sendable ([Duration]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    private var nextID: UInt64 = 0
+    private struct Watcher {
+        var predicate: @Sendable ([Duration]) -> Bool
+        var continuation: CheckedContinuation<Void, Never>
+    }
 
-    var now: Instant { lock.withLock { current } }
+    /// Time, the pending sleeps and the waits for a set of deadlines; changed only under the lock, continuations
+    /// resumed after it is released.
+    private struct State {
+        var current = Instant(offset: .zero)
+        var sleepers: [Sleeper] = []
+        var watchers: [Watcher] = []
+        var nextID: UInt64 = 0
+
+        var deadlines: [Duration] { sleepers.map(\.deadline.offset).sorted() }
+
+        mutating func takeReadyWatchers() -> [CheckedContinuation<Void, Never>] {
+            let offsets = deadlines
+            var ready: [CheckedContinuation<Void, Never>] = []
+            watchers.removeAll { watcher in
+                guard watcher.predicate(offsets) else { return false }
+                ready.append(watcher.continuation)
+                return true
+            }
+            return ready
+        }
+    }
+
+    private let state = LockedValue(State())
+
+    var now: Instant { state.withLock { $0.current } }
     var minimumResolution: Duration { .zero }
 
     /// The deadlines of the pending sleeps, as offsets from the start, sorted.
-    var deadlines: [Duration] { lock.withLock { sleepers.map(\.deadline.offset).sorted() } }
+    var deadlines: [Duration] { state.withLock { $0.deadlines } }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = lock.withLock { () -> UInt64 in
-            nextID += 1
-            return nextID
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                lock.lock()
-                if deadline <= current {
-                    lock.unlock()
-                    continuation.resume()
-                } else if Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume(throwing: CancellationError())
-                } else {
-                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    let ready = takeReadyWatchers()
-                    lock.unlock()
-                    for watcher in ready { watcher.resume() }
+                enum Outcome { case due, cancelled, waiting([CheckedContinuation<Void, Never>]) }
+                let outcome = state.withLock { state -> Outcome in
+                    if deadline <= state.current { return .due }
+                    if Task.isCancelled { return .cancelled }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return .waiting(state.takeReadyWatchers())
+                }
+                switch outcome {
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting(let ready): for watcher in ready { watcher.resume() }
                 }
             }
         } onCancel: {
-            lock.lock()
-            let index = sleepers.firstIndex { $0.id == id }
-            let removed = index.map { sleepers.remove(at: $0) }
-            let ready = takeReadyWatchers()
-            lock.unlock()
+            let (removed, ready) = state.withLock { state in
+                let removed = state.sleepers.firstIndex { $0.id == id }.map { state.sleepers.remove(at: $0) }
+                return (removed, state.takeReadyWatchers())
+            }
             removed?.continuation.resume(throwing: CancellationError())
             for watcher in ready { watcher.resume() }
         }
@@ -67,12 +88,13 @@ final class ManualClock: Clock, @unchecked Sendable {
 
     /// Moves time forward and wakes the sleepers whose deadline passed.
     func advance(by duration: Duration) {
-        lock.lock()
-        current = current.advanced(by: duration)
-        let due = sleepers.filter { $0.deadline <= current }
-        sleepers.removeAll { $0.deadline <= current }
-        let ready = takeReadyWatchers()
-        lock.unlock()
+        let (due, ready) = state.withLock { state in
+            state.current = state.current.advanced(by: duration)
+            let now = state.current
+            let due = state.sleepers.filter { $0.deadline <= now }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return (due, state.takeReadyWatchers())
+        }
         for sleeper in due { sleeper.continuation.resume() }
         for watcher in ready { watcher.resume() }
     }
@@ -80,14 +102,14 @@ final class ManualClock: Clock, @unchecked Sendable {
     /// Waits until the pending deadlines satisfy `predicate` (checked at every change).
     func waitUntil(_ predicate: @escaping @Sendable ([Duration]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if predicate(sleepers.map(\.deadline.offset).sorted()) {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                watchers.append((predicate, continuation))
-                lock.unlock()
+            let holds = state.withLock { state in
+                guard predicate(state.deadlines) else {
+                    state.watchers.append(Watcher(predicate: predicate, continuation: continuation))
+                    return false
+                }
+                return true
             }
+            if holds { continuation.resume() }
         }
     }
 
@@ -95,18 +117,6 @@ final class ManualClock: Clock, @unchecked Sendable {
     func waitForDeadlines(_ deadlines: [Duration]) async {
         let expected = deadlines.sorted()
         await waitUntil { $0 == expected }
-    }
-
-    // Call with the lock held.
-    private func takeReadyWatchers() -> [CheckedContinuation<Void, Never>] {
-        let offsets = sleepers.map(\.deadline.offset).sorted()
-        var ready: [CheckedContinuation<Void, Never>] = []
-        watchers.removeAll { watcher in
-            guard watcher.predicate(offsets) else { return false }
-            ready.append(watcher.continuation)
-            return true
-        }
-        return ready
     }
 }
 

@@ -9,21 +9,12 @@ import VettIDSoftwareAttestation
 @testable import VettIDClient
 
 /// A settable clock.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+final class TestClock: Sendable {
+    private let current = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
 
-    var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
+    var now: Date { current.withLock { $0 } }
 
-    func advance(by seconds: TimeInterval) {
-        lock.lock()
-        current = current.addingTimeInterval(seconds)
-        lock.unlock()
-    }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 @Suite("Gate client")

@@ -10,7 +10,7 @@ import VettIDTestSupport
 
 /// Issues app (or vault) tokens signed locally by the test operator's application account, with exactly the
 /// permissions the backend grants (`NatsPermissionSet.forClient`).
-final class LocalSigningProvider: NatsCredentialProvider, @unchecked Sendable {
+final class LocalSigningProvider: NatsCredentialProvider, Sendable {
     struct Refused: Error {}
 
     let setup: OperatorSetup
@@ -18,10 +18,12 @@ final class LocalSigningProvider: NatsCredentialProvider, @unchecked Sendable {
     let endpoint: String
     let lifetime: TimeInterval
     let clientType: NatsClientType
-    private let lock = NSLock()
-    private var refusing = false
-    private var issuedKeys: [String] = []
-    private var seeds: [String] = []
+    private struct Issued {
+        var refusing = false
+        var publicKeys: [String] = []
+        var seeds: [String] = []
+    }
+    private let issued = LockedValue(Issued())
 
     init(
         setup: OperatorSetup, namespace: VaultNamespace, endpoint: String, lifetime: TimeInterval,
@@ -35,13 +37,13 @@ final class LocalSigningProvider: NatsCredentialProvider, @unchecked Sendable {
     }
 
     /// Refuse every later request (a revoked member whose session cannot be renewed).
-    func refuse() { lock.withLock { refusing = true } }
-    var issuedCount: Int { lock.withLock { issuedKeys.count } }
-    var issuedPublicKeys: [String] { lock.withLock { issuedKeys } }
-    var issuedSeeds: [String] { lock.withLock { seeds } }
+    func refuse() { issued.withLock { $0.refusing = true } }
+    var issuedCount: Int { issued.withLock { $0.publicKeys.count } }
+    var issuedPublicKeys: [String] { issued.withLock { $0.publicKeys } }
+    var issuedSeeds: [String] { issued.withLock { $0.seeds } }
 
     func issueCredentials() async throws -> NatsCredentials {
-        if lock.withLock({ refusing }) { throw Refused() }
+        if issued.withLock({ $0.refusing }) { throw Refused() }
         let permissions = NatsPermissionSet.forClient(clientType, in: namespace)
         let expiresAt = Date().addingTimeInterval(lifetime)
         let user = try setup.userWithKey(
@@ -53,9 +55,9 @@ final class LocalSigningProvider: NatsCredentialProvider, @unchecked Sendable {
             ),
             expires: Int64(expiresAt.timeIntervalSince1970)
         )
-        lock.withLock {
-            issuedKeys.append(user.publicKey)
-            seeds.append(user.seed)
+        issued.withLock {
+            $0.publicKeys.append(user.publicKey)
+            $0.seeds.append(user.seed)
         }
         return NatsCredentials(
             tokenID: "tok-\(UUID().uuidString.prefix(8).lowercased())",
@@ -95,28 +97,28 @@ func workerClient(_ setup: OperatorSetup, url: String, tls: NATSTLSConfiguration
 
 /// A fake vault worker: answers status, execute (`echo` returns its payload) and eventTypes requests on the
 /// reply subject (checked with `isReplySubject`) or on `forApp.{type}.response`; counts `count` requests.
-final class FakeVault: @unchecked Sendable {
+final class FakeVault: Sendable {
     let client: NATSClient
-    private let lock = NSLock()
-    private var received: [String] = []
-    private var task: Task<Void, Never>?
+    private let received = LockedValue<[String]>([])
+    private let task = LockedValue<Task<Void, Never>?>(nil)
 
     /// Subscribes, and returns once the server has the subscription (a request sent right after finds it).
     init(client: NATSClient) async throws {
         self.client = client
         let subscription = try client.subscribe(to: VaultNamespace.allForVault, queue: VaultNamespace.workerQueueGroup)
-        task = Task { [weak self] in
+        let answering = Task { [weak self] in
             for await message in subscription {
                 self?.answer(message)
             }
         }
+        task.withLock { $0 = answering }
         try await client.flush()
     }
 
-    deinit { task?.cancel() }
+    deinit { task.withLock { $0?.cancel() } }
 
     /// Payloads (`handler_id` + payload text) of execute requests, in arrival order.
-    var executions: [String] { lock.withLock { received } }
+    var executions: [String] { received.withLock { $0 } }
 
     private func answer(_ message: NATSMessage) {
         guard let (namespace, _) = VaultNamespace.parseRequestSubject(message.subject),
@@ -125,7 +127,7 @@ final class FakeVault: @unchecked Sendable {
         let response: VaultResponse
         switch request {
         case .executeHandler(let id, let handlerID, let payload, _):
-            lock.withLock { received.append(String(decoding: payload.serialized(), as: UTF8.self)) }
+            received.withLock { $0.append(String(decoding: payload.serialized(), as: UTF8.self)) }
             if handlerID == "echo" || handlerID == "count" {
                 response = .handlerResult(requestID: id, handlerID: handlerID, result: .success(payload), timestamp: 1)
             } else {
@@ -195,12 +197,11 @@ func collect(_ subscription: NatsManagedSubscription, count: Int, timeout: Durat
     }
 }
 
-final class MessageBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [NATSMessage] = []
-    func append(_ message: NATSMessage) { lock.withLock { messages.append(message) } }
-    var count: Int { lock.withLock { messages.count } }
-    var all: [NATSMessage] { lock.withLock { messages } }
+final class MessageBox: Sendable {
+    private let messages = LockedValue<[NATSMessage]>([])
+    func append(_ message: NATSMessage) { messages.withLock { $0.append(message) } }
+    var count: Int { messages.withLock { $0.count } }
+    var all: [NATSMessage] { messages.withLock { $0 } }
 }
 
 let testGUID = "9f1c2e4a-0000-4000-8000-00000000abcd"

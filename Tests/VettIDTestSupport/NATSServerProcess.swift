@@ -12,7 +12,7 @@ import NIOPosix
 
 /// A real nats-server started for one test: its own temporary directory, a generated configuration and a
 /// free loopback port. `stop()` kills it; tests call it in `defer`.
-public final class NATSServerProcess: @unchecked Sendable {
+public final class NATSServerProcess: Sendable {
     public static let executable: String? = {
         for path in ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"]
         where FileManager.default.isExecutableFile(atPath: path) {

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import VettIDTestSupport
 
@@ -7,9 +7,15 @@ import VettIDTestSupport
 
     @Test("true as soon as the condition holds")
     func holdsAfterAFewPolls() async {
-        let calls = Atomic<Int>(0)
-        #expect(await eventually(poll: .milliseconds(1)) { calls.add(1, ordering: .relaxed).newValue >= 3 })
-        #expect(calls.load(ordering: .relaxed) == 3)
+        let calls = NIOLockedValueBox(0)
+        #expect(
+            await eventually(poll: .milliseconds(1)) {
+                calls.withLockedValue { count in
+                    count += 1
+                    return count >= 3
+                }
+            })
+        #expect(calls.withLockedValue { $0 } == 3)
     }
 
     @Test("false when the condition still fails at the timeout")

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SQLKit
-import Synchronization
 import Testing
 import VettIDAPI
 import VettIDClient
@@ -156,20 +156,20 @@ struct BackgroundSessionLiveTests {
 
 /// The system clock moved forward by a settable offset; the server and the SDK share it.
 final class OffsetClock: WallClock {
-    private let offset = Mutex<TimeInterval>(0)
+    private let offset = NIOLockedValueBox<TimeInterval>(0)
 
     func now() -> Date {
-        Date().addingTimeInterval(offset.withLock { $0 })
+        Date().addingTimeInterval(offset.withLockedValue { $0 })
     }
 
     /// Moves the clock to `offset` after the real time.
     func advance(to offset: Duration) {
-        self.offset.withLock { $0 = TimeInterval(offset.components.seconds) }
+        self.offset.withLockedValue { $0 = TimeInterval(offset.components.seconds) }
     }
 
     /// Moves the clock forward by `step`.
     func advance(by step: Duration) {
-        offset.withLock { $0 += TimeInterval(step.components.seconds) }
+        offset.withLockedValue { $0 += TimeInterval(step.components.seconds) }
     }
 }
 
@@ -179,23 +179,23 @@ final class ManualScheduler: BackgroundScheduler {
         var handlers: [String: BackgroundTaskHandler] = [:]
         var scheduled: Set<String> = []
     }
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func register(identifier: String, handler: @escaping BackgroundTaskHandler) {
-        state.withLock { $0.handlers[identifier] = handler }
+        state.withLockedValue { $0.handlers[identifier] = handler }
     }
 
     func schedule(identifier: String, interval: Duration) {
-        _ = state.withLock { $0.scheduled.insert(identifier) }
+        _ = state.withLockedValue { $0.scheduled.insert(identifier) }
     }
 
     func cancel(identifier: String) {
-        _ = state.withLock { $0.scheduled.remove(identifier) }
+        _ = state.withLockedValue { $0.scheduled.remove(identifier) }
     }
 
     /// Runs the registered work of `identifier` and returns what it reported (`nil`: nothing registered).
     func fire(_ identifier: String) async -> Bool? {
-        let handler = state.withLock { state -> BackgroundTaskHandler? in
+        let handler = state.withLockedValue { state -> BackgroundTaskHandler? in
             state.scheduled.remove(identifier)
             return state.handlers[identifier]
         }
@@ -205,6 +205,6 @@ final class ManualScheduler: BackgroundScheduler {
 
     /// Whether a run of `identifier` is pending.
     func isScheduled(_ identifier: String) -> Bool {
-        state.withLock { $0.scheduled.contains(identifier) }
+        state.withLockedValue { $0.scheduled.contains(identifier) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import VettIDServer
 import VettIDTestSupport
@@ -399,16 +400,15 @@ import VettIDTestSupport
 
     /// ``run(_:stdin:configDirectory:)`` on a Dispatch thread, leaving the cooperative pool free.
     /// A `vettid` process whose standard output is read line by line as it is written.
-    final class StreamingRun: @unchecked Sendable {
+    final class StreamingRun: Sendable {
         let process = Process()
-        private let lock = NSLock()
-        private var received = Data()
+        private let received = NIOLockedValueBox(Data())
         private let errors = Pipe()
-        private var exit: VettIDTestSupport.ProcessExitWatcher?
+        private let exit = NIOLockedValueBox<VettIDTestSupport.ProcessExitWatcher?>(nil)
 
         /// The complete lines read so far.
         var lines: [String] {
-            lock.withLock { String(decoding: received, as: UTF8.self) }.split(separator: "\n").map(String.init)
+            received.withLockedValue { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
         }
 
         fileprivate func start(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
@@ -421,9 +421,10 @@ import VettIDTestSupport
             process.standardError = errors
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let chunk = handle.availableData
-                self?.lock.withLock { self?.received.append(chunk) }
+                self?.received.withLockedValue { $0.append(chunk) }
             }
-            exit = VettIDTestSupport.ProcessExitWatcher(process)
+            let watcher = VettIDTestSupport.ProcessExitWatcher(process)
+            exit.withLockedValue { $0 = watcher }
             try process.run()
         }
 
@@ -431,15 +432,16 @@ import VettIDTestSupport
         func finished() async throws -> Run {
             try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    guard self.exit?.wait(timeout: .seconds(120)) == true else {
-                        self.exit?.terminate(self.process, grace: .seconds(1))
+                    let exit = self.exit.withLockedValue { $0 }
+                    guard exit?.wait(timeout: .seconds(120)) == true else {
+                        exit?.terminate(self.process, grace: .seconds(1))
                         continuation.resume(
                             throwing: CLITestFailure("the streaming vettid command did not exit within 120 s"))
                         return
                     }
                     let stderr = self.errors.fileHandleForReading.readDataToEndOfFile()
                     Thread.sleep(forTimeInterval: 0.2)  // the last chunk of standard output
-                    let stdout = self.lock.withLock { String(decoding: self.received, as: UTF8.self) }
+                    let stdout = self.received.withLockedValue { String(decoding: $0, as: UTF8.self) }
                     continuation.resume(
                         returning: Run(
                             status: self.process.terminationStatus, stdout: stdout,

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import VettIDTestSupport
 
@@ -91,15 +92,17 @@ import VettIDTestSupport
     }
 }
 
-final class Gauge: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var current = 0
-    private(set) var peak = 0
+final class Gauge: Sendable {
+    private let counts = NIOLockedValueBox((current: 0, peak: 0))
+
+    var current: Int { counts.withLockedValue { $0.current } }
+    var peak: Int { counts.withLockedValue { $0.peak } }
 
     func enter() {
-        lock.withLock {
-            current += 1; peak = max(peak, current)
+        counts.withLockedValue {
+            $0.current += 1
+            $0.peak = max($0.peak, $0.current)
         }
     }
-    func leave() { lock.withLock { current -= 1 } }
+    func leave() { counts.withLockedValue { $0.current -= 1 } }
 }

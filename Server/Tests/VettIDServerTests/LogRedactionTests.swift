@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOConcurrencyHelpers
 import Testing
 import VettIDTestSupport
 
@@ -45,9 +46,8 @@ import VettIDTestSupport
     }
 }
 
-final class SecretBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ value: String) { lock.withLock { items.append(value) } }
-    var values: [String] { lock.withLock { items } }
+final class SecretBox: Sendable {
+    private let items = NIOLockedValueBox<[String]>([])
+    func add(_ value: String) { items.withLockedValue { $0.append(value) } }
+    var values: [String] { items.withLockedValue { $0 } }
 }

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// A minimal browser for the portal's live tests: keeps cookies as a browser would for one origin (honouring
 /// `Max-Age=0`), posts forms URL-encoded, never follows redirects (tests look at them), and reads the values the
@@ -50,17 +50,17 @@ final class PortalBrowser: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
     var client: HTTPClient { Self.client }
-    private let jar = Mutex<[String: String]>([:])
-    private let received = Mutex<[String]>([])
+    private let jar = NIOLockedValueBox<[String: String]>([:])
+    private let received = NIOLockedValueBox<[String]>([])
 
     /// Every `Set-Cookie` value received, for checks of the attributes.
-    var setCookies: [String] { received.withLock { $0 } }
+    var setCookies: [String] { received.withLockedValue { $0 } }
 
     init(baseURL: URL) { self.baseURL = baseURL }
 
-    var cookies: [String: String] { jar.withLock { $0 } }
+    var cookies: [String: String] { jar.withLockedValue { $0 } }
 
-    func setCookie(_ name: String, _ value: String?) { jar.withLock { $0[name] = value } }
+    func setCookie(_ name: String, _ value: String?) { jar.withLockedValue { $0[name] = value } }
 
     func get(_ path: String, headers: HTTPHeaders = [:]) async throws -> Page {
         try await send(.GET, path, body: nil, headers: headers)
@@ -90,7 +90,7 @@ final class PortalBrowser: Sendable {
     }
 
     private func remember(_ header: String) {
-        received.withLock { $0.append(header) }
+        received.withLockedValue { $0.append(header) }
         let attributes = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let pair = attributes.first, let equals = pair.firstIndex(of: "=") else { return }
         let name = String(pair[..<equals])

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NATSClient
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import VettIDCrypto
@@ -16,11 +17,10 @@ struct NATSWorkerLiveTests {
     typealias Support = WorkerTestSupport
 
     /// Counts how often the worker minted credentials (once per connect).
-    final class MintCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-        func increment() { lock.withLock { count += 1 } }
-        var value: Int { lock.withLock { count } }
+    final class MintCounter: Sendable {
+        private let count = NIOLockedValueBox(0)
+        func increment() { count.withLockedValue { $0 += 1 } }
+        var value: Int { count.withLockedValue { $0 } }
     }
 
     static let fastReconnect = NATSReconnectPolicy(

@@ -1,6 +1,7 @@
 import Foundation
 import InMemoryLogging
 import Logging
+import NIOConcurrencyHelpers
 import Testing
 import VettIDCrypto
 import VettIDMessaging
@@ -406,11 +407,9 @@ import VettIDTestSupport
 }
 
 /// Collects the GUIDs a status lookup was asked for.
-final class GUIDRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
+final class GUIDRecorder: Sendable {
+    private let stored = NIOLockedValueBox<[String]>([])
 
-    func record(_ guid: String) { lock.withLock { stored.append(guid) } }
-    var values: [String] { lock.withLock { stored } }
-
+    func record(_ guid: String) { stored.withLockedValue { $0.append(guid) } }
+    var values: [String] { stored.withLockedValue { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import VettIDMessaging
 import VettIDTestSupport
 
@@ -7,26 +8,26 @@ import VettIDTestSupport
 /// The server's own `LocalNATSServer` for one worker test: an ephemeral `NATSTrust` (operator, system and
 /// application account; full resolver) in a temporary directory of its own, on a free loopback port.
 /// `cleanUp()` stops it and removes the directory; tests call it in `defer`.
-final class WorkerTestNATS: @unchecked Sendable {
+final class WorkerTestNATS: Sendable {
     static var isAvailable: Bool { LocalNATSServer.executable != nil }
 
     let trust = NATSTrust.ephemeral()
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "vault-worker-test-\(UUID().uuidString)")
-    private let lock = NSLock()
-    private var server: LocalNATSServer
+    private let server: NIOLockedValueBox<LocalNATSServer>
 
     /// The same across ``restart()``.
     var url: String { current.url }
     var log: String { current.log }
-    private var current: LocalNATSServer { lock.withLock { server } }
+    private var current: LocalNATSServer { server.withLockedValue { $0 } }
 
     init() async throws {
-        server = try await LocalNATSServer.start(
-            trust: trust,
-            applicationAccountJWT: try trust.applicationAccountJWT(
-                revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970)),
-            directory: directory.path, port: try LoopbackPort.reserve())
+        server = NIOLockedValueBox(
+            try await LocalNATSServer.start(
+                trust: trust,
+                applicationAccountJWT: try trust.applicationAccountJWT(
+                    revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970)),
+                directory: directory.path, port: try LoopbackPort.reserve()))
     }
 
     /// A user of the application account with exactly `permissions` and a fresh user NKey.
@@ -39,7 +40,7 @@ final class WorkerTestNATS: @unchecked Sendable {
     /// Stops nats-server and starts it again on the same port with the same configuration.
     func restart() async throws {
         let restarted = try await current.restarted()
-        lock.withLock { server = restarted }
+        server.withLockedValue { $0 = restarted }
     }
 
     func cleanUp() {
