@@ -22,13 +22,24 @@ enum FakeServerSupport {
     static func connected(
         _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
     ) async throws -> (FakeNATSServer, NATSClient, FakeNATSConnection, String) {
+        let (server, client, connection, json, _) = try await connectedObservingEvents(adjust)
+        return (server, client, connection, json)
+    }
+
+    /// ``connected(_:)`` plus an iterator over the client's events made before it connected. For a test whose event
+    /// comes from a timer after the handshake (a stale connection's disconnect): a stream made after `connected`
+    /// returns can be made too late on a loaded machine, and then misses it.
+    static func connectedObservingEvents(
+        _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
+    ) async throws -> (FakeNATSServer, NATSClient, FakeNATSConnection, String, AsyncStream<NATSEvent>.Iterator) {
         let server = try await FakeNATSServer.start()
         let client = try NATSClient(configuration: configuration(server, adjust))
+        let events = client.makeEventStream().makeAsyncIterator()
         async let connecting: Void = client.connect()
         let connection = try await server.nextConnection()
         let json = try await connection.acceptHandshake()
         try await connecting
-        return (server, client, connection, json)
+        return (server, client, connection, json, events)
     }
 }
 
