@@ -77,8 +77,9 @@ struct NATSServiceIntegrationTests {
             configuration: .init(
                 services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         )
-        let running = Task { try await group.run() }
+        // Observed before the group starts the client: a stream made afterwards could miss `.connected`.
         let events = client.makeEventStream()
+        let running = Task { try await group.run() }
         for await event in events {
             if case .connected = event { break }
         }
