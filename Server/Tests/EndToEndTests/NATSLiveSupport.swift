@@ -26,8 +26,8 @@ struct NATSLive {
         var logger = Logger(label: "e2e-nats")
         logger.logLevel = .error
         let nats = try await LocalNATSServer.start(
-            forDataDirectory: dataDirectory, directory: root.appendingPathComponent("nats").path,
-            port: try LoopbackPort.reserve(), tls: tls, logger: logger)
+            forDataDirectory: dataDirectory, directory: root.appendingPathComponent("nats").path, tls: tls,
+            logger: logger)
         defer { nats.stop() }
         return try await LiveServer.withServer(postgres: postgres) { configuration in
             configuration.dataDirectory = dataDirectory

@@ -1,7 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
 import VettIDMessaging
-import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -27,7 +26,7 @@ final class WorkerTestNATS: Sendable {
                 trust: trust,
                 applicationAccountJWT: try trust.applicationAccountJWT(
                     revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970)),
-                directory: directory.path, port: try LoopbackPort.reserve()))
+                directory: directory.path))
     }
 
     /// A user of the application account with exactly `permissions` and a fresh user NKey.
