@@ -30,11 +30,19 @@ func main() {
 	if len(os.Args) > 3 {
 		requests, _ = strconv.Atoi(os.Args[3])
 	}
+	// A fourth argument "reqrep" runs only the request/reply workload (scripts/bench-nats's alternating rounds).
+	only := "all"
+	if len(os.Args) > 4 {
+		only = os.Args[4]
+	}
 	payload := make([]byte, 1024)
 	for i := range payload {
 		payload[i] = 'x'
 	}
 	for _, size := range []int{16, 128, 1024} {
+		if only != "all" {
+			break
+		}
 		nc, err := nats.Connect(url)
 		must(err)
 		start := time.Now()
@@ -46,7 +54,7 @@ func main() {
 		fmt.Printf("pub %d %d %.1f %d\n", size, count, seconds*1000, int(float64(count)/seconds))
 		nc.Close()
 	}
-	{
+	if only == "all" {
 		sc, err := nats.Connect(url)
 		must(err)
 		done := make(chan struct{})

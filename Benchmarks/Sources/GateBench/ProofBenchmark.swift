@@ -38,13 +38,14 @@ func median(_ values: [Double]) -> Double {
 
 /// DPoP proofs created and verified per second against bare ES256 sign/verify, on one task and on all cores.
 ///
-/// The four measurements run in `rounds` rounds, one after the other within a round, so a drift of the machine's
-/// speed (a noisy neighbour, frequency changes) hits a DPoP rate and its bare peer alike; each ratio reported is the
-/// median of the rounds' ratios, each rate the median of the rounds' rates.
+/// The four measurements run in `rounds` rounds; within a round, blocks of a bare operation alternate with blocks of
+/// its DPoP counterpart (``blocksPerRound``), so a drift of the machine's speed (a noisy neighbour, frequency changes)
+/// hits a DPoP rate and its bare peer alike; each ratio reported is the median of the rounds' ratios, each rate the
+/// median of the rounds' rates.
 ///
 /// The proofs look like the Gate proxy's: `GET` of an absolute URL, `ath` of a 512-byte access token, the
 /// server's current nonce, a fresh 128-bit `jti`. The verifier mirrors `DPoPGuard` (nonce required and checked by a
-/// ``DPoPNonceIssuer``, `ath`, `cnf.jkt`, replay cache), except that the replay cache is the in-memory actor
+/// ``DPoPNonceIssuer``, `ath`, `cnf.jkt`, replay cache), except that the replay cache is the in-memory one
 /// rather than the server's SQL table, so this measures the DPoP layer without database time.
 struct ProofBenchmark: Sendable {
     let count: Int
@@ -110,55 +111,88 @@ struct ProofBenchmark: Sendable {
         var check: Double
     }
 
-    /// One round: bare sign, bare verify, DPoP create, DPoP verify of `count` each, one after the other.
+    /// Blocks per round: a round alternates a block of bare operations with a block of DPoP operations, so a change
+    /// of the machine's speed within the round (this VM's rates move by a tenth from one second to the next) weighs
+    /// on a DPoP rate and its bare peer alike.
+    static let blocksPerRound = 16
+
+    /// Wall-clock time of one kind of operation, summed over a round's blocks.
+    private struct Elapsed {
+        var sign = Duration.zero
+        var create = Duration.zero
+        var verify = Duration.zero
+        var check = Duration.zero
+    }
+
+    /// One round of `count` operations of each kind: blocks of bare signs alternating with blocks of DPoP proofs
+    /// created, then blocks of bare verifications alternating with blocks of DPoP proofs verified.
     private func measureRound(
         count: Int, tasks: Int, builder: DPoPProofBuilder, signer: SoftwareDPoPSigner, nonces: DPoPNonceIssuer,
         nonce: String, signingInput: [UInt8], ecdsaKey: P256.Signing.PrivateKey,
         ecdsaPublicKey: P256.Signing.PublicKey
     ) async throws -> RoundRates {
-        let sign = try await Throughput.measure(count: count, tasks: tasks) { range in
-            try range.map { _ in try ES256.sign(signingInput, with: ecdsaKey) }
-        }
-        let signatures = sign.outputs
-        let verify = try await Throughput.measure(count: count, tasks: tasks) { range in
-            try range.map { index in
-                guard ES256.isValid(signature: signatures[index], for: signingInput, publicKey: ecdsaPublicKey) else {
-                    throw BenchFailure("an ES256 signature did not verify")
+        let blocks = Throughput.slices(count: count, parts: Self.blocksPerRound)
+        var elapsed = Elapsed()
+        var signatures: [[UInt8]] = []
+        var proofs: [String] = []
+        signatures.reserveCapacity(count)
+        proofs.reserveCapacity(count)
+        for block in blocks {
+            let sign = try await Throughput.measure(count: block.count, tasks: tasks) { range in
+                try range.map { _ in try ES256.sign(signingInput, with: ecdsaKey) }
+            }
+            let create = try await Throughput.measure(count: block.count, tasks: tasks) { range in
+                var made: [String] = []
+                made.reserveCapacity(range.count)
+                for _ in range {
+                    made.append(
+                        try await builder.proof(
+                            method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
                 }
+                return made
             }
+            elapsed.sign += sign.elapsed
+            elapsed.create += create.elapsed
+            signatures += sign.outputs
+            proofs += create.outputs
         }
-        let create = try await Throughput.measure(count: count, tasks: tasks) { range in
-            var proofs: [String] = []
-            proofs.reserveCapacity(range.count)
-            for _ in range {
-                proofs.append(
-                    try await builder.proof(
-                        method: "GET", url: Self.targetURI, accessToken: Self.accessToken, nonce: nonce))
-            }
-            return proofs
-        }
-        let proofs = create.outputs
-        // A fresh cache per run: the same proofs are never verified twice by one verifier.
+        // A fresh cache per round: the same proofs are never verified twice by one verifier.
         let verifier = DPoPVerifier(
             configuration: .init(requireNonce: true),
             replayCache: InMemoryDPoPReplayCache(capacity: max(100_000, count)),
             nonceValidator: nonces
         )
         let thumbprint = signer.publicJWK.thumbprint
-        let check = try await Throughput.measure(count: count, tasks: tasks) { range in
-            for index in range {
-                let request = DPoPRequest(
-                    proof: proofs[index], method: "GET", targetURI: Self.targetURI, accessToken: Self.accessToken,
-                    boundKeyThumbprint: thumbprint)
-                do {
-                    _ = try await verifier.verify(request)
-                } catch {
-                    throw BenchFailure("proof \(index) was refused: \(error)")
+        for block in blocks {
+            let blockSignatures = Array(signatures[block])
+            let blockProofs = Array(proofs[block])
+            let verify = try await Throughput.measure(count: block.count, tasks: tasks) { range in
+                try range.map { index in
+                    guard
+                        ES256.isValid(
+                            signature: blockSignatures[index], for: signingInput, publicKey: ecdsaPublicKey)
+                    else { throw BenchFailure("an ES256 signature did not verify") }
                 }
             }
-            return [Void]()
+            let check = try await Throughput.measure(count: block.count, tasks: tasks) { range in
+                for index in range {
+                    let request = DPoPRequest(
+                        proof: blockProofs[index], method: "GET", targetURI: Self.targetURI,
+                        accessToken: Self.accessToken, boundKeyThumbprint: thumbprint)
+                    do {
+                        _ = try await verifier.verify(request)
+                    } catch {
+                        throw BenchFailure("proof \(block.lowerBound + index) was refused: \(error)")
+                    }
+                }
+                return [Void]()
+            }
+            elapsed.verify += verify.elapsed
+            elapsed.check += check.elapsed
         }
+        let rate = { (duration: Duration) in Double(count) / duration.seconds }
         return RoundRates(
-            sign: sign.perSecond, verify: verify.perSecond, create: create.perSecond, check: check.perSecond)
+            sign: rate(elapsed.sign), verify: rate(elapsed.verify), create: rate(elapsed.create),
+            check: rate(elapsed.check))
     }
 }

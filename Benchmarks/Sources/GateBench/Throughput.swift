@@ -7,6 +7,8 @@ enum Throughput {
     struct Outcome<Output: Sendable>: Sendable {
         /// Operations per second of wall-clock time.
         let perSecond: Double
+        /// The wall-clock time the work took.
+        let elapsed: Duration
         /// One output per operation.
         let outputs: [Output]
     }
@@ -32,7 +34,7 @@ enum Throughput {
             }
         }
         let elapsed = clock.now - start
-        return Outcome(perSecond: Double(count) / elapsed.seconds, outputs: outputs)
+        return Outcome(perSecond: Double(count) / elapsed.seconds, elapsed: elapsed, outputs: outputs)
     }
 
     /// `0..<count` cut into `parts` contiguous ranges whose sizes differ by at most one.

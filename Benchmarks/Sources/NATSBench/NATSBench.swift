@@ -4,7 +4,7 @@
 //   pubsub <size> <msgs> <seconds> <msgs/s>
 //   reqrep <count> <p50 µs> <p99 µs>        (request loop and responder on their clients' taskExecutor)
 //   reqrep-pool <count> <p50 µs> <p99 µs>   (the same on Swift's global executor)
-// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep]   (NATSBench decode <frames>)
+// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep|reqrep-executor]   (NATSBench decode <frames>)
 
 import Foundation
 import NATSClient
@@ -96,10 +96,13 @@ struct NATSBench {
             await subscriber.close()
         }
 
-        if only == "all" || only == "reqrep" {
-            // The request loop and the responder on their clients' event loops (NATSClient.taskExecutor), as an
-            // application does for latency; then the same on Swift's global executor.
+        // The request loop and the responder on their clients' event loops (NATSClient.taskExecutor), as an
+        // application does for latency; then the same on Swift's global executor. `reqrep-executor` runs only the
+        // first (scripts/bench-nats's alternating rounds against nats.go).
+        if ["all", "reqrep", "reqrep-executor"].contains(only) {
             try await requestReply(url, configuration, requests: requests, name: "reqrep", onEventLoops: true)
+        }
+        if ["all", "reqrep"].contains(only) {
             try await requestReply(url, configuration, requests: requests, name: "reqrep-pool", onEventLoops: false)
         }
     }
