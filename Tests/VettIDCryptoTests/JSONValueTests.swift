@@ -11,6 +11,22 @@ import VettIDCrypto
                 == #"{"b":1,"a":"x/\"\\\n\u0001é","c":[null,true,false]}"#)
     }
 
+    @Test("every escape, at the start, between runs and at the end of a string; empty and escape-only strings")
+    func escapesEveryByteThatCannotStayRaw() {
+        let cases: [(String, String)] = [
+            ("", #""""#),
+            ("\"", #""\"""#),
+            ("\t\r\u{08}\u{0C}\u{1F}\u{00}", #""\t\r\b\f\u001f\u0000""#),
+            ("a\\b\"c\nd", #""a\\b\"c\nd""#),
+            ("plain ascii and é 😀", #""plain ascii and é 😀""#),
+            (String(repeating: "x", count: 300) + "\n", "\"" + String(repeating: "x", count: 300) + #"\n""#),
+        ]
+        for (string, expected) in cases {
+            #expect(String(decoding: JSONValue.string(string).serialized(), as: UTF8.self) == expected)
+            #expect(JSONValue.parse(JSONValue.array([.string(string)]).serialized()) == .array([.string(string)]))
+        }
+    }
+
     @Test func parsesAndRoundTrips() throws {
         let text = #"{"a":[1,-2.5e3,0],"b":{"c":"\u00e9\ud83d\ude00\/"},"d":null}"#
         let value = try #require(JSONValue.parse(Array(text.utf8)))

@@ -87,15 +87,16 @@ public enum JSONValue: Sendable, Hashable {
     /// control characters as `\uXXXX` (or their short escapes).
     public func serialized() -> [UInt8] {
         var output = [UInt8]()
+        output.reserveCapacity(128)
         write(into: &output)
         return output
     }
 
     private func write(into output: inout [UInt8]) {
         switch self {
-        case .null: output.append(contentsOf: Array("null".utf8))
-        case .bool(let value): output.append(contentsOf: Array((value ? "true" : "false").utf8))
-        case .number(let literal): output.append(contentsOf: Array(literal.utf8))
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let literal): output.append(contentsOf: literal.utf8)
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let values):
             output.append(UInt8(ascii: "["))
@@ -118,31 +119,41 @@ public enum JSONValue: Sendable, Hashable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Appends `value` as a JSON string: quoted, with `"`, `\\` and control characters escaped. The bytes between
+    /// escapes are copied in runs from the string's contiguous UTF-8 (most strings need no escape at all).
     package static func writeString(_ value: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Most strings need no escape at all: copied in one go.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            output.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { bytes in
             output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                output.append(contentsOf: Array("\\u00".utf8))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            default: output.append(byte)
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(of: byte, to: &output)
+                runStart = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            output.append(UInt8(ascii: "\""))
         }
-        output.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of a byte that cannot appear raw in a JSON string: `"`, `\\` or a control character.
+    private static func appendEscape(of byte: UInt8, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        default:
+            output.append(contentsOf: "u00".utf8)
+            output.append(hexDigits[Int(byte >> 4)])
+            output.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     /// Parses one JSON text strictly.
