@@ -22,7 +22,7 @@ public enum LoopbackPort {
 
     /// The ports handed out: from 20000 up to the start of the kernel's ephemeral range (32768 where `/proc` does
     /// not say).
-    public static var range: Range<Int> { lowest..<max(lowest, ephemeralRangeStart()) }
+    public static let range: Range<Int> = lowest..<max(lowest, ephemeralRangeStart())
 
     /// A port below the ephemeral range that nothing listens on now and this process has not handed out before.
     public static func reserve() throws -> Int {

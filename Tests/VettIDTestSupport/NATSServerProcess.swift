@@ -85,8 +85,9 @@ public final class NATSServerProcess: Sendable {
     }
 
     /// Ready when *this* process says it listens on `port` and the port accepts a connection. The log line matters:
-    /// with tests starting servers in parallel, another test's nats-server can take the port between `LoopbackPort.reserve()`
-    /// and this one's bind, and a bare connect would then reach that server (whose operator refuses our users).
+    /// with tests starting servers in parallel, another test's nats-server can take the port between
+    /// `LoopbackPort.reserve()` and this one's bind, and a bare connect would then reach that server (whose operator
+    /// refuses our users).
     private static func waitUntilReady(_ process: Process, port: Int, log: URL) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         let listening = "Listening for client connections on 127.0.0.1:\(port)"

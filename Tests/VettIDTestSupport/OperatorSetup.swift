@@ -7,8 +7,9 @@ import NIOCore
 public import VettIDCrypto
 
 /// Operator mode with a MEMORY resolver: operator, system account, application account and users all
-/// generated and signed with VettIDCrypto. ``configuration`` preloads both account JWTs; ``pushAccountUpdate(to:claims:)``
-/// replaces the application account at runtime through the system account (how a revocation reaches nats-server).
+/// generated and signed with VettIDCrypto. ``configuration`` preloads both account JWTs;
+/// ``pushAccountUpdate(to:claims:)`` replaces the application account at runtime through the system account (how a
+/// revocation reaches nats-server).
 public struct OperatorSetup: Sendable {
     /// The nats-server configuration lines (`operator`, `system_account`, `resolver: MEMORY`, `resolver_preload`).
     public let configuration: String
