@@ -1,5 +1,6 @@
 // nats.c peer for scripts/bench-nats: the same workloads and output format as NATSBench.
 //   pub <size> <msgs> <ms> <msgs/s> | pubsub … | reqrep <count> <p50 µs> <p99 µs>
+// Usage: bench <url> <msgs> <requests> [all|pub128|pubsub|reqrep]   (one workload for scripts/bench-nats's rounds)
 #include <nats/nats.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +39,15 @@ int main(int argc, char **argv) {
     const char *url = argc > 1 ? argv[1] : "nats://127.0.0.1:4222";
     int count = argc > 2 ? atoi(argv[2]) : 1000000;
     int requests = argc > 3 ? atoi(argv[3]) : 10000;
+    const char *only = argc > 4 ? argv[4] : "all";
+    int all = strcmp(only, "all") == 0;
     int sizes[] = {16, 128, 1024};
     natsConnection *nc = NULL;
     char *payload = malloc(1024);
     memset(payload, 'x', 1024);
 
     for (int s = 0; s < 3; s++) {
+        if (!all && !(strcmp(only, "pub128") == 0 && sizes[s] == 128)) continue;
         check(natsConnection_ConnectTo(&nc, url), "connect");
         int64_t start = now_us();
         for (int i = 0; i < count; i++) check(natsConnection_Publish(nc, "bench.pub", payload, sizes[s]), "publish");
@@ -54,7 +58,7 @@ int main(int argc, char **argv) {
         natsConnection_Destroy(nc);
     }
 
-    {
+    if (all || strcmp(only, "pubsub") == 0) {
         natsConnection *sc = NULL;
         natsSubscription *sub = NULL;
         check(natsConnection_ConnectTo(&sc, url), "connect sub");
@@ -74,7 +78,7 @@ int main(int argc, char **argv) {
         natsConnection_Destroy(nc);
     }
 
-    {
+    if (all || strcmp(only, "reqrep") == 0) {
         natsConnection *rc = NULL;
         natsSubscription *sub = NULL;
         check(natsConnection_ConnectTo(&rc, url), "connect responder");

@@ -4,7 +4,7 @@
 //   pubsub <size> <msgs> <seconds> <msgs/s>
 //   reqrep <count> <p50 µs> <p99 µs>        (request loop and responder on their clients' taskExecutor)
 //   reqrep-pool <count> <p50 µs> <p99 µs>   (the same on Swift's global executor)
-// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pubsub|reqrep|reqrep-executor]   (NATSBench decode <frames>)
+// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pub-default|pubsub|reqrep|reqrep-executor]   (NATSBench decode <frames>)
 
 import Foundation
 import NATSClient
@@ -58,7 +58,7 @@ struct NATSBench {
         }
 
         // The default configuration (64 MiB outbound limit): `send` waits for room where `publish` would throw.
-        if only == "all" || only == "pub" {
+        if ["all", "pub", "pub-default"].contains(only) {
             let client = try NATSClient(configuration: NATSClient.Configuration(servers: [url]))
             try await client.connect()
             let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
