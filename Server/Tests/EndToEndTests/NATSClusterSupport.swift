@@ -18,16 +18,12 @@ struct NATSCluster {
             revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970))
         // nats-server's own ports: the kernel's picks (LoopbackPort's ports were refused as in use by nats-server
         // twice in one run, cause not found; LocalNATSServer checks its own log line before it counts as started).
-        var clientPorts: [Int] = []
-        var routePorts: [Int] = []
-        while clientPorts.count < count {
-            let pair = (try LocalNATSServer.freePort(), try LocalNATSServer.freePort())
-            guard pair.0 != pair.1, !(clientPorts + routePorts).contains(pair.0),
-                !(clientPorts + routePorts).contains(pair.1)
-            else { continue }
-            clientPorts.append(pair.0)
-            routePorts.append(pair.1)
+        var ports: [Int] = []
+        while ports.count < 2 * count {
+            let port = try LocalNATSServer.freePort()
+            if !ports.contains(port) { ports.append(port) }
         }
+        let (clientPorts, routePorts) = (Array(ports[..<count]), Array(ports[count...]))
         var nodes: [LocalNATSServer] = []
         do {
             for index in 0..<count {
