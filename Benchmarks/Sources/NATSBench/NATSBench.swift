@@ -1,10 +1,12 @@
 // Same workloads as Peers/bench.c and Peers/bench.go, same output format:
 //   pub <size> <msgs> <seconds> <msgs/s>
 //   pub-default <size> <msgs> <seconds> <msgs/s>   (the client's default configuration, publishing with `send`)
+//   pub-executor <size> <msgs> <seconds> <msgs/s>  (the same with the publisher on the client's taskExecutor)
 //   pubsub <size> <msgs> <seconds> <msgs/s>
+//   pubsub-executor <size> <msgs> <seconds> <msgs/s>  (publisher and receiver on their clients' taskExecutors)
 //   reqrep <count> <p50 µs> <p99 µs>        (request loop and responder on their clients' taskExecutor)
 //   reqrep-pool <count> <p50 µs> <p99 µs>   (the same on Swift's global executor)
-// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pub-default|pubsub|reqrep|reqrep-executor]   (NATSBench decode <frames>)
+// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pub-default|pub-executor|pubsub|pubsub-executor|reqrep|reqrep-executor]   (NATSBench decode <frames>)
 
 import Foundation
 import NATSClient
@@ -69,31 +71,26 @@ struct NATSBench {
             await client.close()
         }
 
-        if only == "all" || only == "pubsub" {
-            let size = 128
-            let subscriber = try NATSClient(configuration: configuration)
-            try await subscriber.connect()
-            let publisher = try NATSClient(configuration: configuration)
-            try await publisher.connect()
-            let subscription = try subscriber.subscribe(to: "bench.pubsub")
-            try await subscriber.flush()
-            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
-            let receiver = Task {
-                var received = 0
-                var first: ContinuousClock.Instant?
-                for await _ in subscription {
-                    if first == nil { first = ContinuousClock.now }
-                    received += 1
-                    if received == count { break }
-                }
-                return (first ?? ContinuousClock.now, ContinuousClock.now)
-            }
-            for _ in 0..<count { try publisher.publish(payload, to: "bench.pubsub") }
-            try await publisher.flush(timeout: .seconds(120))
-            let (first, last) = await receiver.value
-            report("pubsub", size, count, last - first)
-            await publisher.close()
-            await subscriber.close()
+        // The same on the client's taskExecutor: the publisher runs on the connection's event loop and writes each
+        // chunk in place as it fills.
+        if ["all", "pub", "pub-executor"].contains(only) {
+            let client = try NATSClient(configuration: NATSClient.Configuration(servers: [url]))
+            try await client.connect()
+            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
+            let start = ContinuousClock.now
+            try await Task(executorPreference: client.taskExecutor) {
+                for _ in 0..<count { try await client.send(payload, to: "bench.pub") }
+                try await client.flush(timeout: .seconds(120))
+            }.value
+            report("pub-executor", 128, count, ContinuousClock.now - start)
+            await client.close()
+        }
+
+        if ["all", "pubsub"].contains(only) {
+            try await publishToSubscriber(url, configuration, count: count, name: "pubsub", onEventLoops: false)
+        }
+        if ["all", "pubsub-executor"].contains(only) {
+            try await publishToSubscriber(url, configuration, count: count, name: "pubsub-executor", onEventLoops: true)
         }
 
         // The request loop and the responder on their clients' event loops (NATSClient.taskExecutor), as an
@@ -105,6 +102,45 @@ struct NATSBench {
         if ["all", "reqrep"].contains(only) {
             try await requestReply(url, configuration, requests: requests, name: "reqrep-pool", onEventLoops: false)
         }
+    }
+
+    /// One connection publishes `count` messages of 128 bytes, another receives them: prints the subscriber's rate
+    /// from its first to its last message. With `onEventLoops`, the publisher sends on its client's taskExecutor
+    /// (each chunk written in place as it fills) and the receiving loop runs on the subscriber's.
+    static func publishToSubscriber(
+        _ url: String, _ configuration: NATSClient.Configuration, count: Int, name: String, onEventLoops: Bool
+    ) async throws {
+        let size = 128
+        let subscriber = try NATSClient(configuration: configuration)
+        try await subscriber.connect()
+        let publisher = try NATSClient(configuration: configuration)
+        try await publisher.connect()
+        let subscription = try subscriber.subscribe(to: "bench.pubsub")
+        try await subscriber.flush()
+        let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
+        let receiver = Task(executorPreference: onEventLoops ? subscriber.taskExecutor : nil) {
+            var received = 0
+            var first: ContinuousClock.Instant?
+            for await _ in subscription {
+                if first == nil { first = ContinuousClock.now }
+                received += 1
+                if received == count { break }
+            }
+            return (first ?? ContinuousClock.now, ContinuousClock.now)
+        }
+        if onEventLoops {
+            try await Task(executorPreference: publisher.taskExecutor) {
+                for _ in 0..<count { try await publisher.send(payload, to: "bench.pubsub") }
+                try await publisher.flush(timeout: .seconds(120))
+            }.value
+        } else {
+            for _ in 0..<count { try publisher.publish(payload, to: "bench.pubsub") }
+            try await publisher.flush(timeout: .seconds(120))
+        }
+        let (first, last) = await receiver.value
+        report(name, size, count, last - first)
+        await publisher.close()
+        await subscriber.close()
     }
 
     /// Sequential requests against an echo responder: prints `name count p50 p99` (µs).

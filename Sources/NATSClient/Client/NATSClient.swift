@@ -84,8 +84,10 @@ public final class NATSClient: Sendable {
     /// }
     /// ```
     ///
-    /// Keep the work between awaits short on it: while the task runs, the connection reads and writes
-    /// nothing. Actor-isolated code (the main actor included) still runs on its actor's executor.
+    /// A bulk publisher that sends on it writes each chunk to the socket as it fills and waits while the
+    /// socket is backed up (<doc:Resilience>). Keep the work between awaits short on it: while the task runs,
+    /// the connection reads nothing. Actor-isolated code (the main actor included) still runs on its actor's
+    /// executor.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public var taskExecutor: any TaskExecutor {
         NATSEventLoopTaskExecutor(eventLoop: core.eventLoop)
@@ -155,6 +157,9 @@ public final class NATSClient: Sendable {
     /// Publishes are queued and the socket takes no more (for tests).
     var outboundIsBackedUp: Bool { core.outboundIsBackedUp }
 
+    /// Bytes queued and not yet handed to the connection's channel (for tests).
+    var pendingOutboundBytes: Int { core.pendingOutboundBytes }
+
     // MARK: Publish
 
     /// Publishes `payload` to `subject` without waiting.
@@ -212,6 +217,7 @@ public final class NATSClient: Sendable {
         replyTo: String? = nil,
         headers: NATSHeaders? = nil
     ) async throws(NATSError) {
+        if headers == nil, try core.sendWithoutWaiting(subject: subject, replyTo: replyTo, payload: payload) { return }
         try await core.send(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
     }
 

@@ -14,14 +14,15 @@ extension NATSConnectionCore {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
-        let result: Result<Bool, NATSError>
+        let onLoop = eventLoop.inEventLoop
+        let result: Result<Flush, NATSError>
         if let headers {
             let frame = NATSPublishFrame(validSubject: subject, replyTo: replyTo, headers: headers, payload: payload)
             result = state.withLockedValue { state in
                 if let refusal = refusal(of: frame, state) { return .failure(refusal) }
                 if let full = fullBuffer(for: frame.size, state) { return .failure(full) }
                 queueLocked(frame, &state)
-                return .success(scheduleFlushLocked(&state))
+                return .success(flushLocked(onLoop: onLoop, &state))
             }
         } else {
             let size = payload.readableBytes
@@ -29,15 +30,38 @@ extension NATSConnectionCore {
                 if let refusal = refusal(ofSize: size, hasHeaders: false, state) { return .failure(refusal) }
                 if let full = fullBuffer(for: size, state) { return .failure(full) }
                 queuePublishLocked(subject: subject, replyTo: replyTo, payload: payload, &state)
-                return .success(scheduleFlushLocked(&state))
+                return .success(flushLocked(onLoop: onLoop, &state))
             }
         }
         switch result {
-        case .success(let needsFlush):
-            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .success(let flush):
+            perform(flush)
         case .failure(let error):
             throw error
         }
+    }
+
+    /// What a publisher does after queueing a frame.
+    struct Flush {
+        /// Schedule the burst's flush on the event loop.
+        var schedule: Bool
+        /// Write now: the publisher runs on the event loop and a whole chunk is queued.
+        var inPlace: Bool
+    }
+
+    /// After a frame was queued (under the lock): whether to schedule the burst's flush, and whether to write in
+    /// place. A publisher on the event loop (a task on ``NATSClient/taskExecutor``) writes each chunk as it
+    /// fills, as nats.c's publisher writes from its own thread: the scheduled flush runs only once the task yields
+    /// the loop, so it would otherwise buffer its whole burst.
+    @inline(__always)
+    func flushLocked(onLoop: Bool, _ state: inout State) -> Flush {
+        Flush(schedule: scheduleFlushLocked(&state), inPlace: onLoop && state.outbound.hasFullChunk)
+    }
+
+    @inline(__always)
+    func perform(_ flush: Flush) {
+        if flush.schedule { eventLoop.execute { self.flushOutbound() } }
+        if flush.inPlace { flushOutbound() }
     }
 
     /// `bufferFull` if a publish of `size` bytes does not fit now; sends waiting for room go first, so a
@@ -46,6 +70,42 @@ extension NATSConnectionCore {
     private func fullBuffer(for size: Int, _ state: borrowing State) -> NATSError? {
         if state.sendWaiters.isEmpty, state.outbound.pendingBytes + size <= outboundLimit(state) { return nil }
         return NATSError(.bufferFull, state.canWrite ? "outbound buffer full" : "reconnect buffer full")
+    }
+
+    /// Queues a publish without headers if it fits now, as ``send(subject:replyTo:headers:payload:)`` would
+    /// without waiting; `false` if it must wait. A synchronous first step, so a send that does not wait costs one
+    /// async call (the client's), not three nested ones.
+    @inline(__always)
+    func sendWithoutWaiting(subject: String, replyTo: String?, payload: ByteBuffer) throws(NATSError) -> Bool {
+        guard NATSSubjectValidator.isValidPublishSubject(subject) else {
+            throw NATSError(.invalidSubject, "invalid publish subject")
+        }
+        return try queueIfRoom(validSubject: subject, replyTo: replyTo, payload: payload)
+    }
+
+    /// Queues a publish without headers straight from the arguments if there is room now; `false` if it must
+    /// wait.
+    @inline(__always)
+    private func queueIfRoom(validSubject subject: String, replyTo: String?, payload: ByteBuffer) throws(NATSError)
+        -> Bool
+    {
+        let size = payload.readableBytes
+        let onLoop = eventLoop.inEventLoop
+        let attempt: Result<Flush?, NATSError> = state.withLockedValue { state in
+            if let refusal = refusal(ofSize: size, hasHeaders: false, state) { return .failure(refusal) }
+            guard state.sendWaiters.isEmpty, fits(size, onLoop: onLoop, state) else { return .success(nil) }
+            queuePublishLocked(subject: subject, replyTo: replyTo, payload: payload, &state)
+            return .success(flushLocked(onLoop: onLoop, &state))
+        }
+        switch attempt {
+        case .success(let flush?):
+            perform(flush)
+            return true
+        case .success(nil):
+            return false
+        case .failure(let error):
+            throw error
+        }
     }
 
     /// Queues a publish, waiting while the buffer has no room for it (see ``send(_:)``). A publish without
@@ -64,29 +124,7 @@ extension NATSConnectionCore {
     nonisolated(nonsending) func send(
         validSubject subject: String, replyTo: String?, headers: NATSHeaders?, payload: ByteBuffer
     ) async throws(NATSError) {
-        if headers == nil {
-            enum Attempt {
-                case queued(needsFlush: Bool)
-                case refused(NATSError)
-                case mustWait
-            }
-            let size = payload.readableBytes
-            let attempt: Attempt = state.withLockedValue { state in
-                if let refusal = refusal(ofSize: size, hasHeaders: false, state) { return .refused(refusal) }
-                guard state.sendWaiters.isEmpty, fits(size, state) else { return .mustWait }
-                queuePublishLocked(subject: subject, replyTo: replyTo, payload: payload, &state)
-                return .queued(needsFlush: scheduleFlushLocked(&state))
-            }
-            switch attempt {
-            case .queued(let needsFlush):
-                if needsFlush { eventLoop.execute { self.flushOutbound() } }
-                return
-            case .refused(let error):
-                throw error
-            case .mustWait:
-                break
-            }
-        }
+        if headers == nil, try queueIfRoom(validSubject: subject, replyTo: replyTo, payload: payload) { return }
         try await send(NATSPublishFrame(validSubject: subject, replyTo: replyTo, headers: headers, payload: payload))
     }
 
@@ -95,15 +133,16 @@ extension NATSConnectionCore {
     /// while it waits, and `cancelled` if the calling task is cancelled while it waits.
     nonisolated(nonsending) func send(_ frame: NATSPublishFrame) async throws(NATSError) {
         enum Admission {
-            case queued(needsFlush: Bool)
+            case queued(Flush)
             case waiting(id: UInt64, promise: EventLoopPromise<Void>)
             case refused(NATSError)
         }
+        let onLoop = eventLoop.inEventLoop
         let admission: Admission = state.withLockedValue { state in
             if let refusal = refusal(of: frame, state) { return .refused(refusal) }
-            if state.sendWaiters.isEmpty, fits(frame.size, state) {
+            if state.sendWaiters.isEmpty, fits(frame.size, onLoop: onLoop, state) {
                 queueLocked(frame, &state)
-                return .queued(needsFlush: scheduleFlushLocked(&state))
+                return .queued(flushLocked(onLoop: onLoop, &state))
             }
             let id = state.makeWaiterID()
             let promise = eventLoop.makePromise(of: Void.self)
@@ -113,8 +152,8 @@ extension NATSConnectionCore {
         switch admission {
         case .refused(let error):
             throw error
-        case .queued(let needsFlush):
-            if needsFlush { eventLoop.execute { self.flushOutbound() } }
+        case .queued(let flush):
+            perform(flush)
         case .waiting(let id, let promise):
             do {
                 try await withTaskCancellationHandler {
@@ -162,6 +201,17 @@ extension NATSConnectionCore {
     private func fits(_ size: Int, _ state: borrowing State) -> Bool {
         let pending = state.outbound.pendingBytes
         return pending == 0 || pending + size <= outboundLimit(state)
+    }
+
+    /// Room for a send now. On the event loop, also no more than a chunk while the socket is backed up: a task
+    /// there that kept queueing would hold the loop (it cannot drain the socket while the task runs) and fill
+    /// the whole limit, so it waits for writability instead, as a blocking write would.
+    @inline(__always)
+    private func fits(_ size: Int, onLoop: Bool, _ state: borrowing State) -> Bool {
+        guard fits(size, state) else { return false }
+        guard onLoop, state.outbound.pendingBytes >= NATSOutboundBuffer.chunkSize, let channel = state.channel
+        else { return true }
+        return channel.isWritable
     }
 
     @inline(__always)

@@ -205,6 +205,8 @@ final class NATSConnectionCore: Sendable {
     var knownServers: [String] { state.withLockedValue { $0.machine.pool.addresses.map(\.description) } }
     /// Sends waiting for room in the outbound buffer (for tests).
     var waitingSends: Int { state.withLockedValue { $0.sendWaiters.count } }
+    /// Bytes queued and not yet handed to the channel (for tests).
+    var pendingOutboundBytes: Int { state.withLockedValue { $0.outbound.pendingBytes } }
     /// Publishes are queued and the channel takes no more until the socket drains (for tests).
     var outboundIsBackedUp: Bool {
         state.withLockedValue { state in

@@ -27,6 +27,9 @@ struct NATSOutboundBuffer {
 
     var isEmpty: Bool { pendingBytes == 0 }
 
+    /// Whether a whole chunk waits to be written (a publisher on the event loop writes it in place).
+    var hasFullChunk: Bool { fullBytes > 0 }
+
     /// Makes room for a frame of about `frameSize` bytes without growing a non-empty chunk.
     @inline(__always)
     mutating func reserve(_ frameSize: Int) {

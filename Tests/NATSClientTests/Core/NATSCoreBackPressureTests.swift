@@ -125,6 +125,35 @@ import VettIDTestSupport
         #expect(error?.code == .connectionClosed)
     }
 
+    /// A publisher on the connection's event loop writes each chunk as it fills and, while the socket is backed
+    /// up, waits with about one chunk queued instead of filling the limit (its task holds the loop, so nothing
+    /// would drain the buffer before it stopped); once the server reads again, everything arrives in order.
+    @Test func aSendOnTheTaskExecutorWaitsWhileTheSocketIsBackedUp() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        try await connection.pauseReading()
+        // 2,000 × 16 KiB: 32 MiB, half the default limit, so without the rule no send would wait.
+        let count = 2_000
+        let publisher = Task(executorPreference: client.taskExecutor) {
+            for index in 0..<count { try await client.send("\(index) " + Self.payload, to: "bulk") }
+        }
+        #expect(await eventually { client.waitingSends == 1 })
+        #expect(client.pendingOutboundBytes <= NATSOutboundBuffer.chunkSize + 17 * 1024)
+        try await connection.resumeReading()
+        try await publisher.value
+        for index in 0..<count {
+            let operation = try await connection.next()
+            guard operation == .publish(subject: "bulk", replyTo: nil, payload: "\(index) " + Self.payload) else {
+                Issue.record("publish \(index) arrived as \(String(describing: operation).prefix(80))")
+                return
+            }
+        }
+    }
+
     @Test func whileDisconnectedASendWaitsForTheNextConnection() async throws {
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.reconnectBufferSize = 30  // "PUB q 10\r\nfirst fits\r\n" is 22 bytes
