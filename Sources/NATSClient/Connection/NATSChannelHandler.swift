@@ -3,7 +3,8 @@
 // forwards the other operations, lifecycle and TLS events one by one. Parsing here instead of in a
 // ByteToMessageHandler ahead of it saves a pipeline hop and an existential box (NIOAny) per message. Payloads
 // are parsed as slices and copied, per read, into one buffer of their own (one allocation per read instead of
-// one or two per message).
+// one or two per message). A read that ends inside a frame keeps that frame's bytes, and the next read completes
+// it from its first few KiB and is parsed in place from there (not appended whole behind the partial frame).
 
 import NIOCore
 
@@ -49,26 +50,9 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closed else { return }
         var buffer = unwrapInboundIn(data)
-        if var earlier = cumulation.take() {
-            earlier.writeBuffer(&buffer)
-            buffer = earlier
-        }
         do {
-            // An operation handed to the core may close the channel at once (a fatal -ERR): `closed` is
-            // then set by channelInactive, re-entrantly, and the rest of the bytes is dropped.
-            while !closed,
-                let operation = try NATSProtocolDecoder.parse(
-                    &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
-            {
-                if case .message(let sid, let message) = operation {
-                    batch.append((sid, message))
-                    if batch.count >= Self.maxBatch { deliverBatch() }
-                } else {
-                    // Keep the order: the messages before this operation first.
-                    deliverBatch()
-                    core.received(operation, channel: context.channel)
-                }
-            }
+            if var earlier = cumulation.take() { try join(&earlier, with: &buffer, context: context) }
+            try parseAll(&buffer, context: context)
         } catch {
             closed = true
             deliverBatch()
@@ -76,12 +60,69 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         // The batch's payloads are slices of this read's buffer: they move to a buffer of their own now, before
-        // the buffer is kept as the cumulation (and written to), and before the next read.
+        // the next read.
         deliverBatch()
         guard !closed, buffer.readableBytes > 0 else { return }
-        // An incomplete frame waits for the next read; its bytes move to the front once enough was consumed.
-        if buffer.readerIndex >= 64 * 1024 { buffer.discardReadBytes() }
-        cumulation = buffer
+        // An incomplete frame waits for the next read in a buffer of its own with room for the join: the read
+        // buffer may still be referenced by NIO's pool of receive buffers, where a write would copy all of it.
+        if buffer.readableBytes <= Self.ownedCumulationLimit {
+            var kept = allocator.buffer(capacity: buffer.readableBytes + Self.joinProbe)
+            kept.writeBuffer(&buffer)
+            cumulation = kept
+        } else {
+            if buffer.readerIndex >= 64 * 1024 { buffer.discardReadBytes() }
+            cumulation = buffer
+        }
+    }
+
+    /// A partial frame up to this size is copied into a buffer of its own when a read ends in it.
+    static let ownedCumulationLimit = 16 * 1024
+    /// Bytes of the next read appended to a partial frame at first: usually enough to complete it.
+    static let joinProbe = 4 * 1024
+
+    /// Completes the partial frame `earlier` from the front of a new read, copying only what it needs when it can.
+    ///
+    /// Appending the whole read behind the partial frame copied every byte of a steady stream once more. Instead
+    /// the first ``joinProbe`` bytes are appended and parsed; once that completes the partial frame, the bytes of
+    /// the probe left over (the start of a later frame) are still in `buffer`, which is parsed from there in
+    /// place. A frame the probe does not complete (a large payload) gets the whole read appended, as before.
+    private func join(_ earlier: inout ByteBuffer, with buffer: inout ByteBuffer, context: ChannelHandlerContext)
+        throws(NATSProtocolError)
+    {
+        let probe = Swift.min(buffer.readableBytes, Self.joinProbe)
+        earlier.writeImmutableBuffer(buffer.getSlice(at: buffer.readerIndex, length: probe)!)
+        let joined = earlier.readableBytes
+        try parseAll(&earlier, context: context)
+        if earlier.readableBytes < joined {
+            // The partial frame (the first) was parsed; what is left of `earlier` is the probe's last bytes.
+            buffer.moveReaderIndex(forwardBy: probe - earlier.readableBytes)
+        } else {
+            buffer.moveReaderIndex(forwardBy: probe)
+            earlier.writeBuffer(&buffer)
+            buffer = earlier
+        }
+    }
+
+    /// Parses every complete operation at the front of `buffer`: messages into the batch, anything else to the
+    /// core after the messages before it.
+    private func parseAll(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) throws(NATSProtocolError) {
+        // An operation handed to the core may close the channel at once (a fatal -ERR): `closed` is then set by
+        // channelInactive, re-entrantly, and the rest of the bytes is dropped.
+        while !closed,
+            let operation = try NATSProtocolDecoder.parse(
+                &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
+        {
+            // Consumed, so a message moves into the batch instead of being copied out of the enum.
+            switch consume operation {
+            case .message(let sid, let message):
+                batch.append((sid, message))
+                if batch.count >= Self.maxBatch { deliverBatch() }
+            case let other:
+                // Keep the order: the messages before this operation first.
+                deliverBatch()
+                core.received(other, channel: context.channel)
+            }
+        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

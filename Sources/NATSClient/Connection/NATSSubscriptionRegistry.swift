@@ -26,6 +26,30 @@ struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
         var max: Int?
         /// Dropping since the last message that was stored; one slow-consumer report per episode.
         var inSlowEpisode = false
+
+        /// Hands `message` to the sink and counts it; also returns the sink when the auto-unsubscribe count is
+        /// reached (the caller removes the entry and finishes the sink).
+        mutating func deliver(_ message: NATSMessage, sid: UInt64) -> (Delivery, finished: Sink?) {
+            guard let sink else { return (.requestInbox, nil) }
+            delivered += 1
+            var wake: Sink?
+            var slowConsumer: NATSError?
+            switch sink.enqueue(message) {
+            case .dropped:
+                dropCounter?.increment()
+                if !inSlowEpisode {
+                    inSlowEpisode = true
+                    slowConsumer = NATSError(.slowConsumer, "subscription \(sid) on \(subject) is dropping messages")
+                }
+            case .enqueued(let needsWake):
+                inSlowEpisode = false
+                if needsWake { wake = sink }
+            case .terminated:
+                break
+            }
+            let finished = max.map { delivered >= $0 } == true ? sink : nil
+            return (.delivered(wake: wake, slowConsumer: slowConsumer), finished)
+        }
     }
 
     /// What became of one delivered message.
@@ -79,32 +103,17 @@ struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
 
     /// Hands `message` to subscription `sid`; counts it, tracks slow-consumer episodes and the
     /// auto-unsubscribe limit (a subscription that reached it is removed and its sink finished).
+    ///
+    /// One hash lookup per message, and the entry is updated where it is stored (through the dictionary's values
+    /// at the found index), not copied out and written back: a copy retained and released each of its references.
     mutating func deliver(_ message: NATSMessage, to sid: UInt64) -> Delivery {
-        guard var entry = entries[sid] else { return .unknown }
-        guard let sink = entry.sink else { return .requestInbox }
-        entry.delivered += 1
-        var wake: Sink?
-        var slowConsumer: NATSError?
-        switch sink.enqueue(message) {
-        case .dropped:
-            entry.dropCounter?.increment()
-            if !entry.inSlowEpisode {
-                entry.inSlowEpisode = true
-                slowConsumer = NATSError(.slowConsumer, "subscription \(sid) on \(entry.subject) is dropping messages")
-            }
-        case .enqueued(let needsWake):
-            entry.inSlowEpisode = false
-            if needsWake { wake = sink }
-        case .terminated:
-            break
+        guard let index = entries.index(forKey: sid) else { return .unknown }
+        let (delivery, finished) = entries.values[index].deliver(message, sid: sid)
+        if let finished {
+            entries.remove(at: index)
+            finished.finish()
         }
-        if let max = entry.max, entry.delivered >= max {
-            entries[sid] = nil
-            sink.finish()
-        } else {
-            entries[sid] = entry
-        }
-        return .delivered(wake: wake, slowConsumer: slowConsumer)
+        return delivery
     }
 
     /// Unsubscribes `sid` now, or after `max` messages in all when fewer have arrived; `nil` if unknown.

@@ -99,35 +99,35 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return index
         }
         let op = opCode(buffer, at: start, length: opLength)
-        var arguments = Arguments(buffer: buffer, start: start + opLength, end: start + lineLength)
+        var arguments = Arguments(start: start + opLength, end: start + lineLength)
 
         switch op {
         case .msg:
-            arguments.split()
+            arguments.split(buffer)
             let count = arguments.count
             guard count == 3 || count == 4 else {
                 throw NATSProtocolError(.invalidArguments, "MSG takes 3 or 4 arguments, got \(count)")
             }
-            let size = try arguments.integer(count - 1)
+            let size = try arguments.integer(count - 1, in: buffer)
             guard size <= maxPayload else {
                 throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large")
             }
             guard available >= (lineEnd - start) + size + 2 else { return nil }
-            let subject = arguments.string(0)
-            let sid = try arguments.integer(1)
-            let reply = count == 4 ? arguments.string(2) : nil
+            let subject = arguments.string(0, in: buffer)
+            let sid = try arguments.integer(1, in: buffer)
+            let reply = count == 4 ? arguments.string(2, in: buffer) : nil
             buffer.moveReaderIndex(to: lineEnd)
             let payload = try readPayload(&buffer, length: size, copy: !zeroCopyPayloads)
             return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, payload: payload))
 
         case .hmsg:
-            arguments.split()
+            arguments.split(buffer)
             let count = arguments.count
             guard count == 4 || count == 5 else {
                 throw NATSProtocolError(.invalidArguments, "HMSG takes 4 or 5 arguments, got \(count)")
             }
-            let headerLength = try arguments.integer(count - 2)
-            let totalLength = try arguments.integer(count - 1)
+            let headerLength = try arguments.integer(count - 2, in: buffer)
+            let totalLength = try arguments.integer(count - 1, in: buffer)
             guard headerLength <= totalLength else {
                 throw NATSProtocolError(.invalidArguments, "header length exceeds total length")
             }
@@ -135,9 +135,9 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
                 throw NATSProtocolError(.invalidPayload, "message of \(totalLength) bytes is too large")
             }
             guard available >= (lineEnd - start) + totalLength + 2 else { return nil }
-            let subject = arguments.string(0)
-            let sid = try arguments.integer(1)
-            let reply = count == 5 ? arguments.string(2) : nil
+            let subject = arguments.string(0, in: buffer)
+            let sid = try arguments.integer(1, in: buffer)
+            let reply = count == 5 ? arguments.string(2, in: buffer) : nil
             buffer.moveReaderIndex(to: lineEnd)
             var whole = try readPayload(&buffer, length: totalLength, copy: !zeroCopyPayloads)
             let headerBlock = whole.readSlice(length: headerLength)!
@@ -158,7 +158,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return .ok
 
         case .err:
-            var text = arguments.rest()
+            var text = arguments.rest(in: buffer)
             if text.hasPrefix("'"), text.hasSuffix("'"), text.count >= 2 {
                 text = String(text.dropFirst().dropLast())
             }
@@ -166,7 +166,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return .error(text)
 
         case .info:
-            let json = arguments.restBytes()
+            let json = arguments.restBytes(in: buffer)
             let info: NATSServerInfo
             do {
                 info = try JSONDecoder().decode(NATSServerInfo.self, from: Data(json))
@@ -260,14 +260,15 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
     }
 
     /// Space/tab separated arguments of a control line, located by offsets in the buffer.
+    ///
+    /// It holds offsets only; each call takes the buffer they index (holding a copy of the buffer cost a retain and
+    /// a release of its storage per frame).
     private struct Arguments {
-        let buffer: ByteBuffer
         let start: Int
         let end: Int
         private var ranges = TokenRanges()
 
-        init(buffer: ByteBuffer, start: Int, end: Int) {
-            self.buffer = buffer
+        init(start: Int, end: Int) {
             self.start = start
             self.end = end
         }
@@ -275,7 +276,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         var count: Int { ranges.count }
 
         /// Splits on spaces and tabs; more than five tokens is reported as six (always invalid).
-        mutating func split() {
+        mutating func split(_ buffer: ByteBuffer) {
             var result = TokenRanges()
             let base = buffer.readerIndex
             buffer.withUnsafeReadableBytes { bytes in
@@ -295,12 +296,12 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             ranges = result
         }
 
-        func string(_ index: Int) -> String {
+        func string(_ index: Int, in buffer: ByteBuffer) -> String {
             let (offset, length) = ranges[index]
             return buffer.getString(at: offset, length: length) ?? ""
         }
 
-        func integer(_ index: Int) throws(NATSProtocolError) -> Int {
+        func integer(_ index: Int, in buffer: ByteBuffer) throws(NATSProtocolError) -> Int {
             let (offset, length) = ranges[index]
             guard length > 0, length <= 18 else { throw NATSProtocolError(.invalidArguments, "invalid number") }
             var value = 0
@@ -312,7 +313,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return value
         }
 
-        func restBytes() -> [UInt8] {
+        func restBytes(in buffer: ByteBuffer) -> [UInt8] {
             var offset = start
             while offset < end, let byte = buffer.getInteger(at: offset, as: UInt8.self),
                 byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
@@ -322,8 +323,8 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return buffer.getBytes(at: offset, length: end - offset) ?? []
         }
 
-        func rest() -> String {
-            String(decoding: restBytes(), as: UTF8.self)
+        func rest(in buffer: ByteBuffer) -> String {
+            String(decoding: restBytes(in: buffer), as: UTF8.self)
         }
     }
 

@@ -77,6 +77,44 @@ import VettIDTestSupport
         #expect(kept.allSatisfy { $0.payload.storageCapacity < 2048 }, "a kept message holds only its read's payloads")
     }
 
+    /// A partial frame is completed from the front of the next read (the rest of that read is parsed in place), a
+    /// frame larger than that first look takes the whole read, and a large partial frame is kept as it is.
+    @Test func partialFramesAreCompletedFromLaterReadsOfAnySize() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected { $0.reconnect = .disabled }
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let subscription = try client.subscribe(to: "parts")
+        #expect(try await connection.next() == .subscribe(subject: "parts", queue: nil, sid: 1))
+        var messages = subscription.makeAsyncIterator()
+        let ten = String(repeating: "t", count: 10_000)
+        let forty = String(repeating: "f", count: 40_000)
+        // Completed by the next read, which goes on with a whole frame and the start of another.
+        var pieces: [String] = ["MSG parts 1 5\r\nla", "ter\r\nMSG parts 1 3\r\nabc\r\nMSG par", "ts 1 2\r\nxy\r\n"]
+        // 10,000 bytes over four reads: more than the first look at a read can complete.
+        let tenHead: String = "MSG parts 1 10000\r\n" + String(ten.prefix(3_000))
+        let tenTail: String = String(ten.suffix(1_000)) + "\r\nMSG parts 1 2\r\nok\r\n"
+        pieces += [tenHead, String(repeating: "t", count: 3_000), String(repeating: "t", count: 3_000), tenTail]
+        // 40,000 bytes: a partial frame too large to be copied into a buffer of its own.
+        let fortyHead: String = "MSG parts 1 40000\r\n" + String(forty.prefix(20_000))
+        pieces += [fortyHead, String(forty.suffix(20_000)) + "\r\n"]
+        for piece in pieces {
+            try await connection.send(piece)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        for expected in ["later", "abc", "xy", ten, "ok", forty] {
+            let payload = await messages.next()?.payloadString
+            guard payload == expected else {
+                Issue.record(
+                    "expected \(expected.prefix(20)) (\(expected.count) bytes), got \(payload?.prefix(20) ?? "nothing")"
+                )
+                return
+            }
+        }
+    }
+
     @Test func aMalformedFrameIsAProtocolErrorThatClosesTheConnection() async throws {
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.reconnect = .disabled
