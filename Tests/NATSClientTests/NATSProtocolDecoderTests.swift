@@ -81,6 +81,25 @@ import Testing
         #expect(operations == [.ping, .message(sid: 1, NATSMessage(subject: "foo", payload: buffer("ok")))])
     }
 
+    /// The channel handler's path: a complete MSG comes back as itself (also with a reply subject and as zero-copy
+    /// slices); any other frame, and an incomplete MSG, consumes nothing and is left to `parse`.
+    @Test func parseMessageTakesCompleteMessagesOnly() throws {
+        var input = buffer("MSG a.b 7 5\r\nhello\r\nmsg c 8 _INBOX.x 2\r\nhi\r\nPING\r\nMSG d 9 4\r\nwo")
+        let first = try #require(try NATSProtocolDecoder.parseMessage(&input))
+        #expect(first.sid == 7 && first.message == NATSMessage(subject: "a.b", payload: buffer("hello")))
+        let second = try #require(try NATSProtocolDecoder.parseMessage(&input, zeroCopyPayloads: true))
+        #expect(
+            second.sid == 8 && second.message == NATSMessage(subject: "c", replyTo: "_INBOX.x", payload: buffer("hi")))
+        let atPing = input.readableBytes
+        #expect(try NATSProtocolDecoder.parseMessage(&input) == nil)
+        #expect(input.readableBytes == atPing)
+        #expect(try NATSProtocolDecoder.parse(&input) == .ping)
+        let partial = input.readableBytes
+        #expect(try NATSProtocolDecoder.parseMessage(&input) == nil)
+        #expect(input.readableBytes == partial)
+        #expect(throws: NATSProtocolError.self) { try NATSProtocolDecoder.parseMessage(&input, maxPayload: 3) }
+    }
+
     @Test func incompleteFramesConsumeNothing() throws {
         for partial in [
             "PIN", "MSG foo 1 5\r\nhel", "MSG foo 1 5\r\nhello", "MSG foo 1 5\r\nhello\r", "INFO {\"server_id\":",

@@ -108,11 +108,19 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func parseAll(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) throws(NATSProtocolError) {
         // An operation handed to the core may close the channel at once (a fatal -ERR): `closed` is then set by
         // channelInactive, re-entrantly, and the rest of the bytes is dropped.
-        while !closed,
-            let operation = try NATSProtocolDecoder.parse(
+        while !closed {
+            // Messages (nearly every frame) come back as themselves, anything else as an operation.
+            if let (sid, message) = try NATSProtocolDecoder.parseMessage(
                 &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
-        {
-            // Consumed, so a message moves into the batch instead of being copied out of the enum.
+            {
+                batch.append((sid, message))
+                if batch.count >= Self.maxBatch { deliverBatch() }
+                continue
+            }
+            guard
+                let operation = try NATSProtocolDecoder.parse(
+                    &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
+            else { return }
             switch consume operation {
             case .message(let sid, let message):
                 batch.append((sid, message))

@@ -71,63 +71,23 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         maxPayload: Int = 64 * 1024 * 1024,
         zeroCopyPayloads: Bool = false
     ) throws(NATSProtocolError) -> NATSServerOperation? {
-        let start = buffer.readerIndex
-        let available = buffer.readableBytes
-        guard available > 0 else { return nil }
-        let searchLength = min(available, maxControlLine)
-        let newline: Int? = buffer.withUnsafeReadableBytes { bytes in
-            for index in 0..<searchLength where bytes[index] == UInt8(ascii: "\n") { return index }
-            return nil
-        }
-        guard let newline else {
-            if available >= maxControlLine {
-                throw NATSProtocolError(.controlLineTooLong, "no line end within \(maxControlLine) bytes")
-            }
-            return nil
-        }
-        // Line content without CR LF.
-        var lineLength = newline
-        if lineLength > 0, buffer.getInteger(at: start + lineLength - 1, as: UInt8.self) == UInt8(ascii: "\r") {
-            lineLength -= 1
-        }
-        let lineEnd = start + newline + 1
-        let opLength = buffer.withUnsafeReadableBytes { bytes in
-            var index = 0
-            while index < lineLength, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") {
-                index += 1
-            }
-            return index
-        }
-        let op = opCode(buffer, at: start, length: opLength)
-        var arguments = Arguments(start: start + opLength, end: start + lineLength)
+        guard var line = try controlLine(buffer, maxControlLine: maxControlLine) else { return nil }
+        let (start, lineEnd, available) = (line.start, line.end, buffer.readableBytes)
 
-        switch op {
+        switch line.op {
         case .msg:
-            arguments.split(buffer)
-            let count = arguments.count
-            guard count == 3 || count == 4 else {
-                throw NATSProtocolError(.invalidArguments, "MSG takes 3 or 4 arguments, got \(count)")
-            }
-            let size = try arguments.integer(count - 1, in: buffer)
-            guard size <= maxPayload else {
-                throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large")
-            }
-            guard available >= (lineEnd - start) + size + 2 else { return nil }
-            let subject = arguments.string(0, in: buffer)
-            let sid = try arguments.integer(1, in: buffer)
-            let reply = count == 4 ? arguments.string(2, in: buffer) : nil
-            buffer.moveReaderIndex(to: lineEnd)
-            let payload = try readPayload(&buffer, length: size, copy: !zeroCopyPayloads)
-            return .message(sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, payload: payload))
+            guard let (sid, message) = try message(&buffer, &line, maxPayload: maxPayload, copy: !zeroCopyPayloads)
+            else { return nil }
+            return .message(sid: sid, message)
 
         case .hmsg:
-            arguments.split(buffer)
-            let count = arguments.count
+            line.arguments.split(buffer)
+            let count = line.arguments.count
             guard count == 4 || count == 5 else {
                 throw NATSProtocolError(.invalidArguments, "HMSG takes 4 or 5 arguments, got \(count)")
             }
-            let headerLength = try arguments.integer(count - 2, in: buffer)
-            let totalLength = try arguments.integer(count - 1, in: buffer)
+            let headerLength = try line.arguments.integer(count - 2, in: buffer)
+            let totalLength = try line.arguments.integer(count - 1, in: buffer)
             guard headerLength <= totalLength else {
                 throw NATSProtocolError(.invalidArguments, "header length exceeds total length")
             }
@@ -135,9 +95,9 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
                 throw NATSProtocolError(.invalidPayload, "message of \(totalLength) bytes is too large")
             }
             guard available >= (lineEnd - start) + totalLength + 2 else { return nil }
-            let subject = arguments.string(0, in: buffer)
-            let sid = try arguments.integer(1, in: buffer)
-            let reply = count == 5 ? arguments.string(2, in: buffer) : nil
+            let subject = line.arguments.string(0, in: buffer)
+            let sid = try line.arguments.integer(1, in: buffer)
+            let reply = count == 5 ? line.arguments.string(2, in: buffer) : nil
             buffer.moveReaderIndex(to: lineEnd)
             var whole = try readPayload(&buffer, length: totalLength, copy: !zeroCopyPayloads)
             let headerBlock = whole.readSlice(length: headerLength)!
@@ -158,7 +118,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return .ok
 
         case .err:
-            var text = arguments.rest(in: buffer)
+            var text = line.arguments.rest(in: buffer)
             if text.hasPrefix("'"), text.hasSuffix("'"), text.count >= 2 {
                 text = String(text.dropFirst().dropLast())
             }
@@ -166,7 +126,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return .error(text)
 
         case .info:
-            let json = arguments.restBytes(in: buffer)
+            let json = line.arguments.restBytes(in: buffer)
             let info: NATSServerInfo
             do {
                 info = try JSONDecoder().decode(NATSServerInfo.self, from: Data(json))
@@ -177,8 +137,93 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             return .info(info)
 
         case .unknown:
-            throw NATSProtocolError(.unknownOperation, "unknown operation of \(opLength) bytes")
+            throw NATSProtocolError(.unknownOperation, "unknown operation of \(line.opLength) bytes")
         }
+    }
+
+    /// Parses a `MSG` frame from the front of `buffer`, consuming it; `nil` (consuming nothing) if the next frame is
+    /// not a complete `MSG` (then ``parse(_:maxControlLine:maxPayload:zeroCopyPayloads:)`` tells what it is).
+    ///
+    /// The channel handler's path for the common frame: a message comes back as itself, not inside a
+    /// ``NATSServerOperation``, whose copies (it also holds the server's `INFO`) cost more than the message's.
+    static func parseMessage(
+        _ buffer: inout ByteBuffer,
+        maxControlLine: Int = 64 * 1024,
+        maxPayload: Int = 64 * 1024 * 1024,
+        zeroCopyPayloads: Bool = false
+    ) throws(NATSProtocolError) -> (sid: UInt64, message: NATSMessage)? {
+        guard var line = try controlLine(buffer, maxControlLine: maxControlLine), line.op == .msg else { return nil }
+        return try message(&buffer, &line, maxPayload: maxPayload, copy: !zeroCopyPayloads)
+    }
+
+    /// The control line at the front of a buffer: where it starts and ends, its operation and its arguments.
+    private struct ControlLine {
+        let start: Int
+        /// The index after its LF.
+        let end: Int
+        let opLength: Int
+        let op: Op
+        var arguments: Arguments
+    }
+
+    /// Finds the control line at the front of `buffer`; `nil` if its LF has not arrived yet.
+    @inline(__always)
+    private static func controlLine(_ buffer: ByteBuffer, maxControlLine: Int) throws(NATSProtocolError)
+        -> ControlLine?
+    {
+        let start = buffer.readerIndex
+        let available = buffer.readableBytes
+        guard available > 0 else { return nil }
+        let searchLength = min(available, maxControlLine)
+        let newline: Int? = buffer.withUnsafeReadableBytes { bytes in
+            for index in 0..<searchLength where bytes[index] == UInt8(ascii: "\n") { return index }
+            return nil
+        }
+        guard let newline else {
+            if available >= maxControlLine {
+                throw NATSProtocolError(.controlLineTooLong, "no line end within \(maxControlLine) bytes")
+            }
+            return nil
+        }
+        // Line content without CR LF.
+        var lineLength = newline
+        if lineLength > 0, buffer.getInteger(at: start + lineLength - 1, as: UInt8.self) == UInt8(ascii: "\r") {
+            lineLength -= 1
+        }
+        let opLength = buffer.withUnsafeReadableBytes { bytes in
+            var index = 0
+            while index < lineLength, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") {
+                index += 1
+            }
+            return index
+        }
+        return ControlLine(
+            start: start, end: start + newline + 1, opLength: opLength,
+            op: opCode(buffer, at: start, length: opLength),
+            arguments: Arguments(start: start + opLength, end: start + lineLength))
+    }
+
+    /// The `MSG` frame whose control line is `line`; `nil` (consuming nothing) until its payload has arrived.
+    @inline(__always)
+    private static func message(
+        _ buffer: inout ByteBuffer, _ line: inout ControlLine, maxPayload: Int, copy: Bool
+    ) throws(NATSProtocolError) -> (sid: UInt64, message: NATSMessage)? {
+        line.arguments.split(buffer)
+        let count = line.arguments.count
+        guard count == 3 || count == 4 else {
+            throw NATSProtocolError(.invalidArguments, "MSG takes 3 or 4 arguments, got \(count)")
+        }
+        let size = try line.arguments.integer(count - 1, in: buffer)
+        guard size <= maxPayload else {
+            throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large")
+        }
+        guard buffer.readableBytes >= (line.end - line.start) + size + 2 else { return nil }
+        let subject = line.arguments.string(0, in: buffer)
+        let sid = try line.arguments.integer(1, in: buffer)
+        let reply = count == 4 ? line.arguments.string(2, in: buffer) : nil
+        buffer.moveReaderIndex(to: line.end)
+        let payload = try readPayload(&buffer, length: size, copy: copy)
+        return (UInt64(sid), NATSMessage(subject: subject, replyTo: reply, payload: payload))
     }
 
     private enum Op {
