@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// A subscription: an asynchronous sequence of the messages delivered to it.
 ///
@@ -38,10 +38,15 @@ public struct NATSSubscription: AsyncSequence, Sendable {
 
     /// The iterator. It takes every buffered message at once and hands them out without locking.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let queue: NATSMessageQueue
-        var batch = CircularBuffer<NATSMessage>()
+        @usableFromInline let queue: NATSMessageQueue
+        @usableFromInline var batch = CircularBuffer<NATSMessage>()
+
+        init(queue: NATSMessageQueue) {
+            self.queue = queue
+        }
 
         /// The next message, or `nil` when the subscription has ended.
+        @inlinable
         public mutating func next() async -> NATSMessage? {
             if let message = batch.popFirst() { return message }
             guard let next = await queue.nextBatch() else { return nil }
@@ -50,7 +55,9 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         }
 
         /// The next message, running in the caller's isolation (SE-0421): a `for await` loop on an actor
-        /// hops executors only when it must wait for a new batch, not once per message.
+        /// hops executors only when it must wait for a new batch, not once per message. Inlinable, so a message
+        /// already taken with its batch is handed out in the caller's loop without a call into the client.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> NATSMessage? {
             if let message = batch.popFirst() { return message }
             guard let next = await queue.nextBatch() else { return nil }

@@ -5,8 +5,9 @@
 // buffered message without suspending.
 
 import NIOConcurrencyHelpers
-import NIOCore
+public import NIOCore
 
+@usableFromInline
 final class NATSMessageQueue: Sendable {
     enum EnqueueResult {
         /// Stored; `needsWake` is true the first time a waiting consumer must be woken for this batch.
@@ -125,6 +126,7 @@ final class NATSMessageQueue: Sendable {
     }
 
     /// The next batch of messages, or `nil` at the end.
+    @usableFromInline
     func nextBatch() async -> CircularBuffer<NATSMessage>? {
         enum Immediate {
             case batch(CircularBuffer<NATSMessage>)
