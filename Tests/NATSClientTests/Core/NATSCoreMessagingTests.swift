@@ -37,17 +37,25 @@ import VettIDTestSupport
         #expect(try await second.next() == .publish(subject: "audit", replyTo: "answers", payload: "buffered-2"))
     }
 
-    @Test func framesSplitAcrossReadsAreReassembled() async throws {
-        // No reconnect: a frame the client misreads closes it, and the waits below end at once.
+    /// A client without reconnects (a frame it misreads closes it, and a test's waits end at once) subscribed to
+    /// `parts`, the server having seen the SUB; and an iterator over the subscription.
+    private func subscribedToParts() async throws -> (
+        FakeNATSServer, NATSClient, FakeNATSConnection, NATSSubscription.AsyncIterator
+    ) {
         let (server, client, connection, _) = try await FakeServerSupport.connected { $0.reconnect = .disabled }
+        let subscription = try client.subscribe(to: "parts")
+        #expect(try await connection.next() == .subscribe(subject: "parts", queue: nil, sid: 1))
+        return (server, client, connection, subscription.makeAsyncIterator())
+    }
+
+    @Test func framesSplitAcrossReadsAreReassembled() async throws {
+        let (server, client, connection, iterator) = try await subscribedToParts()
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        let subscription = try client.subscribe(to: "parts")
-        #expect(try await connection.next() == .subscribe(subject: "parts", queue: nil, sid: 1))
-        var messages = subscription.makeAsyncIterator()
+        var messages = iterator
         // Cut inside the control line, inside the payload, and between payload and CRLF; then many in one read.
         // A pause after each piece so the client reads it on its own (a PING/PONG round trip cannot be used:
         // the PONG would land inside the unfinished frame). Were two pieces read together, the test would
@@ -80,15 +88,13 @@ import VettIDTestSupport
     /// A partial frame is completed from the front of the next read (the rest of that read is parsed in place), a
     /// frame larger than that first look takes the whole read, and a large partial frame is kept as it is.
     @Test func partialFramesAreCompletedFromLaterReadsOfAnySize() async throws {
-        let (server, client, connection, _) = try await FakeServerSupport.connected { $0.reconnect = .disabled }
+        let (server, client, connection, iterator) = try await subscribedToParts()
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        let subscription = try client.subscribe(to: "parts")
-        #expect(try await connection.next() == .subscribe(subject: "parts", queue: nil, sid: 1))
-        var messages = subscription.makeAsyncIterator()
+        var messages = iterator
         let ten = String(repeating: "t", count: 10_000)
         let forty = String(repeating: "f", count: 40_000)
         // Completed by the next read, which goes on with a whole frame and the start of another.
