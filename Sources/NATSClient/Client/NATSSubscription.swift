@@ -41,10 +41,6 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         @usableFromInline let queue: NATSMessageQueue
         @usableFromInline var batch = CircularBuffer<NATSMessage>()
 
-        init(queue: NATSMessageQueue) {
-            self.queue = queue
-        }
-
         /// The next message, or `nil` when the subscription has ended.
         @inlinable
         public mutating func next() async -> NATSMessage? {

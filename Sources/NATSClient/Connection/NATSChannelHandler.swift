@@ -109,12 +109,11 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
         // An operation handed to the core may close the channel at once (a fatal -ERR): `closed` is then set by
         // channelInactive, re-entrantly, and the rest of the bytes is dropped.
         while !closed {
-            // Messages (nearly every frame) come back as themselves, anything else as an operation.
+            // MSG frames (nearly every frame) come back as themselves; HMSG and the rest as an operation.
             if let (sid, message) = try NATSProtocolDecoder.parseMessage(
                 &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
             {
-                batch.append((sid, message))
-                if batch.count >= Self.maxBatch { deliverBatch() }
+                collect(sid, message)
                 continue
             }
             guard
@@ -123,14 +122,20 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
             else { return }
             switch consume operation {
             case .message(let sid, let message):
-                batch.append((sid, message))
-                if batch.count >= Self.maxBatch { deliverBatch() }
+                collect(sid, message)
             case let other:
                 // Keep the order: the messages before this operation first.
                 deliverBatch()
                 core.received(other, channel: context.channel)
             }
         }
+    }
+
+    /// Adds a parsed message to the batch, handing the batch over once it is full.
+    @inline(__always)
+    private func collect(_ sid: UInt64, _ message: NATSMessage) {
+        batch.append((sid, message))
+        if batch.count >= Self.maxBatch { deliverBatch() }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

@@ -58,10 +58,15 @@ extension NATSConnectionCore {
         Flush(schedule: scheduleFlushLocked(&state), inPlace: onLoop && state.outbound.hasFullChunk)
     }
 
+    /// Writes in place, or schedules the flush. Writing in place takes everything queued (or, on a backed-up
+    /// socket, leaves the flag set for the writability change), so a flush scheduled beside it would find nothing.
     @inline(__always)
     func perform(_ flush: Flush) {
-        if flush.schedule { eventLoop.execute { self.flushOutbound() } }
-        if flush.inPlace { flushOutbound() }
+        if flush.inPlace {
+            flushOutbound()
+        } else if flush.schedule {
+            eventLoop.execute { self.flushOutbound() }
+        }
     }
 
     /// `bufferFull` if a publish of `size` bytes does not fit now; sends waiting for room go first, so a
