@@ -36,7 +36,13 @@ import VettIDTestSupport
         }
     }
 
-    func run(_ arguments: [String], stdin: String? = nil, configDirectory: URL) throws -> Run {
+    /// Runs the built `vettid` with `arguments` (and `stdin`) to its exit, on a thread of its own: the command often
+    /// talks to a server in this process, which needs the cooperative pool to answer (see ``onOwnThread(_:)``).
+    func run(_ arguments: [String], stdin: String? = nil, configDirectory: URL) async throws -> Run {
+        try await onOwnThread { try runBlocking(arguments, stdin: stdin, configDirectory: configDirectory) }
+    }
+
+    private func runBlocking(_ arguments: [String], stdin: String?, configDirectory: URL) throws -> Run {
         let process = Process()
         guard let executable = Self.vettid else {
             throw CLITestFailure("the vettid executable is not built next to the tests")
@@ -75,19 +81,19 @@ import VettIDTestSupport
         try await LiveServer.withServer { server in
             let config = server.directory.appendingPathComponent("config")
             let url = server.baseURL.absoluteString
-            let register = try run(
+            let register = try await run(
                 ["register", "--email", "cli@example.com", "--server", url, "--output", "json"],
                 stdin: "vivid-Otter-parsley-42", configDirectory: config)
             #expect(register.status == 0, "\(register.stderr)")
             #expect(register.json["status"] as? String == "registered")
 
             // The profile remembers its server: no --server needed any more.
-            let whoami = try run(["whoami", "--output", "json"], configDirectory: config)
+            let whoami = try await run(["whoami", "--output", "json"], configDirectory: config)
             #expect(whoami.status == 0, "\(whoami.stderr)")
             #expect(whoami.json["email"] as? String == "cli@example.com")
 
             // Another profile has no session.
-            let other = try run(["whoami", "--profile", "work", "--server", url], configDirectory: config)
+            let other = try await run(["whoami", "--profile", "work", "--server", url], configDirectory: config)
             #expect(other.status == 1)
             #expect(other.stderr.contains("not signed in"))
 
@@ -99,14 +105,14 @@ import VettIDTestSupport
             #expect(
                 !String(decoding: stored, as: UTF8.self).contains("cli@example.com"), "the profile store is encrypted")
 
-            let wrong = try run(
+            let wrong = try await run(
                 ["login", "--email", "cli@example.com", "--output", "json"], stdin: "not-the-password-9",
                 configDirectory: config)
             #expect(wrong.status == 1)
             #expect(wrong.errorJSON["error"] as? String == "invalid_credentials")
 
-            #expect(try run(["logout"], configDirectory: config).status == 0)
-            #expect(try run(["whoami"], configDirectory: config).status == 1)
+            #expect(try await run(["logout"], configDirectory: config).status == 0)
+            #expect(try await run(["whoami"], configDirectory: config).status == 1)
         }
     }
 
@@ -116,22 +122,23 @@ import VettIDTestSupport
             let config = server.directory.appendingPathComponent("config")
             let url = server.baseURL.absoluteString
             #expect(
-                try run(
+                try await run(
                     ["register", "--email", "inviter@example.com", "--server", url], stdin: "vivid-Otter-parsley-42",
                     configDirectory: config
                 ).status == 0)
-            let human = try run(["invite", "create", "--label", "Phone"], configDirectory: config)
+            let human = try await run(["invite", "create", "--label", "Phone"], configDirectory: config)
             #expect(human.status == 0, "\(human.stderr)")
             #expect(human.stdout.contains("█"), "the QR code is printed as terminal text")
-            let created = try run(
+            let created = try await run(
                 ["invite", "create", "--expires-in", "600", "--output", "json"], configDirectory: config)
             let code = try #require(created.json["code"] as? String)
             #expect((created.json["qr_payload"] as? String)?.hasPrefix("vettid://enroll?code=\(code)&api=") == true)
-            let list = try run(["invite", "list", "--output", "json"], configDirectory: config)
+            let list = try await run(["invite", "list", "--output", "json"], configDirectory: config)
             #expect((list.json["invitations"] as? [[String: Any]])?.count == 2)
-            let revoked = try run(["invite", "revoke", code.lowercased(), "--output", "json"], configDirectory: config)
+            let revoked = try await run(
+                ["invite", "revoke", code.lowercased(), "--output", "json"], configDirectory: config)
             #expect(revoked.json["status"] as? String == "revoked")
-            let again = try run(["invite", "revoke", code, "--output", "json"], configDirectory: config)
+            let again = try await run(["invite", "revoke", code, "--output", "json"], configDirectory: config)
             #expect(again.status == 1)
             #expect(again.errorJSON["error"] as? String == "invitation_revoked")
         }
@@ -143,15 +150,15 @@ import VettIDTestSupport
             let config = server.directory.appendingPathComponent("config")
             let url = server.baseURL.absoluteString
             #expect(
-                try run(
+                try await run(
                     ["register", "--email", "vault-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42",
                     configDirectory: config
                 ).status == 0)
-            let created = try run(["invite", "create", "--output", "json"], configDirectory: config)
+            let created = try await run(["invite", "create", "--output", "json"], configDirectory: config)
             let code = try #require(created.json["code"] as? String)
 
             // Without the development token the server's required attestation cannot be met.
-            let unattested = try run(
+            let unattested = try await run(
                 ["enroll", code, "--profile", "phone", "--server", url, "--output", "json"],
                 stdin: "correct-Horse-battery-91",
                 configDirectory: config)
@@ -159,11 +166,11 @@ import VettIDTestSupport
             #expect(unattested.errorJSON["error"] as? String == "attestation_invalid")
 
             // The invitation was redeemed by that attempt's device key; a new invitation, as a QR image.
-            let second = try run(["invite", "create", "--output", "json"], configDirectory: config)
+            let second = try await run(["invite", "create", "--output", "json"], configDirectory: config)
             let payload = try #require(second.json["qr_payload"] as? String)
             let image = server.directory.appendingPathComponent("invite.png")
             try Data(try QRCode(encoding: payload).png()).write(to: image)
-            let enrolled = try run(
+            let enrolled = try await run(
                 [
                     "enroll", "--qr-image", image.path, "--profile", "laptop", "--development-token", "cli-dev-token",
                     "--output", "json",
@@ -173,27 +180,29 @@ import VettIDTestSupport
             #expect(enrolled.json["status"] as? String == "enrolled")
             #expect(enrolled.json["key_version"] as? Int == 1)
 
-            let authenticated = try run(
+            let authenticated = try await run(
                 ["auth", "--profile", "laptop", "--output", "json"], stdin: "correct-Horse-battery-91",
                 configDirectory: config)
             #expect(authenticated.status == 0, "\(authenticated.stderr)")
             #expect(authenticated.json["status"] as? String == "authenticated")
             #expect(authenticated.json["key_version"] as? Int == 2)
             // Vault lifecycle with the session `vettid auth` stored.
-            let status = try run(
+            let status = try await run(
                 ["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
             #expect(status.status == 0, "\(status.stderr)")
             #expect(status.json["status"] as? String == "enrolled")
             #expect(status.json["credential_version"] as? Int == 2)
-            let sync = try run(["vault", "sync", "--profile", "laptop", "--output", "json"], configDirectory: config)
+            let sync = try await run(
+                ["vault", "sync", "--profile", "laptop", "--output", "json"], configDirectory: config)
             #expect(sync.json["status"] as? String == "synced")
-            let deploy = try run(["vault", "deploy", "--output", "json"], configDirectory: config)
+            let deploy = try await run(["vault", "deploy", "--output", "json"], configDirectory: config)
             #expect(deploy.status == 0, "\(deploy.stderr)")
             #expect(deploy.json["status"] as? String == "active")
             #expect(
-                try run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config).json[
-                    "status"] as? String == "active")
-            let watch = try run(
+                try await run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
+                    .json[
+                        "status"] as? String == "active")
+            let watch = try await run(
                 ["vault", "watch", "--profile", "laptop", "--interval", "1", "--runs", "2", "--output", "json"],
                 configDirectory: config)
             #expect(watch.status == 0, "\(watch.stderr)")
@@ -203,12 +212,12 @@ import VettIDTestSupport
             #expect(runs.count == 2)
             #expect(runs.allSatisfy { $0["status"] as? String == "synced" })
 
-            let wrong = try run(
+            let wrong = try await run(
                 ["auth", "--profile", "laptop", "--output", "json"], stdin: "not-the-Vault-password-3",
                 configDirectory: config)
             #expect(wrong.status == 1)
             #expect(wrong.errorJSON["error"] as? String == "invalid_credentials")
-            let none = try run(
+            let none = try await run(
                 ["auth", "--profile", "other", "--server", url, "--output", "json"], stdin: "x", configDirectory: config
             )
             #expect(none.status == 1)
@@ -216,16 +225,16 @@ import VettIDTestSupport
 
             // A device profile with no member signed in and no vault session, run without a terminal: the answer
             // says what to run (it used to be `network_error: NoInput`).
-            let third = try run(["invite", "create", "--output", "json"], configDirectory: config)
+            let third = try await run(["invite", "create", "--output", "json"], configDirectory: config)
             let kioskCode = try #require(third.json["code"] as? String)
-            let kiosk = try run(
+            let kiosk = try await run(
                 [
                     "enroll", kioskCode, "--profile", "kiosk", "--server", url, "--development-token", "cli-dev-token",
                     "--output", "json",
                 ],
                 stdin: "correct-Horse-battery-91", configDirectory: config)
             #expect(kiosk.status == 0, "\(kiosk.stderr)")
-            let noSession = try run(
+            let noSession = try await run(
                 ["vault", "status", "--profile", "kiosk", "--output", "json"], configDirectory: config)
             #expect(noSession.status == 1)
             #expect(noSession.errorJSON["error"] as? String == "reauthentication_required", "\(noSession.stderr)")
@@ -246,17 +255,17 @@ import VettIDTestSupport
         try await NATSLive.with(configure: { $0.gate.developmentTokens = ["cli-dev-token-down"] }) { live in
             let config = live.server.directory.appendingPathComponent("config")
             let url = live.server.baseURL.absoluteString
-            try registerAndEnroll(
+            try await registerAndEnroll(
                 "nats-down@example.com", server: url, token: "cli-dev-token-down", configDirectory: config)
-            let setup = try run(["nats", "setup", "--output", "json"], configDirectory: config)
+            let setup = try await run(["nats", "setup", "--output", "json"], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
             let stored = try #require(setup.json["token_id"] as? String)
 
             live.nats.stop()
-            let revoked = try run(["nats", "revoke", "--output", "json"], configDirectory: config)
+            let revoked = try await run(["nats", "revoke", "--output", "json"], configDirectory: config)
             #expect(revoked.status == 1)
             #expect(revoked.errorJSON["error"] as? String == "nats_unavailable", "\(revoked.stderr)")
-            let status = try run(["nats", "status", "--output", "json"], configDirectory: config)
+            let status = try await run(["nats", "status", "--output", "json"], configDirectory: config)
             #expect(status.status == 0, "\(status.stderr)")
             #expect(status.json["stored_token_id"] == nil, "the revoked token is no longer the profile's")
             let active = (status.json["active_tokens"] as? [[String: Any]])?.compactMap { $0["token_id"] as? String }
@@ -270,40 +279,41 @@ import VettIDTestSupport
             let config = live.server.directory.appendingPathComponent("config")
             let url = live.server.baseURL.absoluteString
             let vaultPassword = Self.vaultPassword
-            try registerAndEnroll(
+            try await registerAndEnroll(
                 "nats-cli@example.com", server: url, token: "cli-dev-token-nats", configDirectory: config)
-            #expect(try run(["auth", "--output", "json"], stdin: vaultPassword, configDirectory: config).status == 0)
+            #expect(
+                try await run(["auth", "--output", "json"], stdin: vaultPassword, configDirectory: config).status == 0)
 
             let caFile = try #require(live.nats.caFile)
-            let setup = try run(["nats", "setup", "--ca", caFile, "--output", "json"], configDirectory: config)
+            let setup = try await run(["nats", "setup", "--ca", caFile, "--output", "json"], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
             #expect(setup.json["account_created"] as? Bool == true)
             #expect((setup.json["endpoint"] as? String)?.hasPrefix("tls://") == true)
             #expect(setup.json["vault_status"] as? String == "enrolled", "the worker read the vault's state")
             let tokenID = try #require(setup.json["token_id"] as? String)
-            let again = try run(["nats", "setup", "--output", "json"], configDirectory: config)
+            let again = try await run(["nats", "setup", "--output", "json"], configDirectory: config)
             #expect(again.status == 0, "\(again.stderr)")
             #expect(again.json["account_created"] as? Bool == false, "an existing account is reused")
 
-            let status = try run(["nats", "status", "--output", "json"], configDirectory: config)
+            let status = try await run(["nats", "status", "--output", "json"], configDirectory: config)
             #expect(status.status == 0, "\(status.stderr)")
             #expect((status.json["active_tokens"] as? [Any])?.count == 2)
             let stored = try #require(status.json["stored_token_id"] as? String)
 
-            let echo = try run(
+            let echo = try await run(
                 ["nats", "send", "--handler", "echo", "--payload", #"{"n":42}"#, "--output", "json"],
                 configDirectory: config)
             #expect(echo.status == 0, "\(echo.stderr)")
             #expect((echo.json["result"] as? [String: Any])?["n"] as? Int == 42)
-            let unknown = try run(
+            let unknown = try await run(
                 ["nats", "send", "--handler", "no.such", "--output", "json"], configDirectory: config)
             #expect(unknown.status == 1)
             #expect((unknown.json["error"] as? [String: Any])?["code"] as? String == "unknown_handler")
-            let types = try run(["nats", "send", "--event-types", "--output", "json"], configDirectory: config)
+            let types = try await run(["nats", "send", "--event-types", "--output", "json"], configDirectory: config)
             #expect(
                 (types.json["event_types"] as? [[String: Any]])?.contains { $0["handler_id"] as? String == "echo" }
                     == true)
-            let badPayload = try run(
+            let badPayload = try await run(
                 ["nats", "send", "--handler", "echo", "--payload", "{oops", "--output", "json"], configDirectory: config
             )
             #expect(badPayload.status == 1)
@@ -315,7 +325,7 @@ import VettIDTestSupport
             let finished = ListenResult()
             let listening = Task {
                 await finished.set(
-                    try await runOffThePool(
+                    try await run(
                         ["nats", "listen", "--count", "1", "--seconds", "20", "--output", "json"],
                         configDirectory: config))
             }
@@ -323,7 +333,7 @@ import VettIDTestSupport
             // long as 60 rounds of a `vettid` run and 250 ms take on a loaded machine.
             let heard = try await eventually(timeout: .seconds(90), poll: .milliseconds(250)) {
                 if await finished.value != nil { return true }
-                _ = try run(["nats", "send", "--event-types"], configDirectory: config)
+                _ = try await run(["nats", "send", "--event-types"], configDirectory: config)
                 return false
             }
             _ = try await listening.value
@@ -339,7 +349,7 @@ import VettIDTestSupport
             let reached = try await eventually(timeout: .seconds(90), poll: .milliseconds(250)) {
                 linesAtFirstSight = streaming.lines
                 if !linesAtFirstSight.isEmpty { return true }
-                _ = try run(["nats", "send", "--event-types"], configDirectory: config)
+                _ = try await run(["nats", "send", "--event-types"], configDirectory: config)
                 return false
             }
             try #require(reached, "no message reached the pipe within 90 s while the listener ran")
@@ -354,12 +364,12 @@ import VettIDTestSupport
             #expect(interrupted.stderr.isEmpty, "\(interrupted.stderr)")
             #expect(interrupted.stdout.hasPrefix(line), "everything printed before the interrupt is kept")
 
-            let revoked = try run(["nats", "revoke", "--output", "json"], configDirectory: config)
+            let revoked = try await run(["nats", "revoke", "--output", "json"], configDirectory: config)
             #expect(revoked.status == 0, "\(revoked.stderr)")
             #expect(revoked.json["token_id"] as? String == stored)
-            let old = try run(["nats", "revoke", tokenID, "--output", "json"], configDirectory: config)
+            let old = try await run(["nats", "revoke", tokenID, "--output", "json"], configDirectory: config)
             #expect(old.status == 0, "\(old.stderr)")
-            let after = try run(["nats", "status", "--output", "json"], configDirectory: config)
+            let after = try await run(["nats", "status", "--output", "json"], configDirectory: config)
             #expect((after.json["active_tokens"] as? [Any])?.isEmpty == true)
             #expect(after.json["stored_token_id"] == nil)
             let store = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
@@ -371,13 +381,13 @@ import VettIDTestSupport
     }
 
     @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
-    func demoRunsEveryStepAndExitsZero() throws {
+    func demoRunsEveryStepAndExitsZero() async throws {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-demo-config-\(UUID())")
-        let demo = try run(["demo", "--output", "json"], configDirectory: config)
+        let demo = try await run(["demo", "--output", "json"], configDirectory: config)
         #expect(demo.status == 0, "\(demo.stderr)")
         // A clean run prints no log line at all (it used to print a Hummingbird "Waiting on child channel" error).
         #expect(demo.stderr.isEmpty, "\(demo.stderr)")
-        let human = try run(["demo"], configDirectory: config)
+        let human = try await run(["demo"], configDirectory: config)
         #expect(human.status == 0)
         #expect(human.stderr.isEmpty, "\(human.stderr)")
         #expect(
@@ -398,7 +408,6 @@ import VettIDTestSupport
         }
     }
 
-    /// ``run(_:stdin:configDirectory:)`` on a Dispatch thread, leaving the cooperative pool free.
     /// A `vettid` process whose standard output is read line by line as it is written.
     final class StreamingRun: Sendable {
         let process = Process()
@@ -428,25 +437,20 @@ import VettIDTestSupport
             try process.run()
         }
 
-        /// Waits (off the cooperative pool) for the process to exit.
+        /// Waits (on a thread of its own, ``onOwnThread(_:)``) for the process to exit.
         func finished() async throws -> Run {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    let exit = self.exit.withLockedValue { $0 }
-                    guard exit?.wait(timeout: .seconds(120)) == true else {
-                        exit?.terminate(self.process, grace: .seconds(1))
-                        continuation.resume(
-                            throwing: CLITestFailure("the streaming vettid command did not exit within 120 s"))
-                        return
-                    }
-                    let stderr = self.errors.fileHandleForReading.readDataToEndOfFile()
-                    Thread.sleep(forTimeInterval: 0.2)  // the last chunk of standard output
-                    let stdout = self.received.withLockedValue { String(decoding: $0, as: UTF8.self) }
-                    continuation.resume(
-                        returning: Run(
-                            status: self.process.terminationStatus, stdout: stdout,
-                            stderr: String(decoding: stderr, as: UTF8.self)))
+            try await onOwnThread {
+                let exit = self.exit.withLockedValue { $0 }
+                guard exit?.wait(timeout: .seconds(120)) == true else {
+                    exit?.terminate(self.process, grace: .seconds(1))
+                    throw CLITestFailure("the streaming vettid command did not exit within 120 s")
                 }
+                let stderr = self.errors.fileHandleForReading.readDataToEndOfFile()
+                Thread.sleep(forTimeInterval: 0.2)  // the last chunk of standard output
+                let stdout = self.received.withLockedValue { String(decoding: $0, as: UTF8.self) }
+                return Run(
+                    status: self.process.terminationStatus, stdout: stdout,
+                    stderr: String(decoding: stderr, as: UTF8.self))
             }
         }
     }
@@ -465,24 +469,17 @@ import VettIDTestSupport
     static let vaultPassword = "correct-Horse-battery-91"
 
     /// Registers `email` on the default profile and enrolls it as its own device with the development `token`.
-    func registerAndEnroll(_ email: String, server url: String, token: String, configDirectory config: URL) throws {
-        let registered = try run(
+    func registerAndEnroll(_ email: String, server url: String, token: String, configDirectory config: URL) async throws
+    {
+        let registered = try await run(
             ["register", "--email", email, "--server", url], stdin: "vivid-Otter-parsley-42", configDirectory: config)
         #expect(registered.status == 0, "\(registered.stderr)")
         let code = try #require(
-            try run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
-        let enrolled = try run(
+            try await run(["invite", "create", "--output", "json"], configDirectory: config).json["code"] as? String)
+        let enrolled = try await run(
             ["enroll", code, "--development-token", token, "--output", "json"], stdin: Self.vaultPassword,
             configDirectory: config)
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
-    }
-
-    func runOffThePool(_ arguments: [String], configDirectory: URL) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.run(arguments, configDirectory: configDirectory) })
-            }
-        }
     }
 
     @Test func argumentParsing() throws {
@@ -505,10 +502,10 @@ import VettIDTestSupport
     }
 
     @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
-    func vettidServerNatsConfigWritesNatsServersConfiguration() throws {
+    func vettidServerNatsConfigWritesNatsServersConfiguration() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let printed = try run(
+        let printed = try await run(
             [
                 "server", "nats-config", "--data-dir", directory.appendingPathComponent("data").path, "--listen-port",
                 "4333",

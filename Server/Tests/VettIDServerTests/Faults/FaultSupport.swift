@@ -6,10 +6,17 @@ import VettIDTestSupport
 
 @testable import VettIDServer
 
-/// Runs a command and waits; returns its exit status. Uses posix_spawn and waitpid: Foundation's
-/// `Process.waitUntilExit` can hang on Linux when the command leaves a daemon behind (`pg_ctl start`).
+/// Runs a command to its exit on a thread of its own (``onOwnThread(_:)``: `pg_ctl start` takes seconds, and the
+/// server under test needs the cooperative pool meanwhile); returns its exit status.
 @discardableResult
-func runCommand(_ arguments: [String], asPostgres: Bool = false) throws -> Int32 {
+func runCommand(_ arguments: [String], asPostgres: Bool = false) async throws -> Int32 {
+    try await onOwnThread { try runCommandBlocking(arguments, asPostgres: asPostgres) }
+}
+
+/// Runs a command and waits on the calling thread; returns its exit status. Uses posix_spawn and waitpid:
+/// Foundation's `Process.waitUntilExit` can hang on Linux when the command leaves a daemon behind (`pg_ctl start`).
+@discardableResult
+func runCommandBlocking(_ arguments: [String], asPostgres: Bool = false) throws -> Int32 {
     let argv = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -42,30 +49,30 @@ struct PrivatePostgres {
 
     var url: String { "postgres://postgres@127.0.0.1:\(port)/vettid?sslmode=disable" }
 
-    static func create() throws -> PrivatePostgres {
+    static func create() async throws -> PrivatePostgres {
         guard let bin = binDirectory else { throw FaultTestError("PostgreSQL server binaries are not installed") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-fault-pg-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if getuid() == 0 { try runCommand(["/bin/chown", "postgres:postgres", directory]) }
+        if getuid() == 0 { try await runCommand(["/bin/chown", "postgres:postgres", directory]) }
         guard
-            try runCommand(
+            try await runCommand(
                 ["\(bin)/initdb", "-D", directory + "/data", "-A", "trust", "-U", "postgres", "--no-sync"],
                 asPostgres: true) == 0
         else { throw FaultTestError("initdb failed") }
         let server = PrivatePostgres(bin: bin, directory: directory, port: try LoopbackPort.reserve())
-        try server.start()
+        try await server.start()
         guard
-            try runCommand(
+            try await runCommand(
                 ["\(bin)/createdb", "-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", "vettid"],
                 asPostgres: true) == 0
         else { throw FaultTestError("createdb failed") }
         return server
     }
 
-    func start() throws {
+    func start() async throws {
         let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off"
         guard
-            try runCommand(
+            try await runCommand(
                 [
                     "\(bin)/pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
                     options, "start",
@@ -73,13 +80,16 @@ struct PrivatePostgres {
         else { throw FaultTestError("pg_ctl start failed") }
     }
 
+    private var stopCommand: [String] { ["\(bin)/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"] }
+
     /// Stops the server at once, as a crash or a kill would (`-m immediate`).
-    func stop() throws {
-        try runCommand(["\(bin)/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
+    func stop() async throws {
+        try await runCommand(stopCommand, asPostgres: true)
     }
 
+    /// Stops the server (`-m immediate`, at once) on the calling thread and removes its directory: for `defer`.
     func remove() {
-        try? stop()
+        _ = try? runCommandBlocking(stopCommand, asPostgres: true)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -21,7 +21,7 @@ import VettIDTestSupport
 
     @Test(.enabled(if: PrivatePostgres.binDirectory != nil))
     func postgresStoppedUnderLoadIs503AndServiceResumesByItself() async throws {
-        let postgres = try PrivatePostgres.create()
+        let postgres = try await PrivatePostgres.create()
         defer { postgres.remove() }
         let store = try PostgresStore(url: postgres.url, logger: Logger(label: "fault"))
         try await withServer(store: store) { client, _ in
@@ -42,7 +42,7 @@ import VettIDTestSupport
                 }
             }
             try await Task.sleep(for: .milliseconds(300))
-            try postgres.stop()
+            try await postgres.stop()
 
             // During the outage: a typed 503 with Retry-After, promptly; not ready.
             let during = try await Self.register(client, "during@example.com")
@@ -53,7 +53,7 @@ import VettIDTestSupport
                 "/auth/login", ["email": "before@example.com", "password": Self.password])
             #expect(login.status == .serviceUnavailable && login.errorCode == "store_unavailable")
             #expect(try await client.execute(uri: "/health/ready", method: .get).status == .serviceUnavailable)
-            try postgres.start()
+            try await postgres.start()
             // The same process serves again by itself (the pool reconnects): 90 s, as long as 60 rounds of a
             // registration and 500 ms take on a loaded machine.
             var attempt = 0
@@ -90,11 +90,11 @@ import VettIDTestSupport
         let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-full-\(UUID())").path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         defer {
-            _ = try? runCommand(["/bin/umount", mountPoint])
+            _ = try? runCommandBlocking(["/bin/umount", mountPoint])
             try? FileManager.default.removeItem(atPath: mountPoint)
         }
         // A small tmpfs of its own: filling it touches nothing else.
-        guard try runCommand(["/bin/mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint]) == 0 else {
+        guard try await runCommand(["/bin/mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint]) == 0 else {
             Issue.record("mounting a tmpfs was refused; the full-disk test needs root (the test command runs as root)")
             return
         }

@@ -1,4 +1,5 @@
 import Foundation
+import VettIDTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -50,11 +51,7 @@ final class RawHTTPConnection {
     static func run<T: Sendable>(port: Int, _ body: @escaping @Sendable (RawHTTPConnection) throws -> T) async throws
         -> T
     {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try body(try RawHTTPConnection(port: port)) })
-            }
-        }
+        try await onOwnThread { try body(try RawHTTPConnection(port: port)) }
     }
 
     /// Writes all of `bytes`.
