@@ -81,7 +81,7 @@ import VettIDTestSupport
     }
 
     @Test func waitingConsumersGetOneMessageEachInTheOrderTheyAsked() async throws {
-        let queue = NATSMessageQueue(limit: 10) {}
+        let queue = NATSMessageQueue(limit: 10, wakeLimit: 2) {}
         let first = Task { await queue.nextMessage()?.payloadString }
         try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == 1 })
         let second = Task { await queue.nextMessage()?.payloadString }
@@ -98,6 +98,44 @@ import VettIDTestSupport
         #expect(await first.value == "a")
         #expect(await second.value == "b")
         #expect(await queue.nextMessage()?.payloadString == "c", "the rest stays buffered for the next caller")
+    }
+
+    /// `count` tasks waiting in `nextMessage()`, in that order, each returning its message's payload.
+    private func waitingConsumers(_ count: Int, on queue: NATSMessageQueue) async throws -> [Task<String?, Never>] {
+        var tasks: [Task<String?, Never>] = []
+        for index in 0..<count {
+            tasks.append(Task { await queue.nextMessage()?.payloadString })
+            try #require(await eventually(poll: .milliseconds(2)) { queue.messageWaiterCount == index + 1 })
+        }
+        return tasks
+    }
+
+    @Test func aWakeResumesUpToItsLimitAndAsksForOneFollowUpForTheRest() async throws {
+        let queue = NATSMessageQueue(limit: 10, wakeLimit: 2) {}
+        let consumers = try await waitingConsumers(5, on: queue)
+        for index in 1...5 { _ = queue.enqueue(message("\(index)")) }
+        #expect(queue.wake(), "three messages are left while three consumers wait: a follow-up is asked for")
+        #expect(await consumers[0].value == "1")
+        #expect(await consumers[1].value == "2")
+        #expect(queue.messageWaiterCount == 3, "the wake stopped at its limit")
+        #expect(!queue.wake(), "a follow-up is already scheduled: not asked for twice")
+        #expect(await consumers[2].value == "3")
+        #expect(await consumers[3].value == "4")
+        #expect(!queue.wake(followUp: true), "nothing is left: no further follow-up")
+        #expect(await consumers[4].value == "5")
+        #expect(queue.messageWaiterCount == 0)
+    }
+
+    @Test func aFollowUpThatLeavesMessagesAsksForTheNext() async throws {
+        let queue = NATSMessageQueue(limit: 10, wakeLimit: 1) {}
+        let consumers = try await waitingConsumers(3, on: queue)
+        for index in 1...3 { _ = queue.enqueue(message("\(index)")) }
+        #expect(queue.wake())
+        #expect(queue.wake(followUp: true), "still one message for one waiting consumer")
+        #expect(!queue.wake(followUp: true))
+        var results: [String?] = []
+        for consumer in consumers { results.append(await consumer.value) }
+        #expect(results == ["1", "2", "3"])
     }
 
     @Test func finishServesTheBufferThenEndsEveryWaitingConsumer() async throws {

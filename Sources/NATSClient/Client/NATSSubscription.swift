@@ -84,6 +84,11 @@ public struct NATSSubscription: AsyncSequence, Sendable {
     /// }
     /// ```
     ///
+    /// A read from the socket wakes about one waiting task per core, however many messages it brought: a woken
+    /// task takes the next buffered message without suspending when it asks again, so a burst costs a few task
+    /// switches rather than one per message. Messages still buffered a millisecond later, while tasks wait (the
+    /// woken ones are busy in slow handlers), are handed to more of the waiting tasks the same way.
+    ///
     /// Cancelling a waiting task returns `nil` to that task only; the subscription goes on (unlike cancelling
     /// the task that iterates the sequence, which unsubscribes).
     nonisolated(nonsending) public func nextMessage() async -> NATSMessage? {
@@ -105,6 +110,9 @@ public struct NATSSubscription: AsyncSequence, Sendable {
     public func unsubscribe(after count: Int) {
         core.unsubscribe(sid: sid, after: Swift.max(count, 0))
     }
+
+    /// Tasks waiting in ``nextMessage()`` (for tests).
+    var waitingConsumers: Int { messages.messageWaiterCount }
 
     /// Messages dropped because the consumer did not keep up (still readable after the subscription ended).
     public var droppedMessages: Int { dropCounter.value }

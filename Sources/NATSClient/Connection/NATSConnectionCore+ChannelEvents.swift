@@ -100,7 +100,15 @@ extension NATSConnectionCore {
             state.queuesToWake.removeAll(keepingCapacity: true)
             return queues
         }
-        for queue in queues { queue.wake() }
+        for queue in queues where queue.wake() { wakeAgain(queue) }
+    }
+
+    /// Wakes more of `queue`'s waiting consumers after a moment if the ones woken are still busy (see
+    /// ``NATSMessageQueue/defaultWakeLimit``).
+    private func wakeAgain(_ queue: NATSMessageQueue) {
+        eventLoop.scheduleTask(in: NATSMessageQueue.followUpDelay) {
+            if queue.wake(followUp: true) { self.wakeAgain(queue) }
+        }
     }
 
     func writabilityChanged(channel: any Channel) {

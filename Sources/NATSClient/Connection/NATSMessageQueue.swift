@@ -2,7 +2,9 @@
 // a read; waiting consumers are woken once per read batch (at channelReadComplete). The subscription's
 // iterator takes every buffered message in one lock acquisition (no task wake-up per message); consumers
 // sharing the subscription through `nextMessage()` take one message each, and a busy one takes the next
-// buffered message without suspending.
+// buffered message without suspending. A read wakes at most `wakeLimit` of those consumers (about one per core):
+// the rest of a burst is taken by them as they come back, or, if they are still busy a moment later (a slow
+// handler), handed to more waiting consumers by a follow-up wake.
 
 import NIOConcurrencyHelpers
 public import NIOCore
@@ -41,6 +43,8 @@ final class NATSMessageQueue: Sendable {
         var nextWaiterID: UInt64 = 0
         var finished = false
         var wakePending = false
+        /// A follow-up wake is scheduled (messages were left for consumers that were still busy).
+        var followUpPending = false
 
         var hasWaiter: Bool { waiter != nil || !messageWaiters.isEmpty }
 
@@ -53,16 +57,19 @@ final class NATSMessageQueue: Sendable {
         }
 
         /// Hands buffered messages to the waiting consumers: everything to the iterator if it waits, else one
-        /// message per waiting `nextMessage()`. After `finish`, consumers left without a message get the end.
-        mutating func handOut() -> Resumptions {
+        /// message per waiting `nextMessage()`, to `limit` of them at most. After `finish`, every waiting consumer
+        /// gets a message or the end.
+        mutating func handOut(limit: Int = .max) -> Resumptions {
             var resumptions = Resumptions()
             if let waiter, !buffer.isEmpty || finished {
                 self.waiter = nil
                 let batch = takeBuffer()
                 resumptions.batch = (waiter, batch.isEmpty ? nil : batch)
             }
-            while !messageWaiters.isEmpty, let message = buffer.popFirst() {
+            var handed = 0
+            while handed < limit || finished, !messageWaiters.isEmpty, let message = buffer.popFirst() {
                 resumptions.messages.append((messageWaiters.removeFirst().waiter, message))
+                handed += 1
             }
             if finished {
                 while let (_, waiter) = messageWaiters.popFirst() { resumptions.messages.append((waiter, nil)) }
@@ -73,10 +80,21 @@ final class NATSMessageQueue: Sendable {
 
     private let state = NIOLockedValueBox(State())
     private let limit: Int
+    private let wakeLimit: Int
     private let onCancel: @Sendable () -> Void
 
-    init(limit: Int, onCancel: @escaping @Sendable () -> Void) {
+    /// Consumers in ``nextMessage()`` woken by one read at most: one per core. Waking one per message (64
+    /// handler lanes, a burst of requests) cost a task switch per message, where a woken consumer takes the next
+    /// buffered message without one; measured in docs/benchmarks.md (vault worker throughput).
+    static let defaultWakeLimit = Swift.max(System.coreCount, 1)
+
+    /// How long messages left by a wake at its limit wait for the woken consumers to come back before more
+    /// waiting consumers are woken: the delay a burst of slow handlers adds per `wakeLimit` messages.
+    static let followUpDelay = TimeAmount.milliseconds(1)
+
+    init(limit: Int, wakeLimit: Int = NATSMessageQueue.defaultWakeLimit, onCancel: @escaping @Sendable () -> Void) {
         self.limit = Swift.max(limit, 1)
+        self.wakeLimit = Swift.max(wakeLimit, 1)
         self.onCancel = onCancel
     }
 
@@ -99,12 +117,23 @@ final class NATSMessageQueue: Sendable {
         }
     }
 
-    /// Hands what is buffered to the waiting consumers.
-    func wake() {
-        state.withLockedValue { state in
+    /// Hands what is buffered to the waiting consumers, waking ``nextMessage()`` callers up to the wake limit.
+    ///
+    /// - Parameter followUp: This is the follow-up wake the previous call asked for.
+    /// - Returns: Whether the caller should call `wake(followUp: true)` after ``followUpDelay``: messages are
+    ///   left for consumers that still wait (and no follow-up is scheduled yet).
+    @discardableResult
+    func wake(followUp: Bool = false) -> Bool {
+        let (resumptions, scheduleFollowUp) = state.withLockedValue { state in
             state.wakePending = false
-            return state.handOut()
-        }.resume()
+            if followUp { state.followUpPending = false }
+            let resumptions = state.handOut(limit: wakeLimit)
+            let left = !state.buffer.isEmpty && !state.messageWaiters.isEmpty && !state.followUpPending
+            if left { state.followUpPending = true }
+            return (resumptions, left)
+        }
+        resumptions.resume()
+        return scheduleFollowUp
     }
 
     /// No more messages: the consumers get what is buffered, then the end.

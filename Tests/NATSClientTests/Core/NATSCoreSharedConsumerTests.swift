@@ -1,0 +1,63 @@
+// Consumers sharing a subscription through nextMessage() (a pool of handler lanes, as the vault worker runs),
+// against a scripted in-process server (no nats-server).
+
+import NIOConcurrencyHelpers
+import Testing
+import VettIDTestSupport
+
+@testable import NATSClient
+
+@Suite struct NATSCoreSharedConsumerTests {
+    /// A read wakes about one lane per core; lanes that stay busy (slow handlers) must not hold back the rest of a
+    /// burst while other lanes wait: the follow-up wakes hand it to them.
+    @Test func aBurstForSlowHandlersReachesEveryWaitingLane() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        let lanes = 8
+        let subscription = try client.subscribe(to: "work")
+        #expect(try await connection.next() == .subscribe(subject: "work", queue: nil, sid: 1))
+        let started = NIOLockedValueBox<[String]>([])
+        let gate = Gate()
+        let running = Task {
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<lanes {
+                    group.addTask {
+                        while let message = await subscription.nextMessage() {
+                            started.withLockedValue { $0.append(message.payloadString) }
+                            await gate.wait()  // a slow handler: busy until the test releases it
+                        }
+                    }
+                }
+            }
+        }
+        try #require(await eventually { subscription.waitingConsumers == lanes }, "every lane waits")
+        try await connection.send((1...lanes).map { "MSG work 1 1\r\n\($0)\r\n" }.joined())
+        let all = await eventually(timeout: .seconds(10)) { started.withLockedValue { $0.count } == lanes }
+        #expect(all, "every lane took a message while none was done: \(started.withLockedValue { $0 })")
+        #expect(Set(started.withLockedValue { $0 }) == Set((1...lanes).map(String.init)))
+        await gate.open()
+        subscription.unsubscribe()
+        await running.value
+    }
+}
+
+/// Holds its waiters until it is opened, then lets everyone through.
+private actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters.removeAll()
+    }
+}
