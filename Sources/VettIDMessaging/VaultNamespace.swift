@@ -74,13 +74,22 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
         // One pass over the bytes (a worker checks every request's reply subject): the prefix
         // `OwnerSpace.{guid}.forApp.`, then one or more tokens that are neither empty nor wildcards and hold
         // no control characters or spaces.
-        guard let afterRoot = Self.dropToken(Self.ownerSpaceRoot, from: subject.utf8[...]),
-            let afterGUID = Self.dropToken(userGUID, from: afterRoot),
-            let rest = Self.dropToken("forApp", from: afterGUID), !rest.isEmpty
-        else { return false }
+        var subject = subject
+        return subject.withUTF8 { bytes in
+            guard let afterRoot = Self.offset(after: Self.ownerSpaceRoot, in: bytes, at: 0),
+                let afterGUID = Self.offset(after: userGUID, in: bytes, at: afterRoot),
+                let rest = Self.offset(after: "forApp", in: bytes, at: afterGUID), rest < bytes.count
+            else { return false }
+            return Self.isLiteralTokens(UnsafeBufferPointer(rebasing: bytes[rest...]))
+        }
+    }
+
+    /// Whether `bytes` are one or more tokens that are neither empty nor wildcards and hold no control
+    /// characters or spaces.
+    private static func isLiteralTokens(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var tokenLength = 0
         var firstByte: UInt8 = 0
-        for byte in rest {
+        for byte in bytes {
             if byte == UInt8(ascii: ".") {
                 guard Self.isLiteralToken(length: tokenLength, first: firstByte) else { return false }
                 tokenLength = 0
@@ -101,26 +110,27 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
     /// Splits a request subject `OwnerSpace.{guid}.forVault.{type…}` into the member's namespace and the
     /// request type (the rest of the subject); `nil` if the subject is not of that shape.
     public static func parseRequestSubject(_ subject: String) -> (namespace: VaultNamespace, type: String)? {
-        let bytes = subject.utf8
-        guard let root = Self.dropToken(ownerSpaceRoot, from: bytes[...]),
-            let guidEnd = root.firstIndex(of: UInt8(ascii: "."))
-        else { return nil }
-        let guid = root[..<guidEnd]
-        guard let type = Self.dropToken("forVault", from: root[root.index(after: guidEnd)...]), !type.isEmpty,
-            let namespace = try? VaultNamespace(userGUID: String(Substring(guid)))
-        else { return nil }
-        return (namespace, String(Substring(type)))
+        // Over the contiguous UTF-8 bytes (a worker parses every request's subject).
+        var subject = subject
+        return subject.withUTF8 { bytes -> (VaultNamespace, String)? in
+            guard let guidStart = Self.offset(after: ownerSpaceRoot, in: bytes, at: 0),
+                let guidEnd = bytes[guidStart...].firstIndex(of: UInt8(ascii: ".")),
+                let typeStart = Self.offset(after: "forVault", in: bytes, at: guidEnd + 1), typeStart < bytes.count,
+                let namespace = try? VaultNamespace(
+                    userGUID: String(decoding: UnsafeBufferPointer(rebasing: bytes[guidStart..<guidEnd]), as: UTF8.self))
+            else { return nil }
+            return (namespace, String(decoding: UnsafeBufferPointer(rebasing: bytes[typeStart...]), as: UTF8.self))
+        }
     }
 
-    /// What follows `token.` at the start of `bytes`, or `nil` when `bytes` does not start with it.
-    private static func dropToken(_ token: String, from bytes: Substring.UTF8View) -> Substring.UTF8View? {
-        var index = bytes.startIndex
-        for byte in token.utf8 {
-            guard index < bytes.endIndex, bytes[index] == byte else { return nil }
-            index = bytes.index(after: index)
-        }
-        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") else { return nil }
-        return bytes[bytes.index(after: index)...]
+    /// The offset just after `token.` when `bytes` hold it at `start`, else `nil`.
+    @inline(__always)
+    private static func offset(after token: String, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        let dot = start + token.utf8.count
+        guard dot < bytes.count, bytes[dot] == UInt8(ascii: "."),
+            bytes[start..<dot].elementsEqual(token.utf8)
+        else { return nil }
+        return dot + 1
     }
 
     public var description: String { ownerSpace }
