@@ -117,7 +117,8 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
                 let guidEnd = bytes[guidStart...].firstIndex(of: UInt8(ascii: ".")),
                 let typeStart = Self.offset(after: "forVault", in: bytes, at: guidEnd + 1), typeStart < bytes.count,
                 let namespace = try? VaultNamespace(
-                    userGUID: String(decoding: UnsafeBufferPointer(rebasing: bytes[guidStart..<guidEnd]), as: UTF8.self))
+                    userGUID: String(decoding: UnsafeBufferPointer(rebasing: bytes[guidStart..<guidEnd]), as: UTF8.self)
+                )
             else { return nil }
             return (namespace, String(decoding: UnsafeBufferPointer(rebasing: bytes[typeStart...]), as: UTF8.self))
         }
