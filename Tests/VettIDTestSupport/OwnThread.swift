@@ -1,6 +1,6 @@
 // Blocking work of a test (a child process's pipes and exit, a raw socket) on a thread of its own.
 
-public import Foundation
+import Foundation
 
 /// Runs `body` on a new thread and awaits its result, leaving the cooperative pool free.
 ///

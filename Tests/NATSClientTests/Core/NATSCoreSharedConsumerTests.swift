@@ -21,7 +21,7 @@ import VettIDTestSupport
         let subscription = try client.subscribe(to: "work")
         #expect(try await connection.next() == .subscribe(subject: "work", queue: nil, sid: 1))
         let started = NIOLockedValueBox<[String]>([])
-        let gate = Gate()
+        let gate = AsyncGate()
         let running = Task {
             await withDiscardingTaskGroup { group in
                 for _ in 0..<lanes {
@@ -42,22 +42,5 @@ import VettIDTestSupport
         await gate.open()
         subscription.unsubscribe()
         await running.value
-    }
-}
-
-/// Holds its waiters until it is opened, then lets everyone through.
-private actor Gate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        for waiter in waiters { waiter.resume() }
-        waiters.removeAll()
     }
 }
