@@ -134,7 +134,7 @@ public final class LocalNATSServer: Sendable {
 
     /// A new nats-server on the same port with the same configuration and resolver directory (a restart).
     public func restarted() async throws -> LocalNATSServer {
-        stop()
+        await exit.terminated(process)
         let logFile = directory + "/nats-server.log"
         let logOffset = (try? FileManager.default.attributesOfItem(atPath: logFile)[.size] as? Int) ?? 0
         let (process, exit) = try Self.launch(

@@ -40,6 +40,32 @@ package final class ProcessExitWatcher: Sendable {
         return true
     }
 
+    /// Waits without blocking the calling thread until the process exited or `timeout` passed; true if it exited.
+    /// A cancelled task waits out the rest on its thread (a stop must not be skipped).
+    package func exited(within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while exitStatus == nil {
+            let now = ContinuousClock.now
+            guard now < deadline else { return false }
+            do {
+                try await Task.sleep(for: .milliseconds(5))
+            } catch {
+                return wait(timeout: deadline - now)
+            }
+        }
+        return true
+    }
+
+    /// ``terminate(_:grace:)`` from a task, without blocking its thread while the process shuts down.
+    @discardableResult
+    package func terminated(_ process: Process, grace: Duration = .seconds(10)) async -> Bool {
+        guard exitStatus == nil else { return true }
+        if process.isRunning { process.terminate() }
+        if await exited(within: grace) { return true }
+        kill(process.processIdentifier, SIGKILL)
+        return await exited(within: .seconds(10))
+    }
+
     /// Stops the process: SIGTERM, up to `grace` for it to exit, then SIGKILL. True once it has exited.
     @discardableResult
     package func terminate(_ process: Process, grace: Duration = .seconds(10)) -> Bool {
