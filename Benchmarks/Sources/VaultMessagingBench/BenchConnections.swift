@@ -20,14 +20,19 @@ struct BenchConnections {
         return (try await connect(credentials, inboxPrefix: namespace.appInboxPrefix), namespace)
     }
 
-    /// A raw peer: a client allowed `bench.raw.>` and its own inbox, outside the vault spaces (so no worker sees
-    /// its traffic).
-    func raw(name: String) async throws -> NATSClient {
+    /// A raw peer: a client allowed `bench.raw.>` and `BenchSpace.>`, outside the vault spaces (so no worker sees
+    /// its traffic), with its inbox under `inboxPrefix` (default `bench.raw.inbox.{name}`).
+    func raw(name: String, inboxPrefix: String? = nil) async throws -> NATSClient {
+        let spaces = ["bench.raw.>", "\(Self.vaultShapedRoot).>"]
         let credentials = try server.components.natsTrust.userCredentials(
-            name: name, permissions: NatsPermissionSet(publish: ["bench.raw.>"], subscribe: ["bench.raw.>"]),
+            name: name, permissions: NatsPermissionSet(publish: spaces, subscribe: spaces),
             issuedAt: now, expiresAt: now + 3600)
-        return try await connect(credentials, inboxPrefix: "bench.raw.inbox.\(name)")
+        return try await connect(credentials, inboxPrefix: inboxPrefix ?? "bench.raw.inbox.\(name)")
     }
+
+    /// The root of the raw peer's vault-shaped subjects: as long as `OwnerSpace`, so `BenchSpace.{guid}.forVault.…`
+    /// and `….forApp.inbox.…` have the lengths of the app's subjects.
+    static let vaultShapedRoot = "BenchSpace"
 
     private var now: Int64 { Int64(Date().timeIntervalSince1970) }
 

@@ -31,13 +31,22 @@ enum ThroughputBenchmark {
     }
 
     /// The peer: the same load against `responders` raw echo responders in a queue group (no parsing, no dispatch).
-    static func raw(_ connections: BenchConnections, clients: Int, window: Int, seconds: Double, responders count: Int)
-        async throws -> Result
-    {
+    ///
+    /// - Parameter vaultShaped: Requests on `BenchSpace.{guid}.forVault.execute` with replies under
+    ///   `BenchSpace.{guid}.forApp.inbox`, and the responders on the wildcard `BenchSpace.*.forVault.>`: the
+    ///   lengths and the wildcard subscription of the worker's path (nats-server matches them and the clients parse
+    ///   them, longer subjects costing more of both). Otherwise the short `bench.raw.echo` and a literal
+    ///   subscription.
+    static func raw(
+        _ connections: BenchConnections, clients: Int, window: Int, seconds: Double, responders count: Int,
+        vaultShaped: Bool = false
+    ) async throws -> Result {
+        let root = BenchConnections.vaultShapedRoot
         var responders: [(NATSClient, Task<Void, Never>)] = []
         for index in 0..<count {
             let responder = try await connections.raw(name: "responder\(index)")
-            let requests = try responder.subscribe(to: "bench.raw.echo", queue: "bench")
+            let requests = try responder.subscribe(
+                to: vaultShaped ? "\(root).*.forVault.>" : "bench.raw.echo", queue: "bench")
             try await responder.flush()
             let task = Task {
                 for await request in requests {
@@ -52,7 +61,15 @@ enum ThroughputBenchmark {
             responders.append((responder, task))
         }
         var apps: [(NATSClient, String)] = []
-        for index in 0..<clients { apps.append((try await connections.raw(name: "client\(index)"), "bench.raw.echo")) }
+        for index in 0..<clients {
+            guard vaultShaped else {
+                apps.append((try await connections.raw(name: "client\(index)"), "bench.raw.echo"))
+                continue
+            }
+            let space = "\(root).\(UUID().uuidString.lowercased())"
+            let app = try await connections.raw(name: "client\(index)", inboxPrefix: "\(space).forApp.inbox")
+            apps.append((app, "\(space).forVault.execute"))
+        }
         let result = try await load(apps, window: window, seconds: seconds)
         for (responder, task) in responders {
             task.cancel()

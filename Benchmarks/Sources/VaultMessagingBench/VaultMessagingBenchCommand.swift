@@ -82,8 +82,9 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
 
         print(
             "throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per path in two alternating halves "
-                + "(peer: the same load against raw echo responders in a queue group on the same nats-server):")
-        print("  responders         answered   requests/s   vs raw")
+                + "(peer: the same load against raw echo responders in a queue group on the same nats-server; "
+                + "'shaped': on subjects of the app's lengths and a wildcard subscription, as the worker's path):")
+        print("  responders                 answered   requests/s   vs raw   vs shaped")
         for count in workers {
             let server = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
                 $0.nats.workerInstances = count
@@ -91,21 +92,30 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
             let connections = BenchConnections(server: server)
             // Two alternating halves each (raw, worker, raw, worker), for the same reason as the round trips.
             var raw = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
+            var shaped = raw
             var worker = raw
             for _ in 0..<2 {
                 raw.add(
                     try await ThroughputBenchmark.raw(
                         connections, clients: clients, window: window, seconds: seconds / 2, responders: count))
+                shaped.add(
+                    try await ThroughputBenchmark.raw(
+                        connections, clients: clients, window: window, seconds: seconds / 2, responders: count,
+                        vaultShaped: true))
                 worker.add(
                     try await ThroughputBenchmark.run(
                         connections, clients: clients, window: window, seconds: seconds / 2))
             }
             await server.stop()
-            print(String(format: "  %2d raw echo     %10d %12.0f", count, raw.answered, raw.perSecond))
+            print(String(format: "  %2d raw echo             %10d %12.0f", count, raw.answered, raw.perSecond))
             print(
                 String(
-                    format: "  %2d vault worker %10d %12.0f %8.2f×", count, worker.answered, worker.perSecond,
-                    worker.perSecond / raw.perSecond))
+                    format: "  %2d raw echo, shaped     %10d %12.0f %8.2f×", count, shaped.answered, shaped.perSecond,
+                    shaped.perSecond / raw.perSecond))
+            print(
+                String(
+                    format: "  %2d vault worker         %10d %12.0f %8.2f× %8.2f×", count, worker.answered,
+                    worker.perSecond, worker.perSecond / raw.perSecond, worker.perSecond / shaped.perSecond))
         }
     }
 
