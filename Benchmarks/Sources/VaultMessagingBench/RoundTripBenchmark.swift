@@ -8,38 +8,55 @@ import VettIDMessaging
 /// One client, one request at a time: app → worker (`execute echo`, parsed, dispatched, answered on the app's
 /// inbox) against the same exchange with a raw responder that only echoes bytes.
 ///
-/// The two paths run in alternating rounds on the same nats-server (raw, worker, raw, worker, …), so a drift
+/// The paths run in alternating rounds on the same nats-server (raw, shaped, worker, raw, …), so a drift
 /// of this machine's speed during the run (it is a shared 2-core VM) weighs on both alike.
 enum RoundTripBenchmark {
     struct Result {
         var raw = LatencySample()
+        /// The raw echo on subjects of the app's lengths (see ``ThroughputBenchmark/raw(_:clients:window:seconds:responders:vaultShaped:)``).
+        var shaped = LatencySample()
         var worker = LatencySample()
     }
 
     static func run(_ connections: BenchConnections, requests: Int, warmup: Int, rounds: Int) async throws -> Result {
         let responder = try await connections.raw(name: "responder")
-        let echoRequests = try responder.subscribe(to: "bench.raw.echo")
+        let root = BenchConnections.vaultShapedRoot
+        let echoes = [
+            try responder.subscribe(to: "bench.raw.echo"), try responder.subscribe(to: "\(root).*.forVault.>"),
+        ]
         try await responder.flush()
         let echo = Task {
-            for await request in echoRequests {
-                guard let reply = request.replyTo else { continue }
-                try? responder.publish(request.payload, to: reply)
+            await withDiscardingTaskGroup { group in
+                for requests in echoes {
+                    group.addTask {
+                        for await request in requests {
+                            guard let reply = request.replyTo else { continue }
+                            try? responder.publish(request.payload, to: reply)
+                        }
+                    }
+                }
             }
         }
         let client = try await connections.raw(name: "client")
+        let space = "\(root).\(UUID().uuidString.lowercased())"
+        let shapedClient = try await connections.raw(name: "shaped", inboxPrefix: "\(space).forApp.inbox")
         let (app, namespace) = try await connections.app()
 
         var result = Result()
         _ = try await raw(client, count: warmup)
+        _ = try await raw(shapedClient, to: "\(space).forVault.execute", count: warmup)
         _ = try await throughWorker(app, namespace, count: warmup, first: 0)
         let perRound = max(requests / max(rounds, 1), 1)
         for round in 0..<max(rounds, 1) {
             result.raw.merge(try await raw(client, count: perRound))
+            result.shaped.merge(try await raw(shapedClient, to: "\(space).forVault.execute", count: perRound))
             result.worker.merge(
                 try await throughWorker(app, namespace, count: perRound, first: warmup + round * perRound))
         }
-        echo.cancel()
+        for subscription in echoes { subscription.unsubscribe() }
+        await echo.value
         await client.close()
+        await shapedClient.close()
         await app.close()
         await responder.close()
         return result
@@ -66,7 +83,9 @@ enum RoundTripBenchmark {
         return sample
     }
 
-    private static func raw(_ client: NATSClient, count: Int) async throws -> LatencySample {
+    private static func raw(_ client: NATSClient, to subject: String = "bench.raw.echo", count: Int) async throws
+        -> LatencySample
+    {
         var sample = LatencySample()
         let clock = ContinuousClock()
         let payload = VaultMessage.executeHandler(
@@ -74,7 +93,7 @@ enum RoundTripBenchmark {
         ).encoded()
         for _ in 0..<count {
             let started = clock.now
-            _ = try await client.request(ByteBuffer(bytes: payload), to: "bench.raw.echo")
+            _ = try await client.request(ByteBuffer(bytes: payload), to: subject)
             sample.record(clock.now - started)
         }
         return sample

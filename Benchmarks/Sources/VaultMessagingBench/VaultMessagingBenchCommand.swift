@@ -60,13 +60,16 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         }
         let connections = BenchConnections(server: roundTrip)
         let sampled = try await RoundTripBenchmark.run(connections, requests: requests, warmup: 500, rounds: rounds)
-        let (raw, worker) = (sampled.raw, sampled.worker)
+        let (raw, shaped, worker) = (sampled.raw, sampled.shaped, sampled.worker)
         await roundTrip.stop()
         print(
             "round trip, 1 app, 1 request in flight, \(raw.count) requests per path in \(rounds) alternating rounds (µs):"
         )
         print("  path                         p50       p99")
-        for (name, sample) in [("raw NATS request/reply echo", raw), ("app → worker (execute echo)", worker)] {
+        for (name, sample) in [
+            ("raw NATS request/reply echo", raw), ("raw echo, shaped subjects", shaped),
+            ("app → worker (execute echo)", worker),
+        ] {
             print(
                 "  " + name.padding(toLength: 27, withPad: " ", startingAt: 0)
                     + String(
@@ -78,6 +81,11 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                 format: "  worker / raw: p50 %.2f×, p99 %.2f×",
                 worker.percentile(0.5).microseconds / raw.percentile(0.5).microseconds,
                 worker.percentile(0.99).microseconds / raw.percentile(0.99).microseconds))
+        print(
+            String(
+                format: "  worker / shaped: p50 %.2f×, p99 %.2f×",
+                worker.percentile(0.5).microseconds / shaped.percentile(0.5).microseconds,
+                worker.percentile(0.99).microseconds / shaped.percentile(0.99).microseconds))
         print("")
 
         print(
