@@ -16,15 +16,37 @@ public struct NATSAccountJWTBuilder: Sendable {
         self.clock = clock
     }
 
+    /// An account JWT built from the store, with its `iat` and the counter's value before it.
+    struct Built: Sendable {
+        let jwt: String
+        let issuedAt: Int64
+        /// The last `iat` issued before this one, by any instance (read before the counter was locked).
+        let previousIssuedAt: Int64
+    }
+
     /// The account JWT as it should be now.
     public func current() async throws -> String {
+        try await build().jwt
+    }
+
+    /// ``current()`` with the counter's values around it (``NATSAccountPushRace``).
+    func build() async throws -> Built {
         let now = UnixTime.from(clock.now())
         let trust = self.trust
+        let key = trust.applicationAccount.publicKey
         return try await store.transaction { db in
-            let issuedAt = try await accounts.nextAccountIssuedAt(
-                accountKey: trust.applicationAccount.publicKey, now: now, on: db)
+            let previous = try await accounts.lastAccountIssuedAt(accountKey: key, on: db)
+            let issuedAt = try await accounts.nextAccountIssuedAt(accountKey: key, now: now, on: db)
             let revocations = try await tokens.pendingRevocations(now: now, on: db)
-            return try trust.applicationAccountJWT(revocations: revocations, issuedAt: issuedAt)
+            return Built(
+                jwt: try trust.applicationAccountJWT(revocations: revocations, issuedAt: issuedAt),
+                issuedAt: issuedAt, previousIssuedAt: previous)
         }
+    }
+
+    /// The last `iat` issued for the application account, by any instance.
+    func latestIssuedAt() async throws -> Int64 {
+        let key = trust.applicationAccount.publicKey
+        return try await store.transaction { db in try await accounts.lastAccountIssuedAt(accountKey: key, on: db) }
     }
 }

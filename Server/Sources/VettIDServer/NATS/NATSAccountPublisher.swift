@@ -1,6 +1,7 @@
 import Foundation
 public import Logging
 import NATSClient
+import NIOConcurrencyHelpers
 import NIOCore
 public import ServiceLifecycle
 import VettIDCrypto
@@ -12,7 +13,8 @@ import VettIDCrypto
 /// enforces was committed), one push at a time. On every connect and reconnect, and every
 /// ``reconcileInterval``, it pushes again, so a revocation recorded while nats-server was unreachable (or a
 /// nats-server that lost its resolver directory, or a race between two server processes) is enforced as soon
-/// as nats-server is back, and within one interval at worst.
+/// as nats-server is back, and within one interval at worst. A push that may have raced another instance's inside
+/// nats-server (``NATSAccountPushRace``) is followed by one more push 0.5–1.5 s later.
 public final class NATSAccountPublisher: Service, Sendable {
     /// Why an account update did not take.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -24,6 +26,11 @@ public final class NATSAccountPublisher: Service, Sendable {
     private let builder: NATSAccountJWTBuilder
     private let logger: Logger
     private let pushes = AsyncSerialLock()
+    /// The `iat` of this instance's last push.
+    private let ownIssuedAt = NIOLockedValueBox<Int64?>(nil)
+    /// Requests for the one settling re-push after a suspected race (at most one waits).
+    private let settleRequests: AsyncStream<Void>
+    private let settleRequester: AsyncStream<Void>.Continuation
     /// How often the account is re-pushed while connected.
     public let reconcileInterval: Duration
     private let metrics: ServerMetrics?
@@ -58,15 +65,37 @@ public final class NATSAccountPublisher: Service, Sendable {
         self.logger = logger
         self.reconcileInterval = reconcileInterval
         self.metrics = metrics
+        (settleRequests, settleRequester) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Builds the current account JWT and pushes it; one push at a time.
     public func pushCurrent() async throws {
+        try await pushCurrent(settling: false)
+    }
+
+    /// Builds and pushes; unless `settling`, asks for the settling re-push when the push may have raced another
+    /// instance's.
+    private func pushCurrent(settling: Bool) async throws {
         do {
-            try await pushes.withLock {
-                try await push(try await builder.current())
+            let race = try await pushes.withLock { () async throws -> NATSAccountPushRace in
+                let built = try await builder.build()
+                let lastOwn = ownIssuedAt.withLockedValue { last in
+                    defer { last = built.issuedAt }
+                    return last
+                }
+                try await push(built.jwt)
+                let latest = (try? await builder.latestIssuedAt()) ?? built.issuedAt
+                return NATSAccountPushRace(
+                    issuedAt: built.issuedAt, previousIssuedAt: built.previousIssuedAt, latestIssuedAt: latest,
+                    lastOwnIssuedAt: lastOwn)
             }
             metrics?.revocationPush(succeeded: true)
+            if !settling, race.isSuspected {
+                logger.info(
+                    "account JWT push may have crossed another instance's; pushing again shortly",
+                    metadata: ["iat": "\(race.issuedAt)", "latest_iat": "\(race.latestIssuedAt)"])
+                settleRequester.yield()
+            }
         } catch {
             metrics?.revocationPush(succeeded: false)
             throw error
@@ -86,9 +115,9 @@ public final class NATSAccountPublisher: Service, Sendable {
     }
 
     /// Pushes the store's current account JWT; logs instead of throwing (a later reconnect pushes again).
-    func reconcile() async {
+    func reconcile(settling: Bool = false) async {
         do {
-            try await pushCurrent()
+            try await pushCurrent(settling: settling)
             logger.info("application account JWT pushed to nats-server", metadata: ["account": "\(accountKey)"])
         } catch {
             logger.warning("account JWT push failed; retried on reconnect", metadata: ["error": "\(error)"])
@@ -105,6 +134,13 @@ public final class NATSAccountPublisher: Service, Sendable {
                     while !Task.isCancelled {
                         try await Task.sleep(for: self.reconcileInterval)
                         if self.client.isConnected { await self.reconcile() }
+                    }
+                }
+                group.addTask {
+                    for await _ in self.settleRequests {
+                        // Random, so two instances that both suspect the race do not push at the same moment again.
+                        try await Task.sleep(for: .milliseconds(Int.random(in: 500...1500)))
+                        if self.client.isConnected { await self.reconcile(settling: true) }
                     }
                 }
                 try await self.client.connect()
