@@ -14,7 +14,7 @@ import VettIDCrypto
 /// ``reconcileInterval``, it pushes again, so a revocation recorded while nats-server was unreachable (or a
 /// nats-server that lost its resolver directory, or a race between two server processes) is enforced as soon
 /// as nats-server is back, and within one interval at worst. A push that may have raced another instance's inside
-/// nats-server (``NATSAccountPushRace``) is followed by one more push 0.5–1.5 s later.
+/// nats-server (`NATSAccountPushRace`) is followed by one more push 0.5–1.5 s later.
 public final class NATSAccountPublisher: Service, Sendable {
     /// Why an account update did not take.
     public struct Failure: Error, Sendable, CustomStringConvertible {
