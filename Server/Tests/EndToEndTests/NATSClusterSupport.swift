@@ -18,6 +18,37 @@ struct NATSCluster {
             revocations: [:], issuedAt: Int64(Date().timeIntervalSince1970))
         // nats-server's own ports: the kernel's picks (LoopbackPort's ports were refused as in use by nats-server
         // twice in one run, cause not found; LocalNATSServer checks its own log line before it counts as started).
+        // A pick can still be taken before the node binds it (an outgoing connection of another test gets the same
+        // ephemeral port): the node then fails with "address already in use", and the cluster starts again on
+        // fresh ports, three times at most.
+        var nodes: [LocalNATSServer] = []
+        for attempt in 1...3 {
+            do {
+                nodes = try await startNodes(trust: trust, accountJWT: accountJWT, root: root, count: count)
+                break
+            } catch let error as LocalNATSServer.Failure
+                where attempt < 3 && error.description.contains("address already in use")
+            {
+                continue
+            }
+        }
+        let cluster = NATSCluster(nodes: nodes)
+        let routed = await eventually(timeout: .seconds(20)) {
+            cluster.nodes.allSatisfy {
+                $0.log.components(separatedBy: "Route connection created").count - 1 >= count - 1
+            }
+        }
+        guard routed else {
+            cluster.stop()
+            throw E2EFailure("the cluster's routes did not form: \(nodes.map { String($0.log.suffix(800)) })")
+        }
+        return cluster
+    }
+
+    /// Starts the nodes on fresh ports; stops those it started if one fails.
+    private static func startNodes(trust: NATSTrust, accountJWT: String, root: String, count: Int) async throws
+        -> [LocalNATSServer]
+    {
         var ports: [Int] = []
         while ports.count < 2 * count {
             let port = try LocalNATSServer.freePort()
@@ -40,17 +71,7 @@ struct NATSCluster {
             for node in nodes { node.stop() }
             throw error
         }
-        let cluster = NATSCluster(nodes: nodes)
-        let routed = await eventually(timeout: .seconds(20)) {
-            cluster.nodes.allSatisfy {
-                $0.log.components(separatedBy: "Route connection created").count - 1 >= count - 1
-            }
-        }
-        guard routed else {
-            cluster.stop()
-            throw E2EFailure("the cluster's routes did not form: \(nodes.map { String($0.log.suffix(800)) })")
-        }
-        return cluster
+        return nodes
     }
 
     func stop() {
