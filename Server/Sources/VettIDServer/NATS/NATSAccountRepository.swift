@@ -41,9 +41,6 @@ struct NATSAccountRepository: Sendable {
         return inserted != nil
     }
 
-    /// The `iat` of the next application account JWT: `now`, or one more than the last one when that is not
-    /// older. Runs inside the caller's transaction and locks the row until it commits, so account JWTs built
-    /// in that transaction get strictly increasing `iat`s and each includes every revocation committed before it.
     /// The last `iat` issued for `accountKey` (0 before the first).
     func lastAccountIssuedAt(accountKey: String, on db: any SQLDatabase) async throws -> Int64 {
         let row = try await db.raw(
@@ -52,6 +49,9 @@ struct NATSAccountRepository: Sendable {
         return try row?.decode(column: "last_issued_at", as: Int64.self) ?? 0
     }
 
+    /// The `iat` of the next application account JWT: `now`, or one more than the last one when that is not
+    /// older. Runs inside the caller's transaction and locks the row until it commits, so account JWTs built
+    /// in that transaction get strictly increasing `iat`s and each includes every revocation committed before it.
     func nextAccountIssuedAt(accountKey: String, now: Int64, on db: any SQLDatabase) async throws -> Int64 {
         try await db.raw(
             """
