@@ -3,9 +3,10 @@
 // The VettID client SDK: what an iOS, macOS or Linux app depends on.
 // It has no server dependencies: the backend and the CLI live in Server/Package.swift.
 //
-// Three products are not for apps: VettIDVerification (the server's DPoP and App Attest verifiers),
-// VettIDSoftwareAttestation (App Attest-format objects from a software key, for development and CI) and
-// VettIDTestSupport (helpers for the tests of this package and of Server/).
+// Four products are not for apps: VettIDVerification (the server's DPoP and App Attest verifiers),
+// VettIDSoftwareAttestation (App Attest-format objects from a software key, for development and CI),
+// VettIDSoftwareAttestationClient (the SDK's DeviceAttester over it) and VettIDTestSupport (helpers for the tests
+// of this package and of Server/).
 // scripts/check-modules fails when an app product reaches either, or reaches NIO outside VettIDNats.
 
 import PackageDescription
@@ -37,6 +38,7 @@ let package = Package(
         .library(name: "VettIDVerification", targets: ["VettIDVerification"]),
         // Development and CI only: a software attestation authority and attester the server can be told to trust.
         .library(name: "VettIDSoftwareAttestation", targets: ["VettIDSoftwareAttestation"]),
+        .library(name: "VettIDSoftwareAttestationClient", targets: ["VettIDSoftwareAttestationClient"]),
         // Tests only (this package's and Server/'s): nats-server processes, fixtures, log capture, polling.
         .library(name: "VettIDTestSupport", targets: ["VettIDTestSupport"]),
     ],
@@ -86,16 +88,28 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Development and CI: App Attest-format attestations and assertions from a software key under a
-        // software root the server trusts only when configured to; the SDK's DeviceAttester over it.
+        // software root the server trusts only when configured to.
         .target(
             name: "VettIDSoftwareAttestation",
             dependencies: [
                 "VettIDAttestation",
                 "VettIDVerification",
-                "VettIDClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Development and CI: the SDK's DeviceAttester over the software attester. A module of its own so that
+        // what only mints or verifies attestations (the fuzz targets, the server's verifier tests) does not
+        // bring VettIDClient and its HTTP stack.
+        .target(
+            name: "VettIDSoftwareAttestationClient",
+            dependencies: [
+                "VettIDSoftwareAttestation",
+                "VettIDAttestation",
+                "VettIDClient",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -312,6 +326,7 @@ let package = Package(
                 "VettIDAttestation",
                 "VettIDVerification",
                 "VettIDSoftwareAttestation",
+                "VettIDSoftwareAttestationClient",
                 "VettIDMessaging",
                 "NATSClient",
                 "VettIDTestSupport",

@@ -3,6 +3,7 @@ import Testing
 import VettIDAttestation
 import VettIDCrypto
 import VettIDSoftwareAttestation
+import VettIDSoftwareAttestationClient
 import VettIDVerification
 
 @testable import VettIDClient

@@ -5,6 +5,7 @@ import Testing
 import VettIDAttestation
 import VettIDCrypto
 import VettIDSoftwareAttestation
+import VettIDSoftwareAttestationClient
 
 @testable import VettIDClient
 

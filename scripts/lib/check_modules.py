@@ -2,7 +2,7 @@
 - an SDK product other than VettIDNats and NATSClient reaches NATSClient or SwiftNIO on iOS or macOS, or
 - a product an app links reaches a server-only or development-only module (VettIDVerification: the DPoP and
   App Attest verifiers; VettIDSoftwareAttestation: the software attestation authority and attester;
-  VettIDTestSupport: helpers for the tests of both packages)."""
+  VettIDSoftwareAttestationClient: the SDK's DeviceAttester over it; VettIDTestSupport: helpers for the tests of both packages)."""
 import json
 import sys
 
@@ -11,7 +11,12 @@ targets = {t["name"]: t for t in package["targets"]}
 NIO_PACKAGES = {"swift-nio", "swift-nio-ssl", "swift-nio-transport-services", "async-http-client"}
 # The NATS layer and what is built on it (its presentation and its SwiftUI line) may reach NIO.
 ALLOWED = {"VettIDNats", "NATSClient", "VettIDNatsViewModels", "VettIDNatsUI"}
-NOT_FOR_APPS = {"VettIDVerification", "VettIDSoftwareAttestation", "VettIDTestSupport"}
+NOT_FOR_APPS = {
+    "VettIDVerification",
+    "VettIDSoftwareAttestation",
+    "VettIDSoftwareAttestationClient",
+    "VettIDTestSupport",
+}
 
 
 def reach(name, platform):
@@ -56,5 +61,5 @@ if failures:
     sys.exit(1)
 print(
     "check-modules: OK (only VettIDNats, NATSClient and the NATS UI layer reach NATSClient or NIO on iOS and macOS; no app product "
-    "reaches VettIDVerification, VettIDSoftwareAttestation or VettIDTestSupport)"
+    "reaches VettIDVerification, VettIDSoftwareAttestation(Client) or VettIDTestSupport)"
 )

@@ -10,6 +10,7 @@ import VettIDAttestation
 import VettIDClient
 import VettIDServer
 import VettIDSoftwareAttestation
+import VettIDSoftwareAttestationClient
 
 @testable import VettIDCLI
 

@@ -6,7 +6,7 @@
 /// ``attestKey(challenge:deviceKeyThumbprint:)`` and for every ``generateAssertion(challenge:deviceKeyThumbprint:)``:
 /// challenges are single use.
 ///
-/// Implementations: ``AppAttestAttester`` (Apple App Attest), `SoftwareDeviceAttester` (VettIDSoftwareAttestation) (App Attest-format
+/// Implementations: ``AppAttestAttester`` (Apple App Attest), `SoftwareDeviceAttester` (VettIDSoftwareAttestationClient) (App Attest-format
 /// objects under a software root, for Linux, simulators and CI) and ``DevelopmentTokenAttester``.
 public protocol DeviceAttester: Sendable {
     /// The format the server verifies.

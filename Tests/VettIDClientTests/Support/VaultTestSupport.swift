@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import VettIDAttestation
 import VettIDSoftwareAttestation
+import VettIDSoftwareAttestationClient
 
 @testable import VettIDClient
 

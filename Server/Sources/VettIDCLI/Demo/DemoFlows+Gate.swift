@@ -9,6 +9,7 @@ import VettIDAttestation
 import VettIDClient
 import VettIDServer
 import VettIDSoftwareAttestation
+import VettIDSoftwareAttestationClient
 
 /// The Gate part of the demo: a local upstream (a tiny Hummingbird app on loopback), a backend whose Gate
 /// proxies to it and trusts a software App Attest root, and the SDK's `GateClient` walking challenge, register,

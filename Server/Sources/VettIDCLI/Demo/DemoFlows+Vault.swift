@@ -6,6 +6,7 @@ import VettIDAttestation
 import VettIDClient
 import VettIDServer
 import VettIDSoftwareAttestation
+import VettIDSoftwareAttestationClient
 
 /// The vault part of the demo: a member invites a device (QR rendered by the server, decoded with zbarimg), the
 /// device enrolls with a software App Attest object, sets its password HPKE-encrypted to a transaction key, and

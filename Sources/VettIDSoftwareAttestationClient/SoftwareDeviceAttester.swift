@@ -2,6 +2,7 @@ import Crypto
 public import Foundation
 import VettIDAttestation
 public import VettIDClient
+public import VettIDSoftwareAttestation
 
 /// A `DeviceAttester` producing App Attest-format attestations and assertions with a software key under a
 /// `SoftwareAttestationAuthority`, so the server's full App Attest verifier runs off Apple hardware (Linux,
