@@ -111,7 +111,7 @@ import VettIDTestSupport
     }
 
     @Test func aWakeResumesUpToItsLimitAndAsksForOneFollowUpForTheRest() async throws {
-        let queue = NATSMessageQueue(limit: 10, wakeLimit: 2) {}
+        let queue = NATSMessageQueue(limit: 10, wakeLimit: 2, followUpLimit: 2) {}
         let consumers = try await waitingConsumers(5, on: queue)
         for index in 1...5 { _ = queue.enqueue(message("\(index)")) }
         #expect(queue.wake(), "three messages are left while three consumers wait: a follow-up is asked for")
@@ -126,8 +126,25 @@ import VettIDTestSupport
         #expect(queue.messageWaiterCount == 0)
     }
 
+    @Test func aReadWakesOneConsumerByDefaultAndAFollowUpOnePerCore() async throws {
+        let queue = NATSMessageQueue(limit: 10, followUpLimit: 3) {}
+        let consumers = try await waitingConsumers(5, on: queue)
+        for index in 1...5 { _ = queue.enqueue(message("\(index)")) }
+        #expect(queue.wake(), "four messages are left while four consumers wait")
+        #expect(await consumers[0].value == "1")
+        #expect(queue.messageWaiterCount == 4, "a read wakes one consumer")
+        #expect(queue.wake(followUp: true), "the follow-up resumed three: one message is left for one consumer")
+        #expect(queue.messageWaiterCount == 1)
+        #expect(!queue.wake(followUp: true))
+        var results: [String?] = []
+        for consumer in consumers.dropFirst() { results.append(await consumer.value) }
+        #expect(results == ["2", "3", "4", "5"])
+        #expect(NATSMessageQueue.defaultWakeLimit == 1)
+        #expect(NATSMessageQueue.defaultFollowUpLimit == max(System.coreCount, 1))
+    }
+
     @Test func aFollowUpThatLeavesMessagesAsksForTheNext() async throws {
-        let queue = NATSMessageQueue(limit: 10, wakeLimit: 1) {}
+        let queue = NATSMessageQueue(limit: 10, wakeLimit: 1, followUpLimit: 1) {}
         let consumers = try await waitingConsumers(3, on: queue)
         for index in 1...3 { _ = queue.enqueue(message("\(index)")) }
         #expect(queue.wake())

@@ -19,7 +19,7 @@ extension NATSConnectionCore {
         }
         let promise = eventLoop.makePromise(of: NATSMessage.self)
         let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let reply: Result<(replySubject: String, token: Substring), NATSError> = state.withLockedValue { state in
+        let reply: Result<(replySubject: String, token: UInt64), NATSError> = state.withLockedValue { state in
             if state.isShutDown { return .failure(NATSError(.connectionClosed, "connection closed")) }
             if state.requests.inbox == nil {
                 let prefix = "\(configuration.inboxPrefix).\(NATSNUID.next())."
@@ -34,7 +34,7 @@ extension NATSConnectionCore {
             }
             return .success(registered)
         }
-        let (replySubject, token): (String, Substring)
+        let (replySubject, token): (String, UInt64)
         switch reply {
         case .success(let value):
             (replySubject, token) = value
@@ -55,7 +55,7 @@ extension NATSConnectionCore {
         }
     }
 
-    private func failRequest(token: Substring, error: NATSError) {
+    private func failRequest(token: UInt64, error: NATSError) {
         let pending = state.withLockedValue { $0.requests.remove(token) }
         pending?.promise.fail(error)
     }

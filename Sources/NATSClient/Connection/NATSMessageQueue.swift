@@ -2,9 +2,9 @@
 // a read; waiting consumers are woken once per read batch (at channelReadComplete). The subscription's
 // iterator takes every buffered message in one lock acquisition (no task wake-up per message); consumers
 // sharing the subscription through `nextMessage()` take one message each, and a busy one takes the next
-// buffered message without suspending. A read wakes at most `wakeLimit` of those consumers (about one per core):
-// the rest of a burst is taken by them as they come back, or, if they are still busy a moment later (a slow
-// handler), handed to more waiting consumers by a follow-up wake.
+// buffered message without suspending. A read wakes one of those consumers: the rest of a burst is taken by it as
+// it comes back, or, if it is still busy a moment later (a slow handler), handed to more waiting consumers by
+// follow-up wakes, up to `followUpLimit` (about one per core) each.
 
 import NIOConcurrencyHelpers
 public import NIOCore
@@ -81,20 +81,30 @@ final class NATSMessageQueue: Sendable {
     private let state = NIOLockedValueBox(State())
     private let limit: Int
     private let wakeLimit: Int
+    private let followUpLimit: Int
     private let onCancel: @Sendable () -> Void
 
-    /// Consumers in ``nextMessage()`` woken by one read at most: one per core. Waking one per message (64
-    /// handler lanes, a burst of requests) cost a task switch per message, where a woken consumer takes the next
-    /// buffered message without one; measured in docs/benchmarks.md (vault worker throughput).
-    static let defaultWakeLimit = Swift.max(System.coreCount, 1)
+    /// Consumers in ``nextMessage()`` woken by one read at most. Waking one per message (64 handler lanes, a
+    /// burst of requests) cost a task switch per message, where a woken consumer takes the next buffered message
+    /// without one; waking one per core instead of one answered 3–4 % fewer requests per second through the vault
+    /// worker (docs/benchmarks.md): a consumer that takes a burst alone switches less than two that share it.
+    static let defaultWakeLimit = 1
+
+    /// Consumers a follow-up wake resumes at most: one per core, so a burst of slow handlers (waiting on I/O)
+    /// spreads over the waiting consumers at this many per ``followUpDelay``.
+    static let defaultFollowUpLimit = Swift.max(System.coreCount, 1)
 
     /// How long messages left by a wake at its limit wait for the woken consumers to come back before more
-    /// waiting consumers are woken: the delay a burst of slow handlers adds per `wakeLimit` messages.
+    /// waiting consumers are woken.
     static let followUpDelay = TimeAmount.milliseconds(1)
 
-    init(limit: Int, wakeLimit: Int = NATSMessageQueue.defaultWakeLimit, onCancel: @escaping @Sendable () -> Void) {
+    init(
+        limit: Int, wakeLimit: Int = NATSMessageQueue.defaultWakeLimit,
+        followUpLimit: Int = NATSMessageQueue.defaultFollowUpLimit, onCancel: @escaping @Sendable () -> Void
+    ) {
         self.limit = Swift.max(limit, 1)
         self.wakeLimit = Swift.max(wakeLimit, 1)
+        self.followUpLimit = Swift.max(followUpLimit, 1)
         self.onCancel = onCancel
     }
 
@@ -117,7 +127,8 @@ final class NATSMessageQueue: Sendable {
         }
     }
 
-    /// Hands what is buffered to the waiting consumers, waking ``nextMessage()`` callers up to the wake limit.
+    /// Hands what is buffered to the waiting consumers, waking ``nextMessage()`` callers up to the wake limit (the
+    /// follow-up limit for a follow-up).
     ///
     /// - Parameter followUp: This is the follow-up wake the previous call asked for.
     /// - Returns: Whether the caller should call `wake(followUp: true)` after ``followUpDelay``: messages are
@@ -127,7 +138,7 @@ final class NATSMessageQueue: Sendable {
         let (resumptions, scheduleFollowUp) = state.withLockedValue { state in
             state.wakePending = false
             if followUp { state.followUpPending = false }
-            let resumptions = state.handOut(limit: wakeLimit)
+            let resumptions = state.handOut(limit: followUp ? followUpLimit : wakeLimit)
             let left = !state.buffer.isEmpty && !state.messageWaiters.isEmpty && !state.followUpPending
             if left { state.followUpPending = true }
             return (resumptions, left)

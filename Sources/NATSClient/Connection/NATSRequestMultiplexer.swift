@@ -1,11 +1,15 @@
 // Request/reply over one wildcard inbox subscription, as a pure value: each request gets a reply subject
 // `<prefix><token>` under the connection's one inbox, and an answer is routed to its waiter by the token.
+//
+// Tokens are a counter written in base 36 and read back from the answer's subject as a number: an answer is matched
+// by comparing its subject's UTF-8 with the prefix and hashing one integer, without `String` index walks or
+// `Substring` hashing (a vault app's inbox prefix is about 60 bytes).
 
 /// Pending requests of one connection and the inbox they share.
 struct NATSRequestMultiplexer<Waiter> {
     /// The inbox: reply subjects are `prefix` + token; `sid` is its wildcard subscription.
     private(set) var inbox: (prefix: String, sid: UInt64)?
-    private var pending: [Substring: Waiter] = [:]
+    private var pending: [UInt64: Waiter] = [:]
     private var nextToken: UInt64 = 0
 
     /// Requests waiting for an answer.
@@ -18,12 +22,11 @@ struct NATSRequestMultiplexer<Waiter> {
     }
 
     /// Registers `waiter` under a fresh token; returns the reply subject to publish with and the token.
-    mutating func register(_ waiter: Waiter) -> (replySubject: String, token: Substring) {
+    mutating func register(_ waiter: Waiter) -> (replySubject: String, token: UInt64) {
         guard let inbox else { preconditionFailure("open the inbox before the first request") }
         nextToken += 1
-        let token = Substring(String(nextToken, radix: 36))
-        pending[token] = waiter
-        return (inbox.prefix + token, token)
+        pending[nextToken] = waiter
+        return (inbox.prefix + String(nextToken, radix: 36), nextToken)
     }
 
     /// The waiter an answer on `subject` belongs to, removed; `nil` for a subject outside the inbox or a
@@ -38,14 +41,38 @@ struct NATSRequestMultiplexer<Waiter> {
         token(of: subject).map { pending[$0] == nil } ?? false
     }
 
-    /// The token of a reply subject under this inbox; `nil` for any other subject.
-    private func token(of subject: String) -> Substring? {
-        guard let inbox, subject.hasPrefix(inbox.prefix) else { return nil }
-        return subject.dropFirst(inbox.prefix.count)
+    /// The token of a reply subject under this inbox; `nil` for any other subject, and for a last token that is
+    /// not one this multiplexer writes (empty, a leading zero, a character outside `0-9a-z`, above `UInt64.max`).
+    private func token(of subject: String) -> UInt64? {
+        guard let inbox else { return nil }
+        let prefix = inbox.prefix.utf8
+        let utf8 = subject.utf8
+        guard utf8.count > prefix.count, utf8.count - prefix.count <= Self.maxTokenDigits,
+            utf8.starts(with: prefix)
+        else { return nil }
+        let digits = utf8.dropFirst(prefix.count)
+        guard digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
+        var token: UInt64 = 0
+        for byte in digits {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = byte &- UInt8(ascii: "a") &+ 10
+            default: return nil
+            }
+            let (shifted, overflowed) = token.multipliedReportingOverflow(by: 36)
+            let (sum, carried) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflowed, !carried else { return nil }
+            token = sum
+        }
+        return token
     }
 
+    /// The most base-36 digits a token has (`UInt64.max` has 13).
+    private static var maxTokenDigits: Int { 13 }
+
     /// Stops waiting for `token`; returns its waiter if it was still waiting.
-    mutating func remove(_ token: Substring) -> Waiter? {
+    mutating func remove(_ token: UInt64) -> Waiter? {
         pending.removeValue(forKey: token)
     }
 

@@ -153,6 +153,27 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
         #expect(requests.answer(to: first.replySubject) == nil, "a timed-out request is not answered")
     }
 
+    @Test func onlyTheTokensItWritesAreRead() {
+        var requests = NATSRequestMultiplexer<Int>()
+        requests.open(prefix: "OwnerSpace.0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.forApp.inbox.", sid: 3)
+        var subjects: [String] = []
+        for value in 1...40 { subjects.append(requests.register(value).replySubject) }
+        #expect(subjects[35].hasSuffix(".10"), "token 36 is written in base 36")
+        let prefix = "OwnerSpace.0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.forApp.inbox."
+        for subject in [
+            prefix, prefix + "010", prefix + "1A", prefix + "1.2", prefix + "-1", prefix + " 1",
+            prefix + "zzzzzzzzzzzzz", prefix + "3w5e11264sgsg", prefix + "00000000000001",
+            "OwnerSpace.0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f1.forApp.inbox.10", String(prefix.dropLast()) + "10",
+        ] {
+            #expect(requests.answer(to: subject) == nil, "\(subject)")
+        }
+        #expect(requests.count == 40, "no refused subject took a waiter")
+        #expect(requests.answer(to: prefix + "10") == 36)
+        #expect(requests.answer(to: subjects[0]) == 1)
+        #expect(requests.answer(to: subjects[39]) == 40)
+        #expect(requests.count == 37)
+    }
+
     @Test func expiredWaitersAreRemovedAndTheEarliestRemainingIsKnown() {
         var requests = NATSRequestMultiplexer<Int>()
         requests.open(prefix: "_INBOX.t.", sid: 1)
