@@ -98,7 +98,8 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                 $0.nats.workerInstances = count
             }
             let connections = BenchConnections(server: server)
-            // Two alternating halves each (raw, worker, raw, worker), for the same reason as the round trips.
+            // Two alternating halves each (raw, shaped, worker, raw, shaped, worker), for the same reason as the
+            // round trips.
             var raw = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
             var shaped = raw
             var worker = raw

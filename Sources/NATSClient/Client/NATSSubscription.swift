@@ -84,10 +84,10 @@ public struct NATSSubscription: AsyncSequence, Sendable {
     /// }
     /// ```
     ///
-    /// A read from the socket wakes about one waiting task per core, however many messages it brought: a woken
-    /// task takes the next buffered message without suspending when it asks again, so a burst costs a few task
-    /// switches rather than one per message. Messages still buffered a millisecond later, while tasks wait (the
-    /// woken ones are busy in slow handlers), are handed to more of the waiting tasks the same way.
+    /// A read from the socket wakes one waiting task, however many messages it brought: the woken task takes the
+    /// next buffered message without suspending when it asks again, so a burst costs a task switch rather than one
+    /// per message. Messages still buffered a millisecond later, while tasks wait (the woken ones are busy in slow
+    /// handlers), are handed to more of the waiting tasks, about one per core each millisecond.
     ///
     /// Cancelling a waiting task returns `nil` to that task only; the subscription goes on (unlike cancelling
     /// the task that iterates the sequence, which unsubscribes).

@@ -103,8 +103,8 @@ extension NATSConnectionCore {
         for queue in queues where queue.wake() { wakeAgain(queue) }
     }
 
-    /// Wakes more of `queue`'s waiting consumers after a moment if the ones woken are still busy (see
-    /// ``NATSMessageQueue/defaultWakeLimit``).
+    /// Wakes more of `queue`'s waiting consumers after ``NATSMessageQueue/followUpDelay`` if the ones woken are still
+    /// busy (see ``NATSMessageQueue/defaultFollowUpLimit``).
     private func wakeAgain(_ queue: NATSMessageQueue) {
         eventLoop.scheduleTask(in: NATSMessageQueue.followUpDelay) {
             if queue.wake(followUp: true) { self.wakeAgain(queue) }

@@ -8,8 +8,8 @@ import VettIDTestSupport
 @testable import NATSClient
 
 @Suite struct NATSCoreSharedConsumerTests {
-    /// A read wakes about one lane per core; lanes that stay busy (slow handlers) must not hold back the rest of a
-    /// burst while other lanes wait: the follow-up wakes hand it to them.
+    /// A read wakes one lane; lanes that stay busy (slow handlers) must not hold back the rest of a burst while
+    /// other lanes wait: the follow-up wakes hand it to them.
     @Test func aBurstForSlowHandlersReachesEveryWaitingLane() async throws {
         let (server, client, connection, _) = try await FakeServerSupport.connected()
         defer {
