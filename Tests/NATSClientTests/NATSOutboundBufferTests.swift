@@ -34,6 +34,30 @@ import Testing
         #expect(outbound.isEmpty)
     }
 
+    /// What the send window counts: bytes taken for writing stay in flight until each chunk's write completes.
+    @Test func bytesInFlightAreCountedUntilTheirChunksAreWritten() throws {
+        var outbound = NATSOutboundBuffer()
+        let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1000)
+        for _ in 0..<200 { outbound.writePublish(subject: "s", replyTo: nil, payload: payload) }
+        let total = outbound.pendingBytes
+        #expect(outbound.inFlightBytes == 0)
+        let chunks = outbound.takeForWrite()
+        #expect(outbound.pendingBytes == 0)
+        #expect(outbound.inFlightBytes == total)
+        outbound.written()
+        #expect(outbound.inFlightBytes == total - chunks[0].readableBytes)
+        for _ in 1..<chunks.count { outbound.written() }
+        #expect(outbound.inFlightBytes == 0)
+        outbound.written()  // more completions than chunks (a failed channel's) change nothing
+        #expect(outbound.inFlightBytes == 0)
+        _ = outbound.takeForWrite()
+        outbound.writePublish(subject: "s", replyTo: nil, payload: payload)
+        _ = outbound.takeForWrite()
+        #expect(outbound.inFlightBytes > 0)
+        outbound.removeAll()
+        #expect(outbound.inFlightBytes == 0)
+    }
+
     @Test func writtenChunksAreReusedAndCommandsKeepTheirOrder() throws {
         var outbound = NATSOutboundBuffer()
         outbound.write(.subscribe(subject: "a", queue: nil, sid: 1))

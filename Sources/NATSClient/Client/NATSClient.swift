@@ -29,7 +29,7 @@ public final class NATSClient: Sendable {
     /// 1024 are kept). This stream has one consumer; for more, each call of ``makeEventStream(bufferSize:)``
     /// returns another independent one. Ends when the client closes.
     public let events: AsyncStream<NATSEvent>
-    private let core: NATSConnectionCore
+    @usableFromInline let core: NATSConnectionCore
     private let broadcaster: NATSEventBroadcaster
 
     /// The major protocol version sent in CONNECT (`1`: the client accepts asynchronous INFO).
@@ -160,14 +160,17 @@ public final class NATSClient: Sendable {
     /// Bytes queued and not yet handed to the connection's channel (for tests).
     var pendingOutboundBytes: Int { core.pendingOutboundBytes }
 
+    /// Bytes queued or handed to the channel and not yet written to the socket (for tests).
+    var unwrittenOutboundBytes: Int { core.unwrittenOutboundBytes }
+
     // MARK: Publish
 
     /// Publishes `payload` to `subject` without waiting.
     ///
     /// The message is queued for the connection's writer (or, while disconnected, for the next connection).
-    /// When the queue holds ``Configuration/maxPendingOutboundBytes`` (``Configuration/reconnectBufferSize``
-    /// while disconnected), or a ``send(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)`` is waiting for room, it is refused with
-    /// `bufferFull` and nothing is queued; use `send` to wait for room instead.
+    /// When the message does not fit in ``Configuration/maxPendingOutboundBytes`` (``Configuration/reconnectBufferSize``
+    /// while disconnected) beside what is queued and what waiting ``send(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)``
+    /// calls will queue, it is refused with `bufferFull` and nothing is queued; use `send` to wait for room instead.
     ///
     /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded`, `bufferFull` or `connectionClosed`.
     public func publish(
@@ -203,14 +206,16 @@ public final class NATSClient: Sendable {
     ///
     /// Like ``publish(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)``, but when the buffer has no room the call
     /// suspends until the connection has handed enough to the socket (or, while disconnected, until the
-    /// next connection took the reconnect buffer), then queues the message. Waiting sends are queued in the
-    /// order they came, and a `publish` does not overtake them. A message larger than the limit goes alone
-    /// into an empty buffer. Returning means queued, not delivered: ``flush(timeout:)`` confirms the server
-    /// has it.
+    /// next connection took the reconnect buffer), then queues the message. While connected it also waits
+    /// once about 1 MiB is unwritten to the socket, until half of it is written (a publisher that outruns the
+    /// network keeps about 1 MiB in memory, not the whole limit). Waiting sends are queued in the order they
+    /// came, and a `publish` does not take room they need. A message larger than the limit goes alone into an
+    /// empty buffer. Returning means queued, not delivered: ``flush(timeout:)`` confirms the server has it.
     ///
     /// - Throws: ``NATSError`` with `invalidSubject`, `maxPayloadExceeded` or `invalidConfiguration` (headers
     ///   to a server without them) at once; `connectionClosed` if the client closes while the message waits;
     ///   `cancelled` if the calling task is cancelled while it waits (the message is then not sent).
+    @inlinable
     nonisolated(nonsending) public func send(
         _ payload: ByteBuffer,
         to subject: String,

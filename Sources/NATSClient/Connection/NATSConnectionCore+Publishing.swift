@@ -1,9 +1,12 @@
 // Publishing: frames into the outbound buffer, flushes scheduled once per burst, and the two answers to a
 // full buffer — `publish` refuses at once (`bufferFull`), `send` waits for room (back-pressure), in order.
-// The buffer's limit is `maxPendingOutboundBytes` while connected and `reconnectBufferSize` while not.
+// The buffer's limit is `maxPendingOutboundBytes` while connected and `reconnectBufferSize` while not. While
+// connected, `send` also waits for the socket: at most `sendWindow` bytes queued and not yet written (one chunk
+// for a sender on the event loop while the socket is backed up), as nats.c's and nats.go's publishers block on a
+// full socket.
 
 import NIOConcurrencyHelpers
-import NIOCore
+public import NIOCore
 
 extension NATSConnectionCore {
     /// Queues a publish now or throws `bufferFull`; never waits.
@@ -41,6 +44,14 @@ extension NATSConnectionCore {
         }
     }
 
+    /// While connected, a `send` off the event loop waits once this many bytes are queued or handed to the channel
+    /// and not yet written, and waiting sends go on once half of it is written. A publisher that outran the socket
+    /// by the whole 64 MiB limit wrote into fresh pages all along (about 15,000 page faults per million 128-byte
+    /// messages in NATSBench's `pub-default`) and took the CPU that nats-server needed to read; with the window
+    /// its chunks are recycled while still in cache. 4 chunks cost more in wake-ups than they saved, 16 to 64
+    /// measured alike (docs/benchmarks.md).
+    static let sendWindow = 16 * NATSOutboundBuffer.chunkSize
+
     /// What a publisher does after queueing a frame.
     struct Flush {
         /// Schedule the burst's flush on the event loop.
@@ -69,18 +80,23 @@ extension NATSConnectionCore {
         }
     }
 
-    /// `bufferFull` if a publish of `size` bytes does not fit now; sends waiting for room go first, so a
-    /// publish does not overtake them.
+    /// `bufferFull` if a publish of `size` bytes does not fit now beside what is queued and what the waiting sends
+    /// will queue: a publish does not take room that a waiting send needs (it may go before a send that waits
+    /// only for the socket, see ``sendWindow``).
     @inline(__always)
     private func fullBuffer(for size: Int, _ state: borrowing State) -> NATSError? {
-        if state.sendWaiters.isEmpty, state.outbound.pendingBytes + size <= outboundLimit(state) { return nil }
+        var queued = state.outbound.pendingBytes + size
+        if !state.sendWaiters.isEmpty {
+            for waiting in state.sendWaiters { queued += waiting.frame.size }
+        }
+        if queued <= outboundLimit(state) { return nil }
         return NATSError(.bufferFull, state.canWrite ? "outbound buffer full" : "reconnect buffer full")
     }
 
     /// Queues a publish without headers if it fits now, as ``send(subject:replyTo:headers:payload:)`` would
     /// without waiting; `false` if it must wait. A synchronous first step, so a send that does not wait costs one
     /// async call (the client's), not three nested ones.
-    @inline(__always)
+    @usableFromInline
     func sendWithoutWaiting(subject: String, replyTo: String?, payload: ByteBuffer) throws(NATSError) -> Bool {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
@@ -116,6 +132,7 @@ extension NATSConnectionCore {
     /// Queues a publish, waiting while the buffer has no room for it (see ``send(_:)``). A publish without
     /// headers that fits at once is written straight from the arguments, as in `publish`; only one that must
     /// wait (or has headers) becomes a ``NATSPublishFrame``.
+    @usableFromInline
     nonisolated(nonsending) func send(
         subject: String, replyTo: String?, headers: NATSHeaders?, payload: ByteBuffer
     ) async throws(NATSError) {
@@ -208,15 +225,28 @@ extension NATSConnectionCore {
         return pending == 0 || pending + size <= outboundLimit(state)
     }
 
-    /// Room for a send now. On the event loop, also no more than a chunk while the socket is backed up: a task
-    /// there that kept queueing would hold the loop (it cannot drain the socket while the task runs) and fill
-    /// the whole limit, so it waits for writability instead, as a blocking write would.
+    /// Room for a send now. While connected, also within ``sendWindow`` of the socket; on the event loop, no more
+    /// than a chunk while the socket is backed up: a task there that kept queueing would hold the loop (it cannot
+    /// drain the socket while the task runs), so it waits for writability instead, as a blocking write would.
     @inline(__always)
     private func fits(_ size: Int, onLoop: Bool, _ state: borrowing State) -> Bool {
         guard fits(size, state) else { return false }
-        guard onLoop, state.outbound.pendingBytes >= NATSOutboundBuffer.chunkSize, let channel = state.channel
-        else { return true }
-        return channel.isWritable
+        guard state.canWrite, let channel = state.channel else { return true }
+        if !onLoop {
+            let unwritten = state.outbound.pendingBytes + state.outbound.inFlightBytes
+            return unwritten == 0 || unwritten + size <= Self.sendWindow
+        }
+        return state.outbound.pendingBytes < NATSOutboundBuffer.chunkSize || channel.isWritable
+    }
+
+    /// Room for sends that wait: within the limit and, while connected, with no more than half of ``sendWindow``
+    /// unwritten (waiting senders go on in batches rather than one wake-up per chunk written).
+    @inline(__always)
+    private func admits(_ size: Int, _ state: borrowing State) -> Bool {
+        guard fits(size, state) else { return false }
+        guard state.canWrite else { return true }
+        let unwritten = state.outbound.pendingBytes + state.outbound.inFlightBytes
+        return unwritten == 0 || unwritten <= Self.sendWindow / 2
     }
 
     @inline(__always)
@@ -241,7 +271,7 @@ extension NATSConnectionCore {
                 admitted.append((state.sendWaiters.removeFirst().promise, refusal))
                 continue
             }
-            guard fits(first.frame.size, state) else { break }
+            guard admits(first.frame.size, state) else { break }
             queueLocked(first.frame, &state)
             admitted.append((state.sendWaiters.removeFirst().promise, nil))
         }
@@ -284,7 +314,7 @@ extension NATSConnectionCore {
     }
 
     /// Writes chunks taken with `takeForWrite()` and flushes once; each chunk goes back to the pool when
-    /// its write completes.
+    /// its write completes, and sends waiting for the socket go on once enough is written.
     func write(_ chunks: [ByteBuffer], to channel: any Channel) {
         if chunks.isEmpty {
             channel.flush()
@@ -292,12 +322,25 @@ extension NATSConnectionCore {
         }
         for chunk in chunks {
             let written = eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { _ in
-                self.state.withLockedValue { $0.outbound.written() }
-            }
+            written.futureResult.whenComplete { _ in self.chunkWritten() }
             channel.write(chunk, promise: written)
         }
         channel.flush()
+    }
+
+    /// One chunk's write completed (or failed with the connection): recycles it and, while connected, admits the
+    /// sends that now fit.
+    private func chunkWritten() {
+        let (admitted, flush): ([(EventLoopPromise<Void>, NATSError?)], Bool) = state.withLockedValue { state in
+            state.outbound.written()
+            // Writes that failed with a closing channel admit nothing: a close fails the waiting sends, and after a
+            // disconnect the next connection's flush admits them.
+            guard !state.sendWaiters.isEmpty, state.canWrite, !state.isShutDown else { return ([], false) }
+            let admitted = admitWaitingSendsLocked(&state)
+            return (admitted, !admitted.isEmpty && scheduleFlushLocked(&state))
+        }
+        if flush { eventLoop.execute { self.flushOutbound() } }
+        complete(admitted)
     }
 
     /// Sends a PING after everything queued and waits for its PONG.

@@ -9,6 +9,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
+@usableFromInline
 final class NATSConnectionCore: Sendable {
     struct PendingRequest {
         let promise: EventLoopPromise<NATSMessage>
@@ -207,6 +208,10 @@ final class NATSConnectionCore: Sendable {
     var waitingSends: Int { state.withLockedValue { $0.sendWaiters.count } }
     /// Bytes queued and not yet handed to the channel (for tests).
     var pendingOutboundBytes: Int { state.withLockedValue { $0.outbound.pendingBytes } }
+    /// Bytes queued or handed to the channel and not yet written to the socket (for tests).
+    var unwrittenOutboundBytes: Int {
+        state.withLockedValue { $0.outbound.pendingBytes + $0.outbound.inFlightBytes }
+    }
     /// Publishes are queued and the channel takes no more until the socket drains (for tests).
     var outboundIsBackedUp: Bool {
         state.withLockedValue { state in

@@ -20,6 +20,8 @@ struct NATSOutboundBuffer {
     private var full = CircularBuffer<ByteBuffer>()
     private var fullBytes = 0
     private var inFlight = CircularBuffer<ByteBuffer>()
+    /// Bytes handed to the channel whose writes have not completed.
+    private(set) var inFlightBytes = 0
     private var spare: [ByteBuffer] = []
 
     /// Bytes queued and not yet handed to the channel.
@@ -82,7 +84,10 @@ struct NATSOutboundBuffer {
             chunks.append(current)
             current = spare.popLast() ?? ByteBuffer()
         }
-        for chunk in chunks { inFlight.append(chunk) }
+        for chunk in chunks {
+            inFlightBytes += chunk.readableBytes
+            inFlight.append(chunk)
+        }
         return chunks
     }
 
@@ -91,6 +96,7 @@ struct NATSOutboundBuffer {
     /// `clear()` would allocate fresh storage instead: never wrong, only slower).
     mutating func written() {
         guard var chunk = inFlight.popFirst() else { return }
+        inFlightBytes -= chunk.readableBytes
         guard spare.count < Self.maxSpareChunks, chunk.capacity <= 2 * Self.chunkSize else { return }
         chunk.clear()
         spare.append(chunk)
@@ -101,6 +107,8 @@ struct NATSOutboundBuffer {
         current = ByteBuffer()
         full.removeAll()
         fullBytes = 0
+        inFlight.removeAll()
+        inFlightBytes = 0
         spare.removeAll()
     }
 }

@@ -154,6 +154,50 @@ import VettIDTestSupport
         }
     }
 
+    /// A publisher off the event loop waits once about ``NATSConnectionCore/sendWindow`` bytes are unwritten, far
+    /// below the 64 MiB limit, as a publisher blocks on a full socket in nats.c; a `publish` meanwhile is not
+    /// refused (the waiting send needs no room it would take); once the server reads again, everything arrives,
+    /// the sends in order.
+    @Test func aSendOffTheEventLoopWaitsForTheSocketWithinTheWindow() async throws {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        try await connection.pauseReading()
+        // 2,000 × 16 KiB: 32 MiB, more than the socket's buffers take and half the default limit.
+        let count = 2_000
+        let publisher = Task.detached {
+            for index in 0..<count { try await client.send("\(index) " + Self.payload, to: "bulk") }
+        }
+        // Waiting with more than half the window unwritten (at half, waiting sends go on), never more than all of it.
+        #expect(
+            await eventually {
+                client.waitingSends == 1 && client.unwrittenOutboundBytes > NATSConnectionCore.sendWindow / 2
+            })
+        #expect(client.unwrittenOutboundBytes <= NATSConnectionCore.sendWindow)
+        try client.publish("beside the waiting send", to: "other")
+        try await connection.resumeReading()
+        try await publisher.value
+        var next = 0
+        var sawPublish = false
+        while next < count {
+            let operation = try await connection.next()
+            if operation == .publish(subject: "other", replyTo: nil, payload: "beside the waiting send") {
+                #expect(!sawPublish)
+                sawPublish = true
+                continue
+            }
+            guard operation == .publish(subject: "bulk", replyTo: nil, payload: "\(next) " + Self.payload) else {
+                Issue.record("send \(next) arrived as \(String(describing: operation).prefix(80))")
+                return
+            }
+            next += 1
+        }
+        #expect(sawPublish)
+    }
+
     @Test func whileDisconnectedASendWaitsForTheNextConnection() async throws {
         let (server, client, connection, _) = try await FakeServerSupport.connected {
             $0.reconnectBufferSize = 30  // "PUB q 10\r\nfirst fits\r\n" is 22 bytes
