@@ -58,6 +58,26 @@ import Testing
         #expect(outbound.inFlightBytes == 0)
     }
 
+    /// NIO completes a write's promise before it drops its copy of the buffer: a chunk emptied at completion would
+    /// get fresh storage (a new allocation, fresh pages). It is emptied when reused, by when the copy is gone.
+    @Test func aChunkStillHeldWhenItsWriteCompletesKeepsItsStorageForReuse() throws {
+        var outbound = NATSOutboundBuffer()
+        let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1000)
+        for _ in 0..<200 { outbound.writePublish(subject: "s", replyTo: nil, payload: payload) }
+        var held = outbound.takeForWrite()
+        let storages = Set(held.map { chunk in chunk.withVeryUnsafeBytes { UInt(bitPattern: $0.baseAddress) } })
+        for _ in held { outbound.written() }  // completions while the channel still holds the chunks
+        held.removeAll()  // the channel drops them
+        for _ in 0..<200 { outbound.writePublish(subject: "s", replyTo: nil, payload: payload) }
+        let reused = outbound.takeForWrite()
+        // The first chunk of the second burst is the one that became current when the first burst was taken.
+        let reusedStorages = Set(
+            reused.dropFirst().map { chunk in chunk.withVeryUnsafeBytes { UInt(bitPattern: $0.baseAddress) } })
+        #expect(reused.count > 1)
+        #expect(reusedStorages.isSubset(of: storages), "every later chunk of the second burst is one of the first's")
+        #expect(reused.allSatisfy { String(buffer: $0).hasPrefix("PUB s 1000\r\n") }, "emptied before reuse")
+    }
+
     @Test func writtenChunksAreReusedAndCommandsKeepTheirOrder() throws {
         var outbound = NATSOutboundBuffer()
         outbound.write(.subscribe(subject: "a", queue: nil, sid: 1))

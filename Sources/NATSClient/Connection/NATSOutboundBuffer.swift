@@ -3,8 +3,8 @@
 // Publishing appends frames to the current chunk; a chunk that has no room for the next frame joins the
 // queue of full chunks and a recycled one (or a new one) takes its place, so a burst never reallocates and
 // copies one ever-growing buffer. The event loop hands every queued chunk to the channel in one flush
-// (NIO writes them with one `writev`); when a write completes, its chunk is cleared and kept for reuse, so
-// steady publishing writes into memory that is already mapped and warm.
+// (NIO writes them with one `writev`); when a write completes, its chunk is kept for reuse and emptied when it
+// is reused, so steady publishing writes into memory that is already mapped and warm.
 
 import NIOCore
 
@@ -22,7 +22,7 @@ struct NATSOutboundBuffer {
     private var inFlight = CircularBuffer<ByteBuffer>()
     /// Bytes handed to the channel whose writes have not completed.
     private(set) var inFlightBytes = 0
-    private var spare: [ByteBuffer] = []
+    private var spare = CircularBuffer<ByteBuffer>()
 
     /// Bytes queued and not yet handed to the channel.
     var pendingBytes: Int { fullBytes + current.readableBytes }
@@ -39,7 +39,7 @@ struct NATSOutboundBuffer {
         if current.readableBytes > 0 {
             fullBytes += current.readableBytes
             full.append(current)
-            current = spare.popLast() ?? ByteBuffer()
+            current = reusedChunk()
         }
         if current.writableBytes < frameSize {
             current.reserveCapacity(minimumWritableBytes: Swift.max(frameSize, Self.chunkSize))
@@ -82,7 +82,7 @@ struct NATSOutboundBuffer {
         fullBytes = 0
         if current.readableBytes > 0 {
             chunks.append(current)
-            current = spare.popLast() ?? ByteBuffer()
+            current = reusedChunk()
         }
         for chunk in chunks {
             inFlightBytes += chunk.readableBytes
@@ -91,15 +91,22 @@ struct NATSOutboundBuffer {
         return chunks
     }
 
-    /// The oldest in-flight chunk was written. Channel writes complete in order, so it is the first one;
-    /// by now the channel dropped its reference, so `clear()` keeps the storage (were it still shared,
-    /// `clear()` would allocate fresh storage instead: never wrong, only slower).
+    /// The oldest in-flight chunk was written. Channel writes complete in order, so it is the first one. It is
+    /// kept as it is and emptied only when reused: NIO completes a write's promise before it drops its copy of
+    /// the buffer, so `clear()` here found the storage shared and allocated fresh storage (fresh pages) for 80 %
+    /// of the chunks in NATSBench's `pub-default`. Reused oldest first, by when the copy is gone.
     mutating func written() {
-        guard var chunk = inFlight.popFirst() else { return }
+        guard let chunk = inFlight.popFirst() else { return }
         inFlightBytes -= chunk.readableBytes
         guard spare.count < Self.maxSpareChunks, chunk.capacity <= 2 * Self.chunkSize else { return }
-        chunk.clear()
         spare.append(chunk)
+    }
+
+    /// The spare chunk written longest ago, emptied, or a new one.
+    private mutating func reusedChunk() -> ByteBuffer {
+        guard var chunk = spare.popFirst() else { return ByteBuffer() }
+        chunk.clear()
+        return chunk
     }
 
     /// Drops everything queued (the connection closed for good).
