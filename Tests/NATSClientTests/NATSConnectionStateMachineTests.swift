@@ -50,6 +50,47 @@ import Testing
         #expect(machine.receivedPong() == [.completePong])
     }
 
+    /// `isConnected` and `isClosed` are kept beside `state` (publishes read them): they agree with its case after
+    /// every step of a lifecycle with a drop, a reconnect, a drain and a close.
+    @Test func connectedAndClosedFlagsFollowTheStateThroughALifecycle() {
+        var machine = machine()
+        func check(_ step: String) {
+            let connected: Bool
+            switch machine.state {
+            case .connected, .draining: connected = true
+            default: connected = false
+            }
+            #expect(machine.isConnected == connected, "isConnected after \(step): \(machine.state)")
+            #expect(machine.isClosed == (machine.state == .closed), "isClosed after \(step): \(machine.state)")
+        }
+        check("init")
+        _ = machine.start()
+        check("start")
+        machine.channelActive()
+        check("channelActive")
+        _ = machine.receivedInfo(info())
+        check("INFO")
+        _ = machine.receivedPong()
+        check("PONG")
+        #expect(machine.isConnected)
+        _ = machine.channelInactive(error: NATSError(.connectionClosed, "dropped"))
+        check("channelInactive")
+        #expect(!machine.isConnected)
+        _ = machine.reconnectTimerFired()
+        check("reconnectTimerFired")
+        connect(&machine, isReconnect: true)
+        check("reconnect")
+        let draining = machine.startDraining()
+        #expect(draining)
+        check("startDraining")
+        #expect(machine.isConnected)
+        _ = machine.close()
+        check("close")
+        _ = machine.channelInactive()
+        check("channelInactive after close")
+        #expect(machine.isClosed)
+    }
+
     @Test func tlsUpgradeWhenServerRequiresIt() {
         var machine = machine()
         _ = machine.start()
