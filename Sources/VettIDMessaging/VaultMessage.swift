@@ -76,9 +76,7 @@ public enum VaultMessage: Sendable, Hashable {
         guard let timestamp = json["timestamp"]?.int64Value else {
             throw VaultMessageError(.missingField, "timestamp must be an integer (Unix milliseconds)")
         }
-        let allowed: Set<String> =
-            type == .execute ? ["id", "type", "handler_id", "payload", "timestamp"] : ["id", "type", "timestamp"]
-        if let unknown = json.objectMembers?.first(where: { !allowed.contains($0.0) }) {
+        if let unknown = json.objectMembers?.first(where: { !isMember($0.0, of: type) }) {
             throw VaultMessageError(
                 .missingField, "member '\(unknown.0.prefix(64))' is not part of a \(typeName) request")
         }
@@ -95,6 +93,15 @@ public enum VaultMessage: Sendable, Hashable {
             return .statusRequest(id: id, timestamp: timestamp)
         case .eventTypes:
             return .eventTypesRequest(id: id, timestamp: timestamp)
+        }
+    }
+
+    /// Whether `name` is a member of a `type` request (a `switch`, not a `Set` built for every message).
+    private static func isMember(_ name: String, of type: VaultMessageType) -> Bool {
+        switch name {
+        case "id", "type", "timestamp": true
+        case "handler_id", "payload": type == .execute
+        default: false
         }
     }
 

@@ -45,15 +45,31 @@ struct NATSRequestMultiplexer<Waiter> {
     /// not one this multiplexer writes (empty, a leading zero, a character outside `0-9a-z`, above `UInt64.max`).
     private func token(of subject: String) -> UInt64? {
         guard let inbox else { return nil }
-        let prefix = inbox.prefix.utf8
-        let utf8 = subject.utf8
-        guard utf8.count > prefix.count, utf8.count - prefix.count <= Self.maxTokenDigits,
-            utf8.starts(with: prefix)
-        else { return nil }
-        let digits = utf8.dropFirst(prefix.count)
-        guard digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
+        // Native strings have contiguous UTF-8: compare and read it in place (`utf8.starts(with:)` walked both
+        // strings through `String.Index`, 0.9 % of the vault-worker benchmark's samples).
+        // Outer `nil`: the subject has no contiguous UTF-8; inner `nil`: the prefix has none (bridged strings).
+        let inPlace: UInt64?? =
+            subject.utf8.withContiguousStorageIfAvailable { subjectBytes in
+                inbox.prefix.utf8.withContiguousStorageIfAvailable { prefixBytes in
+                    Self.token(of: subjectBytes, prefix: prefixBytes)
+                }
+            } ?? nil
+        switch inPlace {
+        case .some(let token): return token
+        case .none: return Self.token(of: Array(subject.utf8), prefix: Array(inbox.prefix.utf8))
+        }
+    }
+
+    /// ``token(of:)`` over bytes: the subject must be `prefix` followed by the token's digits.
+    private static func token<Bytes: RandomAccessCollection<UInt8>>(of subject: Bytes, prefix: Bytes) -> UInt64?
+    where Bytes.Index == Int {
+        guard subject.count > prefix.count, subject.count - prefix.count <= maxTokenDigits else { return nil }
+        let start = subject.startIndex
+        let digitsStart = start + prefix.count
+        guard subject[start..<digitsStart].elementsEqual(prefix) else { return nil }
+        guard subject.count - prefix.count == 1 || subject[digitsStart] != UInt8(ascii: "0") else { return nil }
         var token: UInt64 = 0
-        for byte in digits {
+        for byte in subject[digitsStart...] {
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
