@@ -10,8 +10,10 @@
 // - a message's payload (headers included) is at most maxPayload, its subject and reply are non-empty and
 //   hold no space or tab, and HMSG is the only way headers appear.
 
+// NATSProtocolDecoder and the types it decodes come from NATSProtocol/, a link to Sources/NATSClient/Protocol: the
+// decoder's own sources, compiled into this module (see Fuzz/Package.swift).
+
 import FuzzSupport
-import NATSClient
 import NIOCore
 
 private let maxControlLine = 1024
