@@ -125,33 +125,62 @@ import VettIDTestSupport
         #expect(error?.code == .connectionClosed)
     }
 
+    /// Bulk sends against a server that stopped reading: 2,000 × 16 KiB, 32 MiB, more than the socket's buffers take
+    /// and half the default limit, so only a rule other than the limit makes a send wait.
+    static let bulkCount = 2_000
+
+    /// A client with the default configuration whose server has stopped reading, and a task sending
+    /// ``bulkCount`` numbered messages to it, on the connection's event loop (`onLoop`) or off it.
+    private func bulkSends(onLoop: Bool) async throws -> (
+        FakeNATSServer, NATSClient, FakeNATSConnection, Task<Void, any Error>
+    ) {
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        try await connection.pauseReading()
+        let send = { @Sendable in
+            for index in 0..<Self.bulkCount { try await client.send("\(index) " + Self.payload, to: "bulk") }
+        }
+        let publisher =
+            onLoop ? Task(executorPreference: client.taskExecutor, operation: send) : Task.detached(operation: send)
+        return (server, client, connection, publisher)
+    }
+
+    /// Reads the bulk sends, expecting them in order; `beside` is a publish that may arrive between them once.
+    /// Returns whether it did.
+    private func readBulkSends(
+        _ connection: FakeNATSConnection, beside: FakeClientOperation? = nil
+    ) async throws -> Bool {
+        var next = 0
+        var sawBeside = false
+        while next < Self.bulkCount {
+            let operation = try await connection.next()
+            if let beside, operation == beside, !sawBeside {
+                sawBeside = true
+                continue
+            }
+            guard operation == .publish(subject: "bulk", replyTo: nil, payload: "\(next) " + Self.payload) else {
+                Issue.record("send \(next) arrived as \(String(describing: operation).prefix(80))")
+                return sawBeside
+            }
+            next += 1
+        }
+        return sawBeside
+    }
+
     /// A publisher on the connection's event loop writes each chunk as it fills and, while the socket is backed
     /// up, waits with about one chunk queued instead of filling the limit (its task holds the loop, so nothing
     /// would drain the buffer before it stopped); once the server reads again, everything arrives in order.
     @Test func aSendOnTheTaskExecutorWaitsWhileTheSocketIsBackedUp() async throws {
-        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        let (server, client, connection, publisher) = try await bulkSends(onLoop: true)
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        try await connection.pauseReading()
-        // 2,000 × 16 KiB: 32 MiB, half the default limit, so without the rule no send would wait.
-        let count = 2_000
-        let publisher = Task(executorPreference: client.taskExecutor) {
-            for index in 0..<count { try await client.send("\(index) " + Self.payload, to: "bulk") }
-        }
         #expect(await eventually { client.waitingSends == 1 })
         #expect(client.pendingOutboundBytes <= NATSOutboundBuffer.chunkSize + 17 * 1024)
         try await connection.resumeReading()
         try await publisher.value
-        for index in 0..<count {
-            let operation = try await connection.next()
-            guard operation == .publish(subject: "bulk", replyTo: nil, payload: "\(index) " + Self.payload) else {
-                Issue.record("publish \(index) arrived as \(String(describing: operation).prefix(80))")
-                return
-            }
-        }
+        _ = try await readBulkSends(connection)
     }
 
     /// A publisher off the event loop waits once about ``NATSConnectionCore/sendWindow`` bytes are unwritten, far
@@ -159,17 +188,11 @@ import VettIDTestSupport
     /// refused (the waiting send needs no room it would take); once the server reads again, everything arrives,
     /// the sends in order.
     @Test func aSendOffTheEventLoopWaitsForTheSocketWithinTheWindow() async throws {
-        let (server, client, connection, _) = try await FakeServerSupport.connected()
+        let (server, client, connection, publisher) = try await bulkSends(onLoop: false)
         defer {
             Task {
                 await client.close(); await server.stop()
             }
-        }
-        try await connection.pauseReading()
-        // 2,000 × 16 KiB: 32 MiB, more than the socket's buffers take and half the default limit.
-        let count = 2_000
-        let publisher = Task.detached {
-            for index in 0..<count { try await client.send("\(index) " + Self.payload, to: "bulk") }
         }
         // Waiting with more than half the window unwritten (at half, waiting sends go on), never more than all of it.
         #expect(
@@ -180,22 +203,8 @@ import VettIDTestSupport
         try client.publish("beside the waiting send", to: "other")
         try await connection.resumeReading()
         try await publisher.value
-        var next = 0
-        var sawPublish = false
-        while next < count {
-            let operation = try await connection.next()
-            if operation == .publish(subject: "other", replyTo: nil, payload: "beside the waiting send") {
-                #expect(!sawPublish)
-                sawPublish = true
-                continue
-            }
-            guard operation == .publish(subject: "bulk", replyTo: nil, payload: "\(next) " + Self.payload) else {
-                Issue.record("send \(next) arrived as \(String(describing: operation).prefix(80))")
-                return
-            }
-            next += 1
-        }
-        #expect(sawPublish)
+        let beside = FakeClientOperation.publish(subject: "other", replyTo: nil, payload: "beside the waiting send")
+        #expect(try await readBulkSends(connection, beside: beside))
     }
 
     @Test func whileDisconnectedASendWaitsForTheNextConnection() async throws {
