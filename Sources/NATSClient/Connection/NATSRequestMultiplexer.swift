@@ -44,29 +44,20 @@ struct NATSRequestMultiplexer<Waiter> {
     /// The token of a reply subject under this inbox; `nil` for any other subject, and for a last token that is
     /// not one this multiplexer writes (empty, a leading zero, a character outside `0-9a-z`, above `UInt64.max`).
     private func token(of subject: String) -> UInt64? {
-        guard let inbox else { return nil }
-        // Native strings have contiguous UTF-8: compare and read it in place (`utf8.starts(with:)` walked both
-        // strings through `String.Index`, 0.9 % of the vault-worker benchmark's samples).
-        // Outer `nil`: the subject has no contiguous UTF-8; inner `nil`: the prefix has none (bridged strings).
-        let inPlace: UInt64?? =
-            subject.utf8.withContiguousStorageIfAvailable { subjectBytes in
-                inbox.prefix.utf8.withContiguousStorageIfAvailable { prefixBytes in
-                    Self.token(of: subjectBytes, prefix: prefixBytes)
-                }
-            } ?? nil
-        switch inPlace {
-        case .some(let token): return token
-        case .none: return Self.token(of: Array(subject.utf8), prefix: Array(inbox.prefix.utf8))
+        guard var prefix = inbox?.prefix else { return nil }
+        // Compared and read as UTF-8 in place (`utf8.starts(with:)` walked both strings through `String.Index`, 0.9 %
+        // of the vault-worker benchmark's samples); `withUTF8` copies only a string without contiguous UTF-8.
+        var subject = subject
+        return subject.withUTF8 { subjectBytes in
+            prefix.withUTF8 { prefixBytes in Self.token(of: subjectBytes, prefix: prefixBytes) }
         }
     }
 
     /// ``token(of:)`` over bytes: the subject must be `prefix` followed by the token's digits.
-    private static func token<Bytes: RandomAccessCollection<UInt8>>(of subject: Bytes, prefix: Bytes) -> UInt64?
-    where Bytes.Index == Int {
+    private static func token(of subject: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard subject.count > prefix.count, subject.count - prefix.count <= maxTokenDigits else { return nil }
-        let start = subject.startIndex
-        let digitsStart = start + prefix.count
-        guard subject[start..<digitsStart].elementsEqual(prefix) else { return nil }
+        let digitsStart = prefix.count
+        guard subject[..<digitsStart].elementsEqual(prefix) else { return nil }
         guard subject.count - prefix.count == 1 || subject[digitsStart] != UInt8(ascii: "0") else { return nil }
         var token: UInt64 = 0
         for byte in subject[digitsStart...] {
