@@ -6,7 +6,7 @@ import VettIDCrypto
 import VettIDMessaging
 
 /// One client, one request at a time: app → worker (`execute echo`, parsed, dispatched, answered on the app's
-/// inbox) against the same exchange with a raw responder that only echoes bytes.
+/// inbox) against the same exchange with a raw responder that only echoes bytes, on its connection's event loop.
 ///
 /// The paths run in alternating rounds on the same nats-server (raw, shaped, worker, raw, …), so a drift
 /// of this machine's speed during the run (it is a shared 2-core VM) weighs on both alike.
@@ -25,7 +25,9 @@ enum RoundTripBenchmark {
             try responder.subscribe(to: "bench.raw.echo"), try responder.subscribe(to: "\(root).*.forVault.>"),
         ]
         try await responder.flush()
-        let echo = Task {
+        // On the responder connection's event loop, where the worker's lanes run by default
+        // (`VaultWorker.LaneExecutor`): the peer takes no thread hop the worker does not take either.
+        let echo = Task(executorPreference: responder.taskExecutor) {
             await withDiscardingTaskGroup { group in
                 for requests in echoes {
                     group.addTask {

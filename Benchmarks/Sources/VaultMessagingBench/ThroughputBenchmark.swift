@@ -37,9 +37,11 @@ enum ThroughputBenchmark {
     ///   lengths and the wildcard subscription of the worker's path (nats-server matches them and the clients parse
     ///   them, longer subjects costing more of both). Otherwise the short `bench.raw.echo` and a literal
     ///   subscription.
+    /// - Parameter onEventLoop: The responders' loops run on their connections' event loops (as the worker's lanes
+    ///   do by default) instead of Swift's global executor.
     static func raw(
         _ connections: BenchConnections, clients: Int, window: Int, seconds: Double, responders count: Int,
-        vaultShaped: Bool = false
+        vaultShaped: Bool = false, onEventLoop: Bool = false
     ) async throws -> Result {
         let root = BenchConnections.vaultShapedRoot
         var responders: [(NATSClient, Task<Void, Never>)] = []
@@ -48,7 +50,7 @@ enum ThroughputBenchmark {
             let requests = try responder.subscribe(
                 to: vaultShaped ? "\(root).*.forVault.>" : "bench.raw.echo", queue: "bench")
             try await responder.flush()
-            let task = Task {
+            let task = Task(executorPreference: onEventLoop ? responder.taskExecutor : nil) {
                 for await request in requests {
                     guard let reply = request.replyTo,
                         let message = try? VaultMessage.decode(request.payload.readableBytesView)

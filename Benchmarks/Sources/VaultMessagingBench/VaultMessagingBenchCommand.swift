@@ -91,17 +91,19 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         print(
             "throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per path in two alternating halves "
                 + "(peer: the same load against raw echo responders in a queue group on the same nats-server; "
-                + "'shaped': on subjects of the app's lengths and a wildcard subscription, as the worker's path):")
-        print("  responders                 answered   requests/s   vs raw   vs shaped")
+                + "'shaped': on subjects of the app's lengths and a wildcard subscription, as the worker's path; "
+                + "'on loop': the shaped responders on their connections' event loops, where the worker's lanes run):")
+        print("  responders                 answered   requests/s   vs raw   vs shaped   vs on loop")
         for count in workers {
             let server = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
                 $0.nats.workerInstances = count
             }
             let connections = BenchConnections(server: server)
-            // Two alternating halves each (raw, shaped, worker, raw, shaped, worker), for the same reason as the
+            // Two alternating halves each (raw, shaped, on loop, worker, twice), for the same reason as the
             // round trips.
             var raw = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
             var shaped = raw
+            var onLoop = raw
             var worker = raw
             for _ in 0..<2 {
                 raw.add(
@@ -111,6 +113,10 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                     try await ThroughputBenchmark.raw(
                         connections, clients: clients, window: window, seconds: seconds / 2, responders: count,
                         vaultShaped: true))
+                onLoop.add(
+                    try await ThroughputBenchmark.raw(
+                        connections, clients: clients, window: window, seconds: seconds / 2, responders: count,
+                        vaultShaped: true, onEventLoop: true))
                 worker.add(
                     try await ThroughputBenchmark.run(
                         connections, clients: clients, window: window, seconds: seconds / 2))
@@ -123,8 +129,13 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                     shaped.perSecond / raw.perSecond))
             print(
                 String(
-                    format: "  %2d vault worker         %10d %12.0f %8.2f× %8.2f×", count, worker.answered,
-                    worker.perSecond, worker.perSecond / raw.perSecond, worker.perSecond / shaped.perSecond))
+                    format: "  %2d raw echo, on loop    %10d %12.0f %8.2f× %8.2f×", count, onLoop.answered,
+                    onLoop.perSecond, onLoop.perSecond / raw.perSecond, onLoop.perSecond / shaped.perSecond))
+            print(
+                String(
+                    format: "  %2d vault worker         %10d %12.0f %8.2f× %8.2f× %10.2f×", count, worker.answered,
+                    worker.perSecond, worker.perSecond / raw.perSecond, worker.perSecond / shaped.perSecond,
+                    worker.perSecond / onLoop.perSecond))
         }
     }
 

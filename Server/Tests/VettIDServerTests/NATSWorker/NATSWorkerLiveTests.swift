@@ -3,6 +3,7 @@ import Logging
 import NATSClient
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import Testing
 import VettIDCrypto
 import VettIDMessaging
@@ -348,6 +349,46 @@ struct NATSWorkerLiveTests {
                 "fast requests were answered while the slow one ran")
             let slowAnswer = try await slow.value
             #expect(slowAnswer.requestID == "slow-1" && slowAnswer.isSuccess)
+        }
+    }
+
+    /// Answers whether it ran on a NIO event loop thread.
+    struct EventLoopProbe: VaultHandler {
+        let id = "on-event-loop"
+        let description = "Whether the handler ran on an event loop."
+
+        func handle(_ payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue {
+            .bool(MultiThreadedEventLoopGroup.currentEventLoop != nil)
+        }
+    }
+
+    @Test(arguments: [VaultWorker.LaneExecutor.connectionEventLoop, .globalConcurrent])
+    func handlersRunWhereTheLaneExecutorSays(_ lanes: VaultWorker.LaneExecutor) async throws {
+        let server = try await WorkerTestNATS()
+        defer { server.cleanUp() }
+        let namespace = try Support.namespace()
+        let worker = VaultWorker(
+            configuration: .init(servers: [server.url], reconnect: Self.fastReconnect, laneExecutor: lanes),
+            credentials: VaultWorkerPool.credentials(server.trust),
+            registry: try VaultHandlerRegistry([EventLoopProbe()]),
+            status: Support.activeStatus,
+            logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try await worker.start()
+        let client = try await app(server, namespace)
+        var answers: [VaultResponse] = []
+        for index in 0..<5 {
+            answers.append(
+                try await ask(
+                    client, namespace, .execute, Support.execute("on-event-loop", .null, id: "probe-\(index)")))
+        }
+        await client.close()
+        await worker.stop()
+        for answer in answers {
+            guard case .handlerResult(_, "on-event-loop", .success(.bool(let onLoop)), _) = answer else {
+                Issue.record("expected the probe's answer, got \(answer)")
+                continue
+            }
+            #expect(onLoop == (lanes == .connectionEventLoop))
         }
     }
 

@@ -5,6 +5,22 @@ public import NATSClient
 public import VettIDMessaging
 
 extension VaultWorker {
+    /// Where the worker's lanes run: decoding a request, its handler and publishing the answer.
+    public enum LaneExecutor: Sendable, Equatable {
+        /// On the event loop of the worker's NATS connection (its ``NATSClient/taskExecutor``), the default: a
+        /// request is read, handled and answered on one thread, without a hop to another thread and back per
+        /// batch of requests. In `scripts/bench-messaging` this answered 0.88–0.91 of raw echo responders' requests
+        /// per second against 0.79–0.83 on the global executor (docs/benchmarks.md). A handler that awaits (a
+        /// database, another service) frees the loop while it waits, so other requests go on; a handler that
+        /// blocks the thread or computes for long holds this worker's connection meanwhile (its reads, its writes
+        /// and its other requests; other workers have their own connections): such handlers belong on
+        /// ``globalConcurrent``.
+        case connectionEventLoop
+        /// On Swift's global concurrent executor: handlers of one worker run in parallel on every core, each batch
+        /// of requests hopping from the connection's thread to the executor's and its answers back.
+        case globalConcurrent
+    }
+
     /// Where the worker connects and how much it takes on; immutable once the worker is created.
     public struct Configuration: Sendable {
         /// nats-server URLs (`nats://host:port`, `tls://host:port`), tried in order.
@@ -28,6 +44,8 @@ extension VaultWorker {
         public var retryOnFailedConnect: Bool
         /// Longest a stop waits for the subscription to drain and pending answers to be sent.
         public var drainTimeout: Duration
+        /// Where requests are processed (default: the connection's event loop, see ``LaneExecutor``).
+        public var laneExecutor: LaneExecutor
 
         /// The default reconnect policy: unlimited attempts, 1 s doubling to 10 s, with up to 250 ms jitter.
         public static let defaultReconnect = NATSReconnectPolicy(
@@ -49,7 +67,8 @@ extension VaultWorker {
             pendingLimit: Int = 4096,
             reconnect: NATSReconnectPolicy = Self.defaultReconnect,
             retryOnFailedConnect: Bool = false,
-            drainTimeout: Duration = .seconds(10)
+            drainTimeout: Duration = .seconds(10),
+            laneExecutor: LaneExecutor = .connectionEventLoop
         ) {
             self.servers = servers
             self.tls = tls
@@ -61,6 +80,7 @@ extension VaultWorker {
             self.reconnect = reconnect
             self.retryOnFailedConnect = retryOnFailedConnect
             self.drainTimeout = drainTimeout
+            self.laneExecutor = laneExecutor
         }
     }
 }

@@ -11,8 +11,10 @@ import VettIDMessaging
 /// The worker connects with credentials minted by ``Credentials`` on every (re)connect, subscribes
 /// `OwnerSpace.*.forVault.>` in the ``Configuration/queueGroup`` (so each request is handled by exactly one
 /// worker of the group), processes up to ``Configuration/concurrency`` requests at once with a
-/// ``VaultRequestProcessor``, and publishes its answers. A slow handler takes one slot and never blocks the
-/// others; malformed requests are answered with error responses. After nats-server restarts, nats-client
+/// ``VaultRequestProcessor``, and publishes its answers. A handler that awaits something slow takes one slot and
+/// never blocks the others; the lanes run on the connection's event loop unless
+/// ``Configuration/laneExecutor`` says otherwise (see ``LaneExecutor`` for handlers that block or compute long).
+/// Malformed requests are answered with error responses. After nats-server restarts, nats-client
 /// reconnects and restores the subscription, and the worker keeps serving.
 ///
 /// As a ServiceLifecycle `Service`, ``run()`` starts the worker and stops it on graceful shutdown or
@@ -226,7 +228,10 @@ public final class VaultWorker: Service, Sendable {
                 to: VaultNamespace.allForVault, queue: configuration.queueGroup,
                 pendingLimit: configuration.pendingLimit)
             try await client.flush()
-            let serving = Task { [processor, logger, counters, configuration] in
+            // The lanes are the serving task's children and share its executor preference.
+            let lanes: (any TaskExecutor)? =
+                configuration.laneExecutor == .connectionEventLoop ? client.taskExecutor : nil
+            let serving = Task(executorPreference: lanes) { [processor, logger, counters, configuration] in
                 await Self.serve(
                     subscription, client: client, processor: processor, concurrency: max(1, configuration.concurrency),
                     logger: logger, counters: counters)
