@@ -6,7 +6,7 @@
 //   pubsub-executor <size> <msgs> <seconds> <msgs/s>  (publisher and receiver on their clients' taskExecutors)
 //   reqrep <count> <p50 µs> <p99 µs>        (request loop and responder on their clients' taskExecutor)
 //   reqrep-pool <count> <p50 µs> <p99 µs>   (the same on Swift's global executor)
-// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pub-default|pub-executor|pubsub|pubsub-executor|reqrep|reqrep-executor]   (NATSBench decode <frames>)
+// Usage: NATSBench <url> <msgs> <reqrep count> [all|pub|pub128|pub-default|pub-executor|pubsub|pubsub-executor|reqrep|reqrep-executor]   (NATSBench decode <frames>)
 
 import Foundation
 import NATSClient
@@ -48,7 +48,8 @@ struct NATSBench {
             subscriptionPendingLimit: 1 << 24
         )
 
-        for size in [16, 128, 1024] where only == "all" || only == "pub" {
+        // `pub128`: the 128-byte row alone (scripts/bench-nats's alternating rounds).
+        for size in [16, 128, 1024] where only == "all" || only == "pub" || (only == "pub128" && size == 128) {
             let client = try NATSClient(configuration: configuration)
             try await client.connect()
             let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
@@ -60,14 +61,16 @@ struct NATSBench {
         }
 
         // The default configuration (64 MiB outbound limit): `send` waits for room where `publish` would throw.
-        if ["all", "pub", "pub-default"].contains(only) {
+        // 128 bytes for the rounds (`pub-default`); every size in the table.
+        for size in [16, 128, 1024]
+        where ["all", "pub"].contains(only) || (only == "pub-default" && size == 128) {
             let client = try NATSClient(configuration: NATSClient.Configuration(servers: [url]))
             try await client.connect()
-            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
+            let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
             let start = ContinuousClock.now
             for _ in 0..<count { try await client.send(payload, to: "bench.pub") }
             try await client.flush(timeout: .seconds(120))
-            report("pub-default", 128, count, ContinuousClock.now - start)
+            report("pub-default", size, count, ContinuousClock.now - start)
             await client.close()
         }
 
