@@ -7,7 +7,7 @@ public import VettIDMessaging
 extension VaultWorker {
     /// Where the worker's lanes run: decoding a request, its handler and publishing the answer.
     public enum LaneExecutor: Sendable, Equatable {
-        /// On the event loop of the worker's NATS connection (its ``NATSClient/taskExecutor``), the default: a
+        /// On the event loop of the worker's NATS connection (its `NATSClient.taskExecutor`), the default: a
         /// request is read, handled and answered on one thread, without a hop to another thread and back per
         /// batch of requests. In `scripts/bench-messaging` this answered 0.88–0.91 of raw echo responders' requests
         /// per second against 0.79–0.83 on the global executor (docs/benchmarks.md). A handler that awaits (a
