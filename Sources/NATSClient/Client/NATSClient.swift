@@ -85,7 +85,10 @@ public final class NATSClient: Sendable {
     /// ```
     ///
     /// A bulk publisher that sends on it writes each chunk to the socket as it fills and waits while the
-    /// socket is backed up (<doc:Resilience>). Keep the work between awaits short on it: while the task runs,
+    /// socket is backed up (<doc:Resilience>). A subscription's consuming loop on it takes each read's messages
+    /// on the thread that read them: in `scripts/bench-nats` runs, pub-sub at 128 B received 1.06–1.30 times
+    /// nats.c's rate that way (single runs), against 0.96–1.09 from the global executor (medians of alternating
+    /// rounds; docs/benchmarks.md, session 21). Keep the work between awaits short on it: while the task runs,
     /// the connection reads nothing. Actor-isolated code (the main actor included) still runs on its actor's
     /// executor.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
