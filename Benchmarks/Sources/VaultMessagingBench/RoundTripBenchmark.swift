@@ -13,7 +13,7 @@ import VettIDMessaging
 enum RoundTripBenchmark {
     struct Result {
         var raw = LatencySample()
-        /// The raw echo on subjects of the app's lengths (see ``ThroughputBenchmark/raw(_:clients:window:seconds:responders:vaultShaped:)``).
+        /// The raw echo on subjects of the app's lengths (see ``ThroughputBenchmark/raw(_:clients:window:seconds:responders:vaultShaped:onEventLoop:)``).
         var shaped = LatencySample()
         var worker = LatencySample()
     }

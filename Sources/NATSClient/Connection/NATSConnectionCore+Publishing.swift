@@ -233,7 +233,7 @@ extension NATSConnectionCore {
         guard fits(size, state) else { return false }
         guard state.canWrite, let channel = state.channel else { return true }
         if !onLoop {
-            let unwritten = state.outbound.pendingBytes + state.outbound.inFlightBytes
+            let unwritten = state.outbound.unwrittenBytes
             return unwritten == 0 || unwritten + size <= Self.sendWindow
         }
         return state.outbound.pendingBytes < NATSOutboundBuffer.chunkSize || channel.isWritable
@@ -245,7 +245,7 @@ extension NATSConnectionCore {
     private func admits(_ size: Int, _ state: borrowing State) -> Bool {
         guard fits(size, state) else { return false }
         guard state.canWrite else { return true }
-        let unwritten = state.outbound.pendingBytes + state.outbound.inFlightBytes
+        let unwritten = state.outbound.unwrittenBytes
         return unwritten == 0 || unwritten <= Self.sendWindow / 2
     }
 

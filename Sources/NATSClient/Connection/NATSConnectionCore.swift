@@ -210,7 +210,7 @@ final class NATSConnectionCore: Sendable {
     var pendingOutboundBytes: Int { state.withLockedValue { $0.outbound.pendingBytes } }
     /// Bytes queued or handed to the channel and not yet written to the socket (for tests).
     var unwrittenOutboundBytes: Int {
-        state.withLockedValue { $0.outbound.pendingBytes + $0.outbound.inFlightBytes }
+        state.withLockedValue { $0.outbound.unwrittenBytes }
     }
     /// Publishes are queued and the channel takes no more until the socket drains (for tests).
     var outboundIsBackedUp: Bool {

@@ -27,6 +27,9 @@ struct NATSOutboundBuffer {
     /// Bytes queued and not yet handed to the channel.
     var pendingBytes: Int { fullBytes + current.readableBytes }
 
+    /// Bytes queued or handed to the channel and not yet written to the socket.
+    var unwrittenBytes: Int { pendingBytes + inFlightBytes }
+
     var isEmpty: Bool { pendingBytes == 0 }
 
     /// Whether a whole chunk waits to be written (a publisher on the event loop writes it in place).
