@@ -81,23 +81,35 @@ import Testing
         #expect(operations == [.ping, .message(sid: 1, NATSMessage(subject: "foo", payload: buffer("ok")))])
     }
 
-    /// The channel handler's path: a complete MSG comes back as itself (also with a reply subject and as zero-copy
-    /// slices); any other frame, and an incomplete MSG, consumes nothing and is left to `parse`.
-    @Test func parseMessageTakesCompleteMessagesOnly() throws {
-        var input = buffer("MSG a.b 7 5\r\nhello\r\nmsg c 8 _INBOX.x 2\r\nhi\r\nPING\r\nMSG d 9 4\r\nwo")
-        let first = try #require(try NATSProtocolDecoder.parseMessage(&input))
-        #expect(first.sid == 7 && first.message == NATSMessage(subject: "a.b", payload: buffer("hello")))
-        let second = try #require(try NATSProtocolDecoder.parseMessage(&input, zeroCopyPayloads: true))
-        #expect(
-            second.sid == 8 && second.message == NATSMessage(subject: "c", replyTo: "_INBOX.x", payload: buffer("hi")))
+    /// The channel handler's path: a complete MSG or HMSG comes back as a frame that leaves its payload in the
+    /// buffer (the index is where the payload starts); any other frame, and an incomplete message, consumes nothing
+    /// and is left to `parse`.
+    @Test func parseMessageFrameTakesCompleteMessagesOnly() throws {
+        let text =
+            "MSG a.b 7 5\r\nhello\r\nmsg c 8 _INBOX.x 2\r\nhi\r\nHMSG h 9 12 15\r\nNATS/1.0\r\n\r\nabc\r\n"
+            + "PING\r\nMSG d 9 4\r\nwo"
+        var input = buffer(text)
+        let whole = input
+        func payload(_ frame: NATSMessageFrame) -> String? {
+            whole.getString(at: frame.payloadIndex, length: frame.payloadLength)
+        }
+        let first = try #require(try NATSProtocolDecoder.parseMessageFrame(&input))
+        #expect(first.sid == 7 && first.subject == "a.b" && first.replyTo == nil && first.headers == nil)
+        #expect(payload(first) == "hello" && input.readerIndex == first.end)
+        let second = try #require(try NATSProtocolDecoder.parseMessageFrame(&input))
+        #expect(second.sid == 8 && second.subject == "c" && second.replyTo == "_INBOX.x" && payload(second) == "hi")
+        let third = try #require(try NATSProtocolDecoder.parseMessageFrame(&input))
+        #expect(third.sid == 9 && third.subject == "h" && third.headers == NATSHeaders() && payload(third) == "abc")
         let atPing = input.readableBytes
-        #expect(try NATSProtocolDecoder.parseMessage(&input) == nil)
+        #expect(try NATSProtocolDecoder.parseMessageFrame(&input) == nil)
         #expect(input.readableBytes == atPing)
         #expect(try NATSProtocolDecoder.parse(&input) == .ping)
         let partial = input.readableBytes
-        #expect(try NATSProtocolDecoder.parseMessage(&input) == nil)
+        #expect(try NATSProtocolDecoder.parseMessageFrame(&input) == nil)
         #expect(input.readableBytes == partial)
-        #expect(throws: NATSProtocolError.self) { try NATSProtocolDecoder.parseMessage(&input, maxPayload: 3) }
+        #expect(throws: NATSProtocolError.self) { try NATSProtocolDecoder.parseMessageFrame(&input, maxPayload: 3) }
+        var noCRLF = buffer("MSG a 1 2\r\nhiXY")
+        #expect(throws: NATSProtocolError.self) { try NATSProtocolDecoder.parseMessageFrame(&noCRLF) }
     }
 
     @Test func incompleteFramesConsumeNothing() throws {

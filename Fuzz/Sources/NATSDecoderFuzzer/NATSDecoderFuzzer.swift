@@ -3,7 +3,8 @@
 // Invariants (a violation traps, so libFuzzer saves the input):
 // - the decoded operations, the error that stops decoding and the bytes left over are the same whether the
 //   input arrives whole, split in two at a position taken from the input (decoded with zero-copy payloads),
-//   or one byte at a time (inputs up to 128 bytes);
+//   or one byte at a time (inputs up to 128 bytes), and whether messages are taken the channel handler's way
+//   (`parseMessageFrame` first, the payload read from where the frame says, `parse` for anything else);
 // - `parse` returning nil consumes nothing; returning an operation consumes at least one byte, and the
 //   consumed frame ends with LF;
 // - a control-line-only operation (PING, PONG, +OK, -ERR, INFO) is no longer than maxControlLine;
@@ -46,6 +47,8 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     let split = decode(input, chunks: [splitAt, input.count - splitAt], zeroCopy: true)
     invariant(
         whole == split, "decoding split in two (at \(splitAt)) with zero-copy payloads differs from decoding whole")
+    let framed = decode(input, chunks: [splitAt, input.count - splitAt], zeroCopy: true, framesFirst: true)
+    invariant(whole == framed, "decoding messages as frames (the channel handler's way) differs from parse")
     if input.count <= 128 {
         let trickle = decode(input, chunks: Array(repeating: 1, count: input.count), zeroCopy: false)
         invariant(whole == trickle, "decoding one byte at a time differs")
@@ -53,7 +56,7 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
 }
 
 /// Decodes `input` arriving in chunks of the given sizes, checking the per-call invariants.
-private func decode(_ input: [UInt8], chunks: [Int], zeroCopy: Bool) -> Outcome {
+private func decode(_ input: [UInt8], chunks: [Int], zeroCopy: Bool, framesFirst: Bool = false) -> Outcome {
     var outcome = Outcome()
     var pending = ByteBuffer()
     var offset = 0
@@ -66,8 +69,12 @@ private func decode(_ input: [UInt8], chunks: [Int], zeroCopy: Bool) -> Outcome 
             let unparsed = pending.readableBytesView
             let operation: NATSServerOperation?
             do {
-                operation = try NATSProtocolDecoder.parse(
-                    &pending, maxControlLine: maxControlLine, maxPayload: maxPayload, zeroCopyPayloads: zeroCopy)
+                if framesFirst, let message = try parseFrame(&pending) {
+                    operation = message
+                } else {
+                    operation = try NATSProtocolDecoder.parse(
+                        &pending, maxControlLine: maxControlLine, maxPayload: maxPayload, zeroCopyPayloads: zeroCopy)
+                }
             } catch {
                 outcome.error = "\(error.code)"
                 return outcome
@@ -88,6 +95,24 @@ private func decode(_ input: [UInt8], chunks: [Int], zeroCopy: Bool) -> Outcome 
     }
     outcome.leftover = pending.readableBytes
     return outcome
+}
+
+/// A message the channel handler's way: `parseMessageFrame`, then the payload from where the frame says it is.
+private func parseFrame(_ pending: inout ByteBuffer) throws(NATSProtocolError) -> NATSServerOperation? {
+    let before = pending
+    guard
+        let frame = try NATSProtocolDecoder.parseMessageFrame(
+            &pending, maxControlLine: maxControlLine, maxPayload: maxPayload)
+    else {
+        invariant(pending == before && pending.readerIndex == before.readerIndex, "a frame that is not taken consumed bytes")
+        return nil
+    }
+    invariant(pending.readerIndex == frame.end, "a frame's end is not where parsing stopped")
+    let payload = before.getSlice(at: frame.payloadIndex, length: frame.payloadLength)
+    invariant(payload != nil, "a frame's payload is outside the bytes it was parsed from")
+    return .message(
+        sid: frame.sid,
+        NATSMessage(subject: frame.subject, replyTo: frame.replyTo, headers: frame.headers, payload: payload!))
 }
 
 private func check(_ operation: NATSServerOperation, frame: [UInt8]) {

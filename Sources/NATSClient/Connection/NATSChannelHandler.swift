@@ -1,9 +1,10 @@
 // The channel handler: it reads the server's bytes itself (cumulating partial frames and parsing them with
 // NATSProtocolDecoder.parse in place), hands the messages of one read to the connection core together, and
 // forwards the other operations, lifecycle and TLS events one by one. Parsing here instead of in a
-// ByteToMessageHandler ahead of it saves a pipeline hop and an existential box (NIOAny) per message. Payloads
-// are parsed as slices and copied, per read, into one buffer of their own (one allocation per read instead of
-// one or two per message). A read that ends inside a frame keeps that frame's bytes, and the next read completes
+// ByteToMessageHandler ahead of it saves a pipeline hop and an existential box (NIOAny) per message. Messages
+// are parsed as frames that leave their payloads in the read buffer; the payloads of a batch are then copied
+// into one buffer of their own (one allocation per batch instead of one or two per message) and each message is
+// made once, with a slice of it. A read that ends inside a frame keeps that frame's bytes, and the next read completes
 // it from its first few KiB and is parsed in place from there (not appended whole behind the partial frame).
 
 import NIOCore
@@ -23,15 +24,15 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let maxControlLine: Int
     /// Bytes of an incomplete frame from earlier reads.
     private var cumulation: ByteBuffer?
-    /// Messages parsed in this read and not yet delivered.
-    private var batch: [(sid: UInt64, message: NATSMessage)] = []
+    /// Messages parsed from the buffer being parsed and not yet delivered; their payloads are still in it.
+    private var frames: [NATSMessageFrame] = []
     /// The channel went inactive or a protocol error closed it; nothing more is parsed.
     private var closed = false
 
     init(core: NATSConnectionCore, maxControlLine: Int) {
         self.core = core
         self.maxControlLine = maxControlLine
-        batch.reserveCapacity(Self.maxBatch)
+        frames.reserveCapacity(Self.maxBatch)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -41,7 +42,6 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         closed = true
-        deliverBatch()
         cumulation = nil
         core.channelInactive(context.channel)
         context.fireChannelInactive()
@@ -55,13 +55,9 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
             try parseAll(&buffer, context: context)
         } catch {
             closed = true
-            deliverBatch()
             core.errorCaught(error, channel: context.channel)
             return
         }
-        // The batch's payloads are slices of this read's buffer: they move to a buffer of their own now, before
-        // the next read.
-        deliverBatch()
         guard !closed, buffer.readableBytes > 0 else { return }
         // An incomplete frame waits for the next read in a buffer of its own with room for the join: the read
         // buffer may still be referenced by NIO's pool of receive buffers, where a write would copy all of it.
@@ -104,42 +100,37 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Parses every complete operation at the front of `buffer`: messages into the batch, anything else to the
-    /// core after the messages before it.
+    /// core after the messages before it. The batch is delivered before this returns or throws: its payloads are
+    /// still in `buffer`.
     private func parseAll(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) throws(NATSProtocolError) {
+        defer { deliverFrames(from: buffer) }
         // An operation handed to the core may close the channel at once (a fatal -ERR): `closed` is then set by
         // channelInactive, re-entrantly, and the rest of the bytes is dropped.
         while !closed {
-            // MSG frames (nearly every frame) come back as themselves; HMSG and the rest as an operation.
-            if let (sid, message) = try NATSProtocolDecoder.parseMessage(
-                &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
+            // MSG and HMSG frames (nearly every frame) come back as frames; the rest as an operation.
+            if let frame = try NATSProtocolDecoder.parseMessageFrame(
+                &buffer, maxControlLine: maxControlLine)
             {
-                collect(sid, message)
+                frames.append(frame)
+                if frames.count >= Self.maxBatch { deliverFrames(from: buffer) }
                 continue
             }
-            guard
-                let operation = try NATSProtocolDecoder.parse(
-                    &buffer, maxControlLine: maxControlLine, zeroCopyPayloads: true)
-            else { return }
+            guard let operation = try NATSProtocolDecoder.parse(&buffer, maxControlLine: maxControlLine) else {
+                return
+            }
+            // Keep the order: the messages before this operation first.
+            deliverFrames(from: buffer)
             switch consume operation {
             case .message(let sid, let message):
-                collect(sid, message)
+                // Not reached: parseMessageFrame takes every complete message (this one's payload is its own copy).
+                core.deliver([(sid, message)])
             case let other:
-                // Keep the order: the messages before this operation first.
-                deliverBatch()
                 core.received(other, channel: context.channel)
             }
         }
     }
 
-    /// Adds a parsed message to the batch, handing the batch over once it is full.
-    @inline(__always)
-    private func collect(_ sid: UInt64, _ message: NATSMessage) {
-        batch.append((sid, message))
-        if batch.count >= Self.maxBatch { deliverBatch() }
-    }
-
     func channelReadComplete(context: ChannelHandlerContext) {
-        deliverBatch()
         core.readComplete()
         context.fireChannelReadComplete()
     }
@@ -162,24 +153,27 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
         core.errorCaught(error, channel: context.channel)
     }
 
-    /// Hands the parsed messages to the core, their payloads copied out of the read buffer first.
+    /// Hands the parsed messages to the core, their payloads copied out of `buffer` (the one they were parsed from)
+    /// first.
     ///
     /// All payloads of the batch are copied into one new buffer (one allocation instead of one or two per
-    /// message) and each message keeps a slice of it: a message kept by the application keeps at most its
-    /// batch's payloads alive, never the socket's read buffer (which NIO could then not reuse).
-    private func deliverBatch() {
-        guard !batch.isEmpty else { return }
+    /// message) and each message gets a slice of it: a message kept by the application keeps at most its batch's
+    /// payloads alive, never the socket's read buffer (which NIO could then not reuse).
+    private func deliverFrames(from buffer: ByteBuffer) {
+        guard let first = frames.first?.payloadIndex else { return }
         var total = 0
-        for (_, message) in batch { total += message.payload.readableBytes }
+        for frame in frames { total += frame.payloadLength }
         var payloads = allocator.buffer(capacity: total)
-        for index in batch.indices { payloads.writeImmutableBuffer(batch[index].message.payload) }
-        var offset = payloads.readerIndex
-        for index in batch.indices {
-            let length = batch[index].message.payload.readableBytes
-            batch[index].message.payload = payloads.getSlice(at: offset, length: length)!
-            offset += length
+        // The frames were consumed: read them through a view that starts at the first payload again.
+        var region = buffer
+        region.moveReaderIndex(to: first)
+        region.withUnsafeReadableBytes { bytes in
+            for frame in frames {
+                let start = frame.payloadIndex - first
+                payloads.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + frame.payloadLength)]))
+            }
         }
-        core.deliver(batch)
-        batch.removeAll(keepingCapacity: true)
+        core.deliver(frames, payloads: payloads)
+        frames.removeAll(keepingCapacity: true)
     }
 }

@@ -56,10 +56,33 @@ extension NATSConnectionCore {
 
     /// Hands the messages of one read to their subscriptions and waiting requests, under one lock.
     func deliver(_ batch: [(sid: UInt64, message: NATSMessage)]) {
+        deliver(batch.count) { index in batch[index] }
+    }
+
+    /// Hands the messages of `frames` to their subscriptions, each with its payload sliced from `payloads` (the
+    /// frames' payloads one after the other), made under the lock where it is delivered.
+    func deliver(_ frames: [NATSMessageFrame], payloads: ByteBuffer) {
+        var offset = payloads.readerIndex
+        deliver(frames.count) { index in
+            let frame = frames[index]
+            let payload = payloads.getSlice(at: offset, length: frame.payloadLength)!
+            offset += frame.payloadLength
+            return (
+                frame.sid,
+                NATSMessage(
+                    subject: frame.subject, replyTo: frame.replyTo, headers: frame.headers, payload: payload)
+            )
+        }
+    }
+
+    /// Delivers `count` messages, the `index`th made by `message(index)` (in order, under the lock).
+    @inline(__always)
+    private func deliver(_ count: Int, _ message: (Int) -> (sid: UInt64, message: NATSMessage)) {
         var slowConsumers: [NATSError] = []
         var responses: [(PendingRequest, NATSMessage)] = []
         state.withLockedValue { state in
-            for (sid, message) in batch {
+            for index in 0..<count {
+                let (sid, message) = message(index)
                 state.statistics.inMessages += 1
                 state.statistics.inBytes += UInt64(message.payload.readableBytes)
                 switch state.subscriptions.deliver(message, to: sid) {

@@ -72,38 +72,21 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         zeroCopyPayloads: Bool = false
     ) throws(NATSProtocolError) -> NATSServerOperation? {
         guard var line = try controlLine(buffer, maxControlLine: maxControlLine) else { return nil }
-        let (start, lineEnd, available) = (line.start, line.end, buffer.readableBytes)
+        let lineEnd = line.end
 
         switch line.op {
-        case .msg:
-            guard let (sid, message) = try message(&buffer, &line, maxPayload: maxPayload, copy: !zeroCopyPayloads)
-            else { return nil }
-            return .message(sid: sid, message)
-
-        case .hmsg:
-            line.arguments.split(buffer)
-            let count = line.arguments.count
-            guard count == 4 || count == 5 else {
-                throw NATSProtocolError(.invalidArguments, "HMSG takes 4 or 5 arguments, got \(count)")
+        case .msg, .hmsg:
+            guard let frame = try frame(buffer, &line, maxPayload: maxPayload) else { return nil }
+            var payload = buffer.getSlice(at: frame.payloadIndex, length: frame.payloadLength)!
+            if !zeroCopyPayloads {
+                var owned = allocator.buffer(capacity: frame.payloadLength)
+                owned.writeBuffer(&payload)
+                payload = owned
             }
-            let headerLength = try line.arguments.integer(count - 2, in: buffer)
-            let totalLength = try line.arguments.integer(count - 1, in: buffer)
-            guard headerLength <= totalLength else {
-                throw NATSProtocolError(.invalidArguments, "header length exceeds total length")
-            }
-            guard totalLength <= maxPayload else {
-                throw NATSProtocolError(.invalidPayload, "message of \(totalLength) bytes is too large")
-            }
-            guard available >= (lineEnd - start) + totalLength + 2 else { return nil }
-            let subject = line.arguments.string(0, in: buffer)
-            let sid = try line.arguments.integer(1, in: buffer)
-            let reply = count == 5 ? line.arguments.string(2, in: buffer) : nil
-            buffer.moveReaderIndex(to: lineEnd)
-            var whole = try readPayload(&buffer, length: totalLength, copy: !zeroCopyPayloads)
-            let headerBlock = whole.readSlice(length: headerLength)!
-            let headers = try parseHeaders(headerBlock)
+            buffer.moveReaderIndex(to: frame.end)
             return .message(
-                sid: UInt64(sid), NATSMessage(subject: subject, replyTo: reply, headers: headers, payload: whole))
+                sid: frame.sid,
+                NATSMessage(subject: frame.subject, replyTo: frame.replyTo, headers: frame.headers, payload: payload))
 
         case .ping:
             buffer.moveReaderIndex(to: lineEnd)
@@ -141,19 +124,23 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         }
     }
 
-    /// Parses a `MSG` frame from the front of `buffer`, consuming it; `nil` (consuming nothing) if the next frame is
-    /// not a complete `MSG` (then ``parse(_:maxControlLine:maxPayload:zeroCopyPayloads:)`` tells what it is).
+    /// Parses a `MSG` or `HMSG` frame from the front of `buffer`, consuming it but leaving its payload where it is
+    /// (at ``NATSMessageFrame/payloadIndex``); `nil` (consuming nothing) if the next frame is not a complete message
+    /// (then ``parse(_:maxControlLine:maxPayload:zeroCopyPayloads:)`` tells what it is).
     ///
     /// The channel handler's path for the common frame: a message comes back as itself, not inside a
-    /// ``NATSServerOperation``, whose copies (it also holds the server's `INFO`) cost more than the message's.
-    static func parseMessage(
+    /// ``NATSServerOperation``, whose copies (it also holds the server's `INFO`) cost more than the message's, and
+    /// without a slice of the read buffer, which the handler would replace with its copy of the payload.
+    static func parseMessageFrame(
         _ buffer: inout ByteBuffer,
         maxControlLine: Int = 64 * 1024,
-        maxPayload: Int = 64 * 1024 * 1024,
-        zeroCopyPayloads: Bool = false
-    ) throws(NATSProtocolError) -> (sid: UInt64, message: NATSMessage)? {
-        guard var line = try controlLine(buffer, maxControlLine: maxControlLine), line.op == .msg else { return nil }
-        return try message(&buffer, &line, maxPayload: maxPayload, copy: !zeroCopyPayloads)
+        maxPayload: Int = 64 * 1024 * 1024
+    ) throws(NATSProtocolError) -> NATSMessageFrame? {
+        guard var line = try controlLine(buffer, maxControlLine: maxControlLine), line.op == .msg || line.op == .hmsg
+        else { return nil }
+        guard let frame = try frame(buffer, &line, maxPayload: maxPayload) else { return nil }
+        buffer.moveReaderIndex(to: frame.end)
+        return frame
     }
 
     /// The control line at the front of a buffer: where it starts and ends, its operation and its arguments.
@@ -203,27 +190,43 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             arguments: Arguments(start: start + opLength, end: start + lineLength))
     }
 
-    /// The `MSG` frame whose control line is `line`; `nil` (consuming nothing) until its payload has arrived.
+    /// The `MSG` or `HMSG` frame whose control line is `line`, consuming nothing; `nil` until its payload and
+    /// closing CRLF have arrived.
     @inline(__always)
-    private static func message(
-        _ buffer: inout ByteBuffer, _ line: inout ControlLine, maxPayload: Int, copy: Bool
-    ) throws(NATSProtocolError) -> (sid: UInt64, message: NATSMessage)? {
+    private static func frame(
+        _ buffer: ByteBuffer, _ line: inout ControlLine, maxPayload: Int
+    ) throws(NATSProtocolError) -> NATSMessageFrame? {
         line.arguments.split(buffer)
         let count = line.arguments.count
-        guard count == 3 || count == 4 else {
-            throw NATSProtocolError(.invalidArguments, "MSG takes 3 or 4 arguments, got \(count)")
+        let hasHeaders = line.op == .hmsg
+        // MSG <subject> <sid> [reply] <size>; HMSG <subject> <sid> [reply] <header size> <total size>.
+        let minimum = hasHeaders ? 4 : 3
+        guard count == minimum || count == minimum + 1 else {
+            throw NATSProtocolError(
+                .invalidArguments,
+                "\(hasHeaders ? "HMSG" : "MSG") takes \(minimum) or \(minimum + 1) arguments, got \(count)")
         }
-        let size = try line.arguments.integer(count - 1, in: buffer)
-        guard size <= maxPayload else {
-            throw NATSProtocolError(.invalidPayload, "payload of \(size) bytes is too large")
+        let totalLength = try line.arguments.integer(count - 1, in: buffer)
+        let headerLength = hasHeaders ? try line.arguments.integer(count - 2, in: buffer) : 0
+        guard headerLength <= totalLength else {
+            throw NATSProtocolError(.invalidArguments, "header length exceeds total length")
         }
-        guard buffer.readableBytes >= (line.end - line.start) + size + 2 else { return nil }
+        guard totalLength <= maxPayload else {
+            throw NATSProtocolError(.invalidPayload, "message of \(totalLength) bytes is too large")
+        }
+        guard buffer.readableBytes >= (line.end - line.start) + totalLength + 2 else { return nil }
+        let payloadEnd = line.end + totalLength
+        guard buffer.getInteger(at: payloadEnd, as: UInt16.self) == UInt16(0x0D0A) else {
+            throw NATSProtocolError(.invalidPayload, "payload is not followed by CRLF")
+        }
         let subject = line.arguments.string(0, in: buffer)
         let sid = try line.arguments.integer(1, in: buffer)
-        let reply = count == 4 ? line.arguments.string(2, in: buffer) : nil
-        buffer.moveReaderIndex(to: line.end)
-        let payload = try readPayload(&buffer, length: size, copy: copy)
-        return (UInt64(sid), NATSMessage(subject: subject, replyTo: reply, payload: payload))
+        let reply = count == minimum + 1 ? line.arguments.string(2, in: buffer) : nil
+        let headers =
+            hasHeaders ? try parseHeaders(buffer.getSlice(at: line.end, length: headerLength)!) : nil
+        return NATSMessageFrame(
+            sid: UInt64(sid), subject: subject, replyTo: reply, headers: headers,
+            payloadIndex: line.end + headerLength, payloadLength: totalLength - headerLength)
     }
 
     private enum Op {
@@ -252,25 +255,6 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
     }
 
     private static let allocator = ByteBufferAllocator()
-
-    private static func readPayload(
-        _ buffer: inout ByteBuffer,
-        length: Int,
-        copy: Bool
-    ) throws(NATSProtocolError) -> ByteBuffer {
-        var payload = buffer.readSlice(length: length)!
-        if copy {
-            var owned = allocator.buffer(capacity: length)
-            owned.writeBuffer(&payload)
-            payload = owned
-        }
-        guard buffer.readInteger(as: UInt8.self) == UInt8(ascii: "\r"),
-            buffer.readInteger(as: UInt8.self) == UInt8(ascii: "\n")
-        else {
-            throw NATSProtocolError(.invalidPayload, "payload is not followed by CRLF")
-        }
-        return payload
-    }
 
     /// Space/tab separated arguments of a control line, located by offsets in the buffer.
     ///
