@@ -104,7 +104,8 @@ private func parseFrame(_ pending: inout ByteBuffer) throws(NATSProtocolError) -
         let frame = try NATSProtocolDecoder.parseMessageFrame(
             &pending, maxControlLine: maxControlLine, maxPayload: maxPayload)
     else {
-        invariant(pending == before && pending.readerIndex == before.readerIndex, "a frame that is not taken consumed bytes")
+        invariant(
+            pending == before && pending.readerIndex == before.readerIndex, "a frame that is not taken consumed bytes")
         return nil
     }
     invariant(pending.readerIndex == frame.end, "a frame's end is not where parsing stopped")

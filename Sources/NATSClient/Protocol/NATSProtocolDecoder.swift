@@ -162,32 +162,29 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         let available = buffer.readableBytes
         guard available > 0 else { return nil }
         let searchLength = min(available, maxControlLine)
-        let newline: Int? = buffer.withUnsafeReadableBytes { bytes in
-            for index in 0..<searchLength where bytes[index] == UInt8(ascii: "\n") { return index }
-            return nil
+        // One pass over the raw bytes: the LF, a CR before it, the operation's name.
+        let scan: (newline: Int, lineLength: Int, opLength: Int, op: Op)? = buffer.withUnsafeReadableBytes { bytes in
+            var newline = 0
+            while newline < searchLength, bytes[newline] != UInt8(ascii: "\n") { newline += 1 }
+            guard newline < searchLength else { return nil }
+            // Line content without CR LF.
+            var lineLength = newline
+            if lineLength > 0, bytes[lineLength - 1] == UInt8(ascii: "\r") { lineLength -= 1 }
+            var opLength = 0
+            while opLength < lineLength, bytes[opLength] != UInt8(ascii: " "), bytes[opLength] != UInt8(ascii: "\t") {
+                opLength += 1
+            }
+            return (newline, lineLength, opLength, opCode(bytes, length: opLength))
         }
-        guard let newline else {
+        guard let scan else {
             if available >= maxControlLine {
                 throw NATSProtocolError(.controlLineTooLong, "no line end within \(maxControlLine) bytes")
             }
             return nil
         }
-        // Line content without CR LF.
-        var lineLength = newline
-        if lineLength > 0, buffer.getInteger(at: start + lineLength - 1, as: UInt8.self) == UInt8(ascii: "\r") {
-            lineLength -= 1
-        }
-        let opLength = buffer.withUnsafeReadableBytes { bytes in
-            var index = 0
-            while index < lineLength, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") {
-                index += 1
-            }
-            return index
-        }
         return ControlLine(
-            start: start, end: start + newline + 1, opLength: opLength,
-            op: opCode(buffer, at: start, length: opLength),
-            arguments: Arguments(start: start + opLength, end: start + lineLength))
+            start: start, end: start + scan.newline + 1, opLength: scan.opLength, op: scan.op,
+            arguments: Arguments(start: start + scan.opLength, end: start + scan.lineLength))
     }
 
     /// The `MSG` or `HMSG` frame whose control line is `line`, consuming nothing; `nil` until its payload and
@@ -201,29 +198,25 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         let hasHeaders = line.op == .hmsg
         // MSG <subject> <sid> [reply] <size>; HMSG <subject> <sid> [reply] <header size> <total size>.
         let minimum = hasHeaders ? 4 : 3
-        guard count == minimum || count == minimum + 1 else {
-            throw NATSProtocolError(
-                .invalidArguments,
-                "\(hasHeaders ? "HMSG" : "MSG") takes \(minimum) or \(minimum + 1) arguments, got \(count)")
-        }
+        guard count == minimum || count == minimum + 1 else { throw argumentCountError(count, hasHeaders: hasHeaders) }
         let totalLength = try line.arguments.integer(count - 1, in: buffer)
         let headerLength = hasHeaders ? try line.arguments.integer(count - 2, in: buffer) : 0
         guard headerLength <= totalLength else {
             throw NATSProtocolError(.invalidArguments, "header length exceeds total length")
         }
-        guard totalLength <= maxPayload else {
-            throw NATSProtocolError(.invalidPayload, "message of \(totalLength) bytes is too large")
-        }
+        guard totalLength <= maxPayload else { throw tooLargeError(totalLength) }
         guard buffer.readableBytes >= (line.end - line.start) + totalLength + 2 else { return nil }
-        let payloadEnd = line.end + totalLength
-        guard buffer.getInteger(at: payloadEnd, as: UInt16.self) == UInt16(0x0D0A) else {
+        let payloadEnd = line.end + totalLength - line.start
+        let closed = buffer.withUnsafeReadableBytes { bytes in
+            bytes[payloadEnd] == UInt8(ascii: "\r") && bytes[payloadEnd + 1] == UInt8(ascii: "\n")
+        }
+        guard closed else {
             throw NATSProtocolError(.invalidPayload, "payload is not followed by CRLF")
         }
         let subject = line.arguments.string(0, in: buffer)
         let sid = try line.arguments.integer(1, in: buffer)
         let reply = count == minimum + 1 ? line.arguments.string(2, in: buffer) : nil
-        let headers =
-            hasHeaders ? try parseHeaders(buffer.getSlice(at: line.end, length: headerLength)!) : nil
+        let headers = hasHeaders ? try headerBlock(buffer, at: line.end, length: headerLength) : nil
         return NATSMessageFrame(
             sid: UInt64(sid), subject: subject, replyTo: reply, headers: headers,
             payloadIndex: line.end + headerLength, payloadLength: totalLength - headerLength)
@@ -233,12 +226,35 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
         case msg, hmsg, ping, pong, ok, err, info, unknown
     }
 
-    /// Identifies the operation from its name bytes without allocating (ASCII case-insensitive).
-    private static func opCode(_ buffer: ByteBuffer, at index: Int, length: Int) -> Op {
+    // The errors of `frame`, out of line: their text is built only when one is thrown.
+    @inline(never)
+    private static func argumentCountError(_ count: Int, hasHeaders: Bool) -> NATSProtocolError {
+        let minimum = hasHeaders ? 4 : 3
+        return NATSProtocolError(
+            .invalidArguments,
+            "\(hasHeaders ? "HMSG" : "MSG") takes \(minimum) or \(minimum + 1) arguments, got \(count)")
+    }
+
+    @inline(never)
+    private static func tooLargeError(_ length: Int) -> NATSProtocolError {
+        NATSProtocolError(.invalidPayload, "message of \(length) bytes is too large")
+    }
+
+    /// The headers of an HMSG frame (out of line: the MSG path, nearly every frame, stays small).
+    @inline(never)
+    private static func headerBlock(_ buffer: ByteBuffer, at index: Int, length: Int) throws(NATSProtocolError)
+        -> NATSHeaders
+    {
+        try parseHeaders(buffer.getSlice(at: index, length: length)!)
+    }
+
+    /// Identifies the operation from its name, the first `length` bytes of `bytes` (ASCII case-insensitive).
+    @inline(__always)
+    private static func opCode(_ bytes: UnsafeRawBufferPointer, length: Int) -> Op {
         guard length >= 3, length <= 4 else { return .unknown }
         var word: UInt32 = 0
         for offset in 0..<length {
-            var byte = buffer.getInteger(at: index + offset, as: UInt8.self) ?? 0
+            var byte = bytes[offset]
             if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { byte -= 32 }
             word = (word << 8) | UInt32(byte)
         }
@@ -293,20 +309,27 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
             ranges = result
         }
 
+        @inline(__always)
         func string(_ index: Int, in buffer: ByteBuffer) -> String {
             let (offset, length) = ranges[index]
             return buffer.getString(at: offset, length: length) ?? ""
         }
 
+        @inline(__always)
         func integer(_ index: Int, in buffer: ByteBuffer) throws(NATSProtocolError) -> Int {
             let (offset, length) = ranges[index]
             guard length > 0, length <= 18 else { throw NATSProtocolError(.invalidArguments, "invalid number") }
-            var value = 0
-            for position in offset..<(offset + length) {
-                let digit = buffer.getInteger(at: position, as: UInt8.self)! &- UInt8(ascii: "0")
-                guard digit < 10 else { throw NATSProtocolError(.invalidArguments, "invalid number") }
-                value = value * 10 + Int(digit)
+            let first = offset - buffer.readerIndex
+            let value: Int? = buffer.withUnsafeReadableBytes { bytes in
+                var value = 0
+                for position in first..<(first + length) {
+                    let digit = bytes[position] &- UInt8(ascii: "0")
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
             }
+            guard let value else { throw NATSProtocolError(.invalidArguments, "invalid number") }
             return value
         }
 
