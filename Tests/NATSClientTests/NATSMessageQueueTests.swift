@@ -20,6 +20,37 @@ import VettIDTestSupport
         #expect(batch.map { Array($0.map(\.payloadString)) } == ["0", "1", "2"])
     }
 
+    /// The iterator's emptied batch goes back to the queue: exchanged for the buffered messages, or kept as the
+    /// spare that the next batch is collected in while the iterator waits. Messages keep their order either way.
+    @Test func theIteratorsEmptiedBatchIsReused() async throws {
+        let queue = NATSMessageQueue(limit: 1000) {}
+        for index in 0..<100 { _ = queue.enqueue(message("\(index)")) }
+        #expect(queue.capacities.buffer == 128)  // grown from 16 by doubling
+        var batch = CircularBuffer<NATSMessage>(initialCapacity: 1)
+        #expect(await queue.nextBatch(into: &batch))
+        #expect(batch.map(\.payloadString) == (0..<100).map { "\($0)" })
+        #expect(queue.capacities.buffer == 1)  // the iterator's storage, exchanged
+        while batch.popFirst() != nil {}
+
+        for index in 100..<103 { _ = queue.enqueue(message("\(index)")) }
+        #expect(await queue.nextBatch(into: &batch))
+        #expect(batch.map(\.payloadString) == ["100", "101", "102"])
+        #expect(queue.capacities.buffer == 128)  // the emptied batch of 100, not a new buffer
+
+        let consumer = Task {
+            var own = CircularBuffer<NATSMessage>(initialCapacity: 64)
+            let more = await queue.nextBatch(into: &own)
+            return (more, own.map(\.payloadString))
+        }
+        try #require(await eventually(poll: .milliseconds(2)) { queue.hasWaiter }, "the consumer never waited")
+        #expect(queue.capacities.spare == 64)  // the waiting iterator's storage
+        _ = queue.enqueue(message("x"))
+        queue.wake()
+        let (more, received) = await consumer.value
+        #expect(more && received == ["x"])
+        #expect(queue.capacities.buffer == 64 && queue.capacities.spare == nil)  // the spare became the buffer
+    }
+
     @Test func limitDropsNewMessages() {
         let queue = NATSMessageQueue(limit: 2) {}
         _ = queue.enqueue(message("a"))

@@ -36,7 +36,8 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         self.dropCounter = dropCounter
     }
 
-    /// The iterator. It takes every buffered message at once and hands them out without locking.
+    /// The iterator. It takes every buffered message at once and hands them out without locking; the emptied
+    /// buffer goes back to the subscription for the next batch.
     public struct AsyncIterator: AsyncIteratorProtocol {
         @usableFromInline let queue: NATSMessageQueue
         @usableFromInline var batch = CircularBuffer<NATSMessage>()
@@ -45,8 +46,7 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         @inlinable
         public mutating func next() async -> NATSMessage? {
             if let message = batch.popFirst() { return message }
-            guard let next = await queue.nextBatch() else { return nil }
-            batch = next
+            guard await queue.nextBatch(into: &batch) else { return nil }
             return batch.popFirst()
         }
 
@@ -56,8 +56,7 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> NATSMessage? {
             if let message = batch.popFirst() { return message }
-            guard let next = await queue.nextBatch() else { return nil }
-            batch = next
+            guard await queue.nextBatch(into: &batch) else { return nil }
             return batch.popFirst()
         }
     }

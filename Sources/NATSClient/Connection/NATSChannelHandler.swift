@@ -1,5 +1,5 @@
 // The channel handler: it reads the server's bytes itself (cumulating partial frames and parsing them with
-// NATSProtocolDecoder.parse in place), hands the messages of one read to the connection core together, and
+// NATSProtocolDecoder in place), hands the messages of one read to the connection core together, and
 // forwards the other operations, lifecycle and TLS events one by one. Parsing here instead of in a
 // ByteToMessageHandler ahead of it saves a pipeline hop and an existential box (NIOAny) per message. Messages
 // are parsed as frames that leave their payloads in the read buffer; the payloads of a batch are then copied

@@ -48,11 +48,16 @@ final class NATSMessageQueue: Sendable {
 
         var hasWaiter: Bool { waiter != nil || !messageWaiters.isEmpty }
 
-        /// Takes everything buffered. The next buffer starts with room for as many messages as this batch
-        /// held: a fresh empty one grew by doubling (copying every message) on every read in a steady stream.
+        /// The storage of a batch the iterator has emptied, for the next ``takeBuffer()``.
+        var spare: CircularBuffer<NATSMessage>?
+
+        /// Takes everything buffered. The next buffer is the iterator's emptied storage if it gave it back (no
+        /// allocation; its capacity fits the batches it held), else a new one with room for as many messages as
+        /// this batch held: a fresh empty one grew by doubling (copying every message) on every read in a steady
+        /// stream.
         mutating func takeBuffer() -> CircularBuffer<NATSMessage> {
             let batch = buffer
-            buffer = CircularBuffer(initialCapacity: Swift.max(batch.count, 16))
+            buffer = spare.take() ?? CircularBuffer(initialCapacity: Swift.max(batch.count, 16))
             return batch
         }
 
@@ -112,6 +117,9 @@ final class NATSMessageQueue: Sendable {
     /// Whether a consumer is suspended waiting for messages (for tests).
     var hasWaiter: Bool { state.withLockedValue { $0.hasWaiter } }
 
+    /// The capacities of the buffer messages are appended to and of the spare (for tests).
+    var capacities: (buffer: Int, spare: Int?) { state.withLockedValue { ($0.buffer.capacity, $0.spare?.capacity) } }
+
     /// How many tasks wait in ``nextMessage()`` (for tests).
     var messageWaiterCount: Int { state.withLockedValue { $0.messageWaiters.count } }
 
@@ -167,23 +175,49 @@ final class NATSMessageQueue: Sendable {
     }
 
     /// The next batch of messages, or `nil` at the end.
-    @usableFromInline
     func nextBatch() async -> CircularBuffer<NATSMessage>? {
+        var batch = CircularBuffer<NATSMessage>(initialCapacity: 1)
+        return await nextBatch(into: &batch) ? batch : nil
+    }
+
+    /// An empty batch the iterator holds while its own storage waits in the queue as the spare. Never written to:
+    /// the iterator only pops, and popping an empty buffer writes nothing.
+    private static let placeholderBatch = CircularBuffer<NATSMessage>(initialCapacity: 1)
+
+    /// Replaces `batch` (the iterator's, emptied) with the next batch of messages; `false` at the end.
+    ///
+    /// The emptied storage goes back to the queue: swapped for the buffered messages when there are some, kept as
+    /// the spare of the next ``State/takeBuffer()`` while the iterator waits. Under load the iterator and the
+    /// event loop pass two buffers back and forth instead of allocating one per batch.
+    @usableFromInline
+    func nextBatch(into batch: inout CircularBuffer<NATSMessage>) async -> Bool {
         enum Immediate {
-            case batch(CircularBuffer<NATSMessage>)
+            case taken
             case end
             case wait
         }
         let immediate: Immediate = state.withLockedValue { state in
-            if !state.buffer.isEmpty { return .batch(state.takeBuffer()) }
-            return state.finished ? .end : .wait
+            if !state.buffer.isEmpty {
+                if batch.isEmpty {
+                    swap(&state.buffer, &batch)
+                } else {
+                    while let message = state.buffer.popFirst() { batch.append(message) }
+                }
+                return .taken
+            }
+            if state.finished { return .end }
+            if batch.isEmpty, state.spare == nil {
+                state.spare = batch
+                batch = Self.placeholderBatch
+            }
+            return .wait
         }
         switch immediate {
-        case .batch(let batch): return batch
-        case .end: return nil
+        case .taken: return true
+        case .end: return false
         case .wait: break
         }
-        return await withTaskCancellationHandler {
+        let next = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: BatchWaiter) in
                 let now: CircularBuffer<NATSMessage>?? = state.withLockedValue { state in
                     if !state.buffer.isEmpty { return .some(state.takeBuffer()) }
@@ -196,6 +230,9 @@ final class NATSMessageQueue: Sendable {
         } onCancel: {
             self.cancel()
         }
+        guard let next else { return false }
+        batch = next
+        return true
     }
 
     /// The next message for one of several consumers, or `nil` at the end. A cancelled caller gets `nil`;
