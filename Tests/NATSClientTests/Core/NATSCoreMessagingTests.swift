@@ -85,6 +85,29 @@ import VettIDTestSupport
         #expect(kept.allSatisfy { $0.payload.storageCapacity < 2048 }, "a kept message holds only its read's payloads")
     }
 
+    /// One read with messages with and without headers around another operation: the messages come out in order,
+    /// the one with headers keeps them, and the operation is answered (the messages before it were delivered first).
+    @Test func messagesWithAndWithoutHeadersAroundAPingInOneRead() async throws {
+        let (server, client, connection, iterator) = try await subscribedToParts()
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
+        var messages = iterator
+        // The header block "NATS/1.0\r\nX-Key: v\r\n\r\n" is 22 bytes; with the payload "b", 23.
+        try await connection.send(
+            "MSG parts 1 1\r\na\r\nHMSG parts 1 22 23\r\nNATS/1.0\r\nX-Key: v\r\n\r\nb\r\nPING\r\n"
+                + "MSG parts 1 _INBOX.r 1\r\nc\r\n")
+        #expect(try await connection.next() == .pong)
+        let first = await messages.next()
+        let second = await messages.next()
+        let third = await messages.next()
+        #expect(first?.payloadString == "a" && first?.headers == nil)
+        #expect(second?.payloadString == "b" && second?.headers?["X-Key"] == "v")
+        #expect(third?.payloadString == "c" && third?.replyTo == "_INBOX.r")
+    }
+
     /// A partial frame is completed from the front of the next read (the rest of that read is parsed in place), a
     /// frame larger than that first look takes the whole read, and a large partial frame is kept as it is.
     @Test func partialFramesAreCompletedFromLaterReadsOfAnySize() async throws {
