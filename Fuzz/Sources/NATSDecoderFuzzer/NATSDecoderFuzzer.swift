@@ -111,9 +111,7 @@ private func parseFrame(_ pending: inout ByteBuffer) throws(NATSProtocolError) -
     invariant(pending.readerIndex == frame.end, "a frame's end is not where parsing stopped")
     let payload = before.getSlice(at: frame.payloadIndex, length: frame.payloadLength)
     invariant(payload != nil, "a frame's payload is outside the bytes it was parsed from")
-    return .message(
-        sid: frame.sid,
-        NATSMessage(subject: frame.subject, replyTo: frame.replyTo, headers: frame.headers, payload: payload!))
+    return .message(sid: frame.sid, frame.message(payload: payload!))
 }
 
 private func check(_ operation: NATSServerOperation, frame: [UInt8]) {

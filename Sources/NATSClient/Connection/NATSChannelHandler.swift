@@ -120,13 +120,7 @@ final class NATSChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             // Keep the order: the messages before this operation first.
             deliverFrames(from: buffer)
-            switch consume operation {
-            case .message(let sid, let message):
-                // Not reached: parseMessageFrame takes every complete message (this one's payload is its own copy).
-                core.deliver([(sid, message)])
-            case let other:
-                core.received(other, channel: context.channel)
-            }
+            core.received(operation, channel: context.channel)
         }
     }
 

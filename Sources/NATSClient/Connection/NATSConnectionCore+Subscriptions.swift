@@ -67,11 +67,7 @@ extension NATSConnectionCore {
             let frame = frames[index]
             let payload = payloads.getSlice(at: offset, length: frame.payloadLength)!
             offset += frame.payloadLength
-            return (
-                frame.sid,
-                NATSMessage(
-                    subject: frame.subject, replyTo: frame.replyTo, headers: frame.headers, payload: payload)
-            )
+            return (frame.sid, frame.message(payload: payload))
         }
     }
 

@@ -174,7 +174,7 @@ final class NATSMessageQueue: Sendable {
         onCancel()
     }
 
-    /// The next batch of messages, or `nil` at the end.
+    /// The next batch of messages, or `nil` at the end (for tests; the iterator passes its own batch).
     func nextBatch() async -> CircularBuffer<NATSMessage>? {
         var batch = CircularBuffer<NATSMessage>(initialCapacity: 1)
         return await nextBatch(into: &batch) ? batch : nil
@@ -184,7 +184,7 @@ final class NATSMessageQueue: Sendable {
     /// the iterator only pops, and popping an empty buffer writes nothing.
     private static let placeholderBatch = CircularBuffer<NATSMessage>(initialCapacity: 1)
 
-    /// Replaces `batch` (the iterator's, emptied) with the next batch of messages; `false` at the end.
+    /// Replaces `batch` (the iterator's, which it has emptied) with the next batch of messages; `false` at the end.
     ///
     /// The emptied storage goes back to the queue: swapped for the buffered messages when there are some, kept as
     /// the spare of the next ``State/takeBuffer()`` while the iterator waits. Under load the iterator and the
@@ -196,17 +196,14 @@ final class NATSMessageQueue: Sendable {
             case end
             case wait
         }
+        assert(batch.isEmpty, "the iterator asks for a batch only once it has taken every message of the last one")
         let immediate: Immediate = state.withLockedValue { state in
             if !state.buffer.isEmpty {
-                if batch.isEmpty {
-                    swap(&state.buffer, &batch)
-                } else {
-                    while let message = state.buffer.popFirst() { batch.append(message) }
-                }
+                swap(&state.buffer, &batch)
                 return .taken
             }
             if state.finished { return .end }
-            if batch.isEmpty, state.spare == nil {
+            if state.spare == nil {
                 state.spare = batch
                 batch = Self.placeholderBatch
             }

@@ -1,6 +1,8 @@
 // A MSG or HMSG frame without its payload: what the channel handler collects while it parses a read, before it
 // copies the payloads of the batch into one buffer of their own.
 
+import NIOCore
+
 /// A parsed `MSG` or `HMSG` frame whose payload is still in the buffer it was parsed from.
 ///
 /// The channel handler keeps these (no reference to the read buffer per message) and, once per batch, copies the
@@ -17,4 +19,9 @@ struct NATSMessageFrame {
 
     /// The index after the frame's closing CRLF.
     var end: Int { payloadIndex + payloadLength + 2 }
+
+    /// The message, with `payload` (this frame's payload bytes, wherever they now are).
+    func message(payload: ByteBuffer) -> NATSMessage {
+        NATSMessage(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    }
 }

@@ -84,9 +84,7 @@ public struct NATSProtocolDecoder: ByteToMessageDecoder, Sendable {
                 payload = owned
             }
             buffer.moveReaderIndex(to: frame.end)
-            return .message(
-                sid: frame.sid,
-                NATSMessage(subject: frame.subject, replyTo: frame.replyTo, headers: frame.headers, payload: payload))
+            return .message(sid: frame.sid, frame.message(payload: payload))
 
         case .ping:
             buffer.moveReaderIndex(to: lineEnd)
