@@ -1,4 +1,6 @@
 // swift-tools-version: 6.2
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
 //
 // The VettID client SDK: what an iOS, macOS or Linux app depends on.
 // It has no server dependencies: the backend and the CLI live in Server/Package.swift.

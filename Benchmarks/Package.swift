@@ -1,4 +1,6 @@
 // swift-tools-version: 6.2
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
 //
 // Every benchmark executable of the project, kept out of the SDK's and the server's manifests (an app or the
 // server's build never compiles them). Each is run by its script, which builds it in release:

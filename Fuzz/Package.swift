@@ -1,4 +1,6 @@
 // swift-tools-version: 6.2
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
 //
 // libFuzzer targets for the parsers and verifiers that read untrusted bytes. Build and run them with
 // scripts/fuzz (swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library, into .build-fuzz):

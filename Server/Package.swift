@@ -1,4 +1,6 @@
 // swift-tools-version: 6.2
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
 //
 // The VettID reference backend and the `vettid` command-line tool.
 // Depends on the client SDK (the root package) by path; an app that depends on the root package never

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // nats.c peer for scripts/bench-nats: the same workloads and output format as NATSBench.
 //   pub <size> <msgs> <ms> <msgs/s> | pubsub … | reqrep <count> <p50 µs> <p99 µs>
 // Usage: bench <url> <msgs> <requests> [all|pub128|pubsub|reqrep]   (one workload for scripts/bench-nats's rounds)

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // nats.go peer for scripts/bench-nats: the same workloads and output format as NATSBench.
 package main
 

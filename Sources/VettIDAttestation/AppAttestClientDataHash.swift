@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How the clientDataHash of an attestation is derived from the server challenge.
 
 import Crypto

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The App Attest environment, identified by the authenticator data's aaguid.
 
 /// The App Attest environment a key was attested in.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The error thrown by App Attest verification.
 
 /// An App Attest attestation or assertion was refused.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Base64url (RFC 4648 §5) without padding, as JOSE (RFC 7515 §2) and NATS JWTs use it.
 
 /// Encoding and decoding of base64url without padding.

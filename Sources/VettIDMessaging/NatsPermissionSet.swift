@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The exact publish/subscribe permissions of each kind of NATS user.
 
 /// Who a NATS token is for.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the app sends to its vault on OwnerSpace.{guid}.forVault.{type}.
 
 public import VettIDCrypto

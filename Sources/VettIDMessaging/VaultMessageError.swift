@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The typed error of the vault wire format.
 
 /// Why a vault message or subject was refused. The code is sent back to the app in error responses.

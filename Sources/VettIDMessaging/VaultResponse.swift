@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the vault answers on OwnerSpace.{guid}.forApp.{type}.response or on the request's reply subject.
 
 public import VettIDCrypto

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// What a ``NatsConnectionManager`` is doing, for the UI.
 public enum NatsConnectionState: Sendable, Hashable {
     /// Not connected and not trying (before ``NatsConnectionManager/connect()`` or after

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Hex helpers for vectors.
 enum Hex {
     /// The bytes of a hex string (two digits a byte, either case).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A gate a test opens once: tasks that wait before the opening are held, every wait after it passes at once.
 
 /// Holds the tasks that ``wait()`` until ``open()``; after that, every wait returns at once.

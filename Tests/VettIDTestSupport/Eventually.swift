@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Polls a condition until it holds or a timeout passes: the one deadline loop of the tests.
 
 /// Checks `condition` every `poll` until it returns `true` or `timeout` has passed.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Log records kept in memory by swift-log's InMemoryLogHandler, for tests that read what was logged.
 
 public import InMemoryLogging

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Loopback ports for servers a test starts itself, possibly more than once on the same port.
 
 import Foundation

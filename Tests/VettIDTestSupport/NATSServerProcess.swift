@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A real nats-server for tests: its own directory, a generated configuration, a free loopback port.
 
 public import Foundation

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Operator mode for tests: operator, system account, application account and users generated and signed with
 // VettIDCrypto, resolved by nats-server's MEMORY resolver.
 

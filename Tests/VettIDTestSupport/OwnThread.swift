@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Blocking work of a test (a child process's pipes and exit, a raw socket) on a thread of its own.
 
 import Foundation

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The exit of a child process, observed through `terminationHandler` instead of `Process.waitUntilExit()`.
 
 public import Foundation

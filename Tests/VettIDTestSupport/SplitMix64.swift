@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A small deterministic random number generator (SplitMix64) for tests that draw thousands of generated inputs
 /// and must draw the same ones on every run.
 public struct SplitMix64: RandomNumberGenerator {

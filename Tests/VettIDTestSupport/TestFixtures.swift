@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The one loader of the shared test fixtures in `../shared/fixtures`, beside the root package.
 
 public import Foundation

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The VettID Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Reads `swift package dump-package` JSON on stdin (see scripts/check-modules); fails when
 - an SDK product other than VettIDNats and NATSClient reaches NATSClient or SwiftNIO on iOS or macOS, or
 - a product an app links reaches a server-only or development-only module (VettIDVerification: the DPoP and

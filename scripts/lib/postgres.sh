@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The VettID Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Throwaway PostgreSQL on a free loopback port, for tests and benchmarks. Source this file, then:
 #   postgres_start   # exports VETTID_TEST_DATABASE_URL
 #   postgres_stop    # (also registered by the caller's trap)

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The VettID Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Runs one package's tests for scripts/test under a watchdog (sourced, not executed).
 #
 #   run_tests LIMIT_SECONDS TEST_BUNDLE   (VettIDPackageTests or VettIDServerPackageTests, in .build/debug: both

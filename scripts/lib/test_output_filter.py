@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The VettID Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Filters Swift Testing's console output for scripts/test, line by line as it arrives.
 
 Drops what a passing run says about every test (started, passed, suite lines, run details) and keeps the rest:

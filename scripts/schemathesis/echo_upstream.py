@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The VettID Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """A Gate upstream for the schemathesis run: answers every method with 200 and echoes the body back."""
 
 import sys

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The VettID Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Schemathesis hooks for VettID: a member session bound to a device key, and a fresh DPoP proof per request.
 
 The auth provider registers a member, signs in with DPoP (RFC 9449: the first proof is answered 400

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The one failure type of every benchmark executable: a run that could not produce valid numbers stops with it.
 
 import Foundation

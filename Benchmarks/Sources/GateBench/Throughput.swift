@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Runs a fixed amount of work on the current task or spread over several tasks and reports the rate.
 
 import BenchSupport

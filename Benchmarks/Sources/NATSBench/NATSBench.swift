@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Same workloads as Peers/bench.c and Peers/bench.go, same output format:
 //   pub <size> <msgs> <seconds> <msgs/s>
 //   pub-default <size> <msgs> <seconds> <msgs/s>   (the client's default configuration, publishing with `send`)

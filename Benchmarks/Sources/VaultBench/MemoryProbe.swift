@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// This process's resident memory from `/proc/self/status` (Linux): `VmRSS` now and `VmHWM`, the peak.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Round-trip times of one run, with percentiles.
 struct LatencySample: Sendable {
     private(set) var durations: [Duration] = []

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `appattest-assertion`: AppAttestVerifier.verifyAssertion, which decodes the CBOR
 // assertion, checks the ECDSA signature, parses the authenticator data and checks app id and counter.
 //

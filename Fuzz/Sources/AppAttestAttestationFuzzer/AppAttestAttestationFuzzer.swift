@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `appattest-attestation`: AppAttestVerifier.verifyAttestation (async), which decodes the
 // CBOR attestation object, parses the x5c certificates, validates the chain and runs Apple's steps 2-9.
 //

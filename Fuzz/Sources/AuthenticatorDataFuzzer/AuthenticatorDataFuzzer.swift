@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `appattest-authdata`: App Attest authenticator-data parsers and, through them, the
 // internal CBOR reader of VettIDAttestation, against specifications written out here.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `dpop-proof`: the compact JWS parser, the DPoP verifier and htu normalization.
 //
 // The verifier runs at a fixed time against a fixed request (POST https://api.vettid.dev/v1/auth/token),

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Byte helpers for the fuzz targets.
 
 /// Parses lower- or upper-case hex; traps on anything else (only used on constants).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shared plumbing of the libFuzzer targets: handing control to libFuzzer, failing on a violated invariant,
 // and running an async verifier from libFuzzer's synchronous callback.
 

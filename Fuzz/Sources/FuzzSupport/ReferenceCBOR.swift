@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // An independent reader for the CBOR subset VettIDAttestation documents, used as a differential oracle for
 // its internal CBORReader (reached through AssertionAuthenticatorData and AppAttestVerifier).
 

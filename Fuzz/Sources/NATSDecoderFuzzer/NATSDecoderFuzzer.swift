@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `nats-decoder`: feeds arbitrary bytes to NATSProtocolDecoder.parse as a server stream.
 //
 // Invariants (a violation traps, so libFuzzer saves the input):

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `vault-message`: VaultMessage.decode and VaultResponse.decode on the same bytes.
 //
 // Invariants:

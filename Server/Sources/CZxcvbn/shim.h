@@ -1,2 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #include <stddef.h>
 #include <zxcvbn.h>

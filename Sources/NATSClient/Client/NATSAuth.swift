@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How the client proves its identity in CONNECT. The nonce from INFO is signed as its ASCII bytes and the
 // signature sent as unpadded base64url (nats.go connectProto; nats-server auth.go).
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The public client: connect, publish, subscribe, request, flush, drain, close, events and statistics.
 
 public import NIOCore

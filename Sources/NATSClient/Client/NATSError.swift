@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// An error from the NATS client: a failed operation, a server `-ERR`, or a connection problem.
 ///
 /// Match on ``code``; the set of codes is open and may grow. `catch NATSError.Code.noResponders` works

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Something that happened to the connection, delivered on ``NATSClient/events``.
 public enum NATSEvent: Sendable, Equatable {
     /// The first connection to a server succeeded.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Fans lifecycle events out to any number of independent consumers, each with its own bounded buffer.
 
 import NIOConcurrencyHelpers

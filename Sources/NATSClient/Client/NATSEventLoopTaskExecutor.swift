@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The connection's event loop as a Swift task executor, for request loops that should not hop threads.
 
 import NIOCore

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// How the client reconnects after losing its server.
 public struct NATSReconnectPolicy: Sendable, Hashable {
     /// Whether to reconnect at all.

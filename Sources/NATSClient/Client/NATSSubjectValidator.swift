@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Subject rules (nats-server sublist.go IsValidSubject; ADR-6).
 
 /// Client-side checks of subjects and queue names before they reach the server.

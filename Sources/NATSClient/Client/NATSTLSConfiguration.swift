@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// TLS settings: trust roots, an optional client certificate, and the server name to verify.
 ///
 /// Files are PEM. With no roots the system trust store is used.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Which networking stack carries the connection.
 ///
 /// On Linux only POSIX sockets exist. On Apple platforms ``automatic`` uses Network.framework through

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The channel handler: it reads the server's bytes itself (cumulating partial frames and parsing them with
 // NATSProtocolDecoder in place), hands the messages of one read to the connection core together, and
 // forwards the other operations, lifecycle and TLS events one by one. Parsing here instead of in a

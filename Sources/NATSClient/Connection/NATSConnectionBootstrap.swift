@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Opening a connection: the TCP (or Network.framework) connect with the protocol decoder and the channel
 // handler in the pipeline, and the CONNECT options the client sends once it has the server's INFO.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Carrying out what the connection state machine decided: opening channels, TLS, CONNECT, PING/PONG,
 // the connected state (resubscribing and writing what was buffered), disconnects, reconnect timers, closing.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the channel reports (on its event loop): active, inactive, errors, TLS, decoded server operations,
 // the end of a read batch and writability. Each becomes a state-machine input or a delivery.
 

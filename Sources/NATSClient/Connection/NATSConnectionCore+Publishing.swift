@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Publishing: frames into the outbound buffer, flushes scheduled once per burst, and the two answers to a
 // full buffer — `publish` refuses at once (`bufferFull`), `send` waits for room (back-pressure), in order.
 // The buffer's limit is `maxPendingOutboundBytes` while connected and `reconnectBufferSize` while not. While

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Request/reply: one wildcard inbox subscription opened with the first request, a reply subject per request
 // from the multiplexer, and the publish through `send`, so a request waits for room in a full outbound buffer
 // instead of failing. Timeouts share one timer set for the earliest deadline: requests with the same timeout

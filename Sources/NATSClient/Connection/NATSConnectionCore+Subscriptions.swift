@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Subscriptions: SUB and UNSUB on the wire, delivery of MSG/HMSG through the registry (with slow-consumer
 // reports and wake-ups once per read batch), and draining one subscription or the whole client.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shared state of one client behind one lock: the connection state machine, the outbound buffer, the
 // subscription registry, the request multiplexer and the waiters of flushes, sends and lifecycle calls.
 // Event-loop callbacks and user calls both go through here; the decisions live in the pure types

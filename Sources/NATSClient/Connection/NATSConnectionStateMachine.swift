@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The connection lifecycle as a pure state machine: the channel handler feeds it events and carries out
 // the actions it returns. No I/O, no clocks: time arrives as timer events, randomness through `jitter`.
 

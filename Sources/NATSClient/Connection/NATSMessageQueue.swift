@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The per-subscription buffer between the event loop and the consuming tasks. Messages are appended during
 // a read; waiting consumers are woken once per read batch (at channelReadComplete). The subscription's
 // iterator takes every buffered message in one lock acquisition (no task wake-up per message); consumers

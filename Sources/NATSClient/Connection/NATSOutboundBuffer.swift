@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The client's outbound bytes as a queue of bounded chunks with a small pool of recycled chunks.
 //
 // Publishing appends frames to the current chunk; a chunk that has no room for the next frame joins the

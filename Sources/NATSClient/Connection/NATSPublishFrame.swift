@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One publish as it is queued: its header block encoded once, when the publish is made, so the size checks
 // and the frame written use the same bytes.
 

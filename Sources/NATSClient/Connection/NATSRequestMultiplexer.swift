@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Request/reply over one wildcard inbox subscription, as a pure value: each request gets a reply subject
 // `<prefix><token>` under the connection's one inbox, and an answer is routed to its waiter by the token.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Server URLs: `nats://[user[:pass]@]host[:port]`, `tls://…`, or bare `host[:port]`; default port 4222.
 
 /// One server the client can connect to.

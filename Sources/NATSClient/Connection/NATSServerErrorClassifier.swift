@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Classification of every -ERR the server sends (nats-server client.go:4505-4530; ADR-40 "Error Handling").
 
 /// A server `-ERR`, classified.

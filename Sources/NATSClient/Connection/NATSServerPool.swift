@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The list of servers to try, with discovered servers merged in from INFO `connect_urls` (with a scheme,
 // pruned when the cluster stops announcing them), as nats.go does.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The subscriptions of one connection as a pure value: subscription ids, where each one's messages go, the
 // auto-unsubscribe counts, slow-consumer episodes, and the SUB/UNSUB lines that restore them on a new
 // connection. The connection core keeps it under its lock and carries out what it returns.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A client-to-server control operation the connection writes with ``NIOCore/ByteBuffer/writeNATSCommand(_:)``.
 ///
 /// Publishes (`PUB`/`HPUB`) and `CONNECT` have their own writers; the connection's hot path builds no values

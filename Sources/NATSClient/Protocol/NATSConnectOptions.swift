@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The JSON of the CONNECT line (nats-server client.go `ClientOpts`).
 
 /// The fields the client sends in `CONNECT`.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // NATS message headers (ADR-4): an HTTP-like block `NATS/1.0[ status[ description]]\r\n(Key: Value\r\n)*\r\n`.
 
 /// Message headers: case-preserving names, repeated names allowed, in wire order, plus the optional

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A MSG or HMSG frame without its payload: what the channel handler collects while it parses a read, before it
 // copies the payloads of the batch into one buffer of their own.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Parses the server-to-client NATS protocol in place on ByteBuffer: the control line is located with a
 // byte search, arguments are read without building intermediate strings, and payloads are sliced (no copy)
 // by their declared length, never by scanning for CRLF.

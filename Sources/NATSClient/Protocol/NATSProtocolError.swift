@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A malformed or oversized frame from the server. The connection cannot continue after one.
 public struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong, as a stable string.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The JSON of a server INFO line (nats-server server/server.go `Info`). Only the fields the client uses
 // are required; everything else is optional so newer or older servers decode.
 

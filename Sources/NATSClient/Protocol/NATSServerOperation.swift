@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// One operation parsed from the server's byte stream.
 public enum NATSServerOperation: Sendable, Equatable {
     /// `INFO {json}`: initial or asynchronous server information.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A minimal CBOR (RFC 8949) data model: the subset App Attest objects use.
 
 /// A decoded CBOR data item. Floats, tags and indefinite lengths are not supported.

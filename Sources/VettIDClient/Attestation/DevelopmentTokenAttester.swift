@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A ``DeviceAttester`` for simulators and CI that presents a development token configured on the server
 /// (grant `urn:vettid:params:grant-type:development`). It proves nothing about the device: servers accept it
 /// only when a development token is configured, never in production.

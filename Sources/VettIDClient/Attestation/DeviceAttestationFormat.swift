@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// How a device proves it runs the genuine app: the `format` the server verifies.
 public struct DeviceAttestationFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The wire value.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Proves to the server that requests come from the genuine app on a real device, bound to the device's DPoP key.
 ///
 /// Every object an attester produces binds the server's challenge to the device key:

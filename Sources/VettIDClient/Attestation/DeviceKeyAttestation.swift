@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// What an attester hands the server to register its key: an App Attest-format attestation object and its key

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// How a member session is tied to the device.
 ///
 /// The default, ``platformDeviceKey``, binds it to the device key with DPoP (RFC 9449): login, registration's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// Holds the member's tokens, persists them in a ``SecureStore``, and refreshes them with single flight.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The work a ``BackgroundScheduler`` runs for one identifier; returns whether it succeeded.
 ///
 /// It runs in its own task. When the system takes the time back (iOS ends a background task, or an

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Which identifiers have a launch handler registered with the system, for the whole process: `BGTaskScheduler`
 /// raises an Objective-C exception (not an error) when an identifier is registered twice, when a handler is
 /// registered after the app finished launching, or when a request is submitted for an identifier without one. This

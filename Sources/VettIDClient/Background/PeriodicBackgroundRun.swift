@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Logging
 
 /// The register / start / stop / run-and-reschedule cycle of a periodic task on a ``BackgroundScheduler``, shared by

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import VettIDCrypto
 
 /// The device's P-256 key as the SDK uses it: a signer for DPoP proofs and the public key's identity.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A failure of a ``DeviceKeyStore``.
 public struct DeviceKeyError: Error, Sendable, CustomStringConvertible {
     /// What went wrong (an open set).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The single flight behind every ``DeviceKeyStore``: one load (or creation) of the device key at a time, shared by
 /// every caller that arrives while it runs, and the result kept once it is loaded.
 ///

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Where the device's P-256 identity key lives: created once, used to sign every DPoP proof, reset on demand.
 ///
 /// Implementations: ``SoftwareDeviceKeyStore`` (a software key kept in a ``SecureStore``; Linux, macOS without

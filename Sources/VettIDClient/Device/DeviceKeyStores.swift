@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Makes the ``DeviceKeyStore`` of a ``PlatformCapabilities/DeviceKeyKind``.
 public enum DeviceKeyStores {
     /// A key store of `kind` over `store`. A Secure Enclave key asked for where there is none (only possible

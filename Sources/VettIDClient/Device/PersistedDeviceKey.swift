@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// Reading a device key from its ``SecureStore`` entry, or creating one and storing it: the same steps for a

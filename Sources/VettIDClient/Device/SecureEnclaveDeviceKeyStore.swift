@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #if canImport(CryptoKit) && canImport(Security)
     // Written for Apple platforms. Type-checked on Linux against Tests/AppleAPIShims (scripts/check-apple-only, in
     // the test command); never run on a device by this project: test it on one before relying on it (docs/ios.md).

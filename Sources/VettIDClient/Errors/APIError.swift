@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// An error answered by the VettID API, or raised by the SDK around a call.
 ///
 /// Every failure of the API has the body `{"error": <code>, "error_description": <text>}`; the SDK turns it into

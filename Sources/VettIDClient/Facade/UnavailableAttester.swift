@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The attester of a platform that has none: no App Attest (every Mac, the simulator, Linux) and no development
 /// token configured. Every call fails with `unsupported`, so enrollment and the Gate report why instead of sending an
 /// empty attestation.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A configuration value that the SDK refuses.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong (an open set).

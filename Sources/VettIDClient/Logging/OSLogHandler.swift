@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #if canImport(os)
     // Apple platforms only. Type-checked on Linux against the declarations in Tests/AppleAPIShims/os (see
     // docs/sdk.md, "Apple-only code"); never run on a device by this project's CI.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Logging
 
 /// How a swift-log record becomes an entry of Apple's unified logging system (Console.app): whether it is

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// The newest `DPoP-Nonce` each server handed out, keyed by origin (`scheme://host:port`).

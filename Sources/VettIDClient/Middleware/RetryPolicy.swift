@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// When and how often an idempotent request is retried.
 ///
 /// Only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) are retried, and only after a network error or a

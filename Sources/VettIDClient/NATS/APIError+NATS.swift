@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Server codes of the NATS endpoints.
 extension APIError.Code {
     /// `nats_not_configured`: 503, the server has no nats-server; messaging is unavailable there.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// A member's NATS account: the namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}` the backend allocated.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Issues NATS credentials for a `NatsConnectionManager` (module `VettIDNats`).
 ///
 /// ``VaultService`` conforms (it asks the backend for an `app` token); tests can supply a provider that signs

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The member's NATS account and active tokens (`GET /vault/nats/status`).
 public struct NatsStatus: Sendable, Hashable {
     /// Whether the namespaces are allocated.

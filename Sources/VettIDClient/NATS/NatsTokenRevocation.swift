@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// The server's answer to a token revocation: nats-server refuses the token from now on and cuts off its

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A QWERTY keyboard as a slanted grid, for keyboard-pattern detection (as zxcvbn models it).
 
 enum PasswordKeyboard {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The strength meter's verdict on one password.
 public struct PasswordStrength: Sendable, Hashable {
     /// 0 (too guessable) … 4 (very unguessable), on zxcvbn's thresholds of 10^3, 10^6, 10^8 and 10^10 guesses.

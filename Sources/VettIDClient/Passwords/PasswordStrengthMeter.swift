@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A pure-Swift password strength meter for the UI, modelled on zxcvbn and deliberately conservative.
 ///
 /// The server is authoritative: it requires at least 12 characters (Unicode scalars), at most 1024 bytes, no

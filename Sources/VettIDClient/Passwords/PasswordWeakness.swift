@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// One reason a password is weak, with the text to show (worded like the server's `reasons`).
 public struct PasswordWeakness: Sendable, Hashable, CustomStringConvertible {
     /// What kind of weakness (an open set).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The ranked word lists of the strength meter. Deliberately small (the SDK ships in apps); what they miss is
 // covered by the meter's conservative per-letter estimate for word-like runs (see PasswordGuessEstimator).
 

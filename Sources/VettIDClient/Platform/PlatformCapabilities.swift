@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// What the platform this process runs on offers for a device's identity, and the defaults the SDK picks from it.
 ///
 /// Every decision is made here, from plain values, so that it is tested on every platform;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// How ``KeychainSecureStore`` writes its one keychain item when other writers may race it (another store instance
 /// over the same service and account, an app extension sharing the access group): update the item; if it is not
 /// there, add it; if an add finds that a racing writer added it meanwhile (`errSecDuplicateItem`), update again; if

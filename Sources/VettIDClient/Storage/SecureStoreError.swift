@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A failure of a ``SecureStore``.
 ///
 /// Stores never silently lose data: a file that cannot be decrypted or parsed is reported, never overwritten.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// Keeps the device's ``VaultCredential`` in a ``SecureStore`` as **one** item, so a reader sees either the old or

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The next step of an enrollment session, as the server names it (an open set).
 public struct EnrollmentStep: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The wire value.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Why an enrollment invitation (QR payload or typed code) was refused.
 public struct InvitationLinkError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong (an open set).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The Ledger Authentication Token (LAT): proof that the server the device talks to is the one it enrolled with.
 ///
 /// The server returns the current LAT in every action response; the device compares it with its stored copy

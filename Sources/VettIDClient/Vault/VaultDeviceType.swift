@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The kind of device that enrolls, as the server records it (`ios`, `macos`, `linux`, `android`, `cli`).
 public struct VaultDeviceType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The wire value.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Client-side error codes of the vault flows; everything the vault API throws is an `APIError`.
 
 extension APIError.Code {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// Re-authenticates the vault when its session token is missing, expired or refused (401 `invalid_token`):

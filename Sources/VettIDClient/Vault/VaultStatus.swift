@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import Foundation
 
 /// A vault's lifecycle status as `GET /vault/status` reports it (an open set: a status this SDK does not know

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The error thrown when a DPoP proof is refused or cannot be built.
 
 /// A DPoP proof was refused (by `DPoPVerifier` (VettIDVerification)) or could not be built (by ``DPoPProofBuilder``).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Client side of RFC 9449: builds DPoP proof JWTs.
 
 import Crypto

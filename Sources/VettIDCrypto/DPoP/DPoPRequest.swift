@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a server knows about a request whose DPoP proof it verifies.
 
 /// The request context a `DPoPVerifier` (VettIDVerification) checks a proof against.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The seam between DPoP proofs and the key that signs them.
 
 /// A P-256 key that can sign DPoP proofs.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Normalization of DPoP `htu` values and request URIs (RFC 9449 §4.3, RFC 3986 §6.2.2 and §6.2.3).
 
 /// Normalizes an HTTP target URI for the `htu` comparison.

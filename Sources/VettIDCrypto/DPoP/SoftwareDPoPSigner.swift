@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A DPoP signer holding a P-256 private key in memory.
 
 public import Crypto

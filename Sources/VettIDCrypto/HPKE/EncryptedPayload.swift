@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The wire form of a transaction-key envelope.
 
 /// An HPKE ciphertext on the wire: `{"key_id": …, "enc": …, "ciphertext": …}`.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The context a transaction-key envelope is bound to, and its exact HPKE info bytes.
 
 /// What an encrypted payload is bound to: its purpose, the enrollment session or action it belongs to,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // HPKE (RFC 9180) base mode envelope to a transaction key.
 
 public import Crypto

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The error thrown by the transaction-key envelope.
 
 /// Sealing or opening a transaction-key envelope failed.

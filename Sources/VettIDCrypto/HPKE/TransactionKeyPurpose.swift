@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a transaction-key envelope is for; bound into the HPKE info.
 
 /// The purpose of an encrypted payload, bound into the HPKE `info` so a ciphertext made for one purpose

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // ES256 (RFC 7518 §3.4): ECDSA P-256 with SHA-256, signatures as raw r||s.
 
 public import Crypto

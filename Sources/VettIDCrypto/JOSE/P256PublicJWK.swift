@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A P-256 public key as a JSON Web Key (RFC 7517/7518) with its RFC 7638 thumbprint.
 
 public import Crypto

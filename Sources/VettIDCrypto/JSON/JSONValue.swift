@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A JSON value with ordered object members, for exact-bytes encoding and strict parsing.
 
 /// A JSON value whose objects keep their members in order.

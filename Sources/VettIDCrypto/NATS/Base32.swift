@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // RFC 4648 §6 base32 with the standard alphabet and no padding, as NKeys use it.
 
 /// Encoding and decoding of RFC 4648 base32 (alphabet `A–Z2–7`) without padding.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // CRC-16/XMODEM, the checksum NKeys append to every encoded key.
 
 /// CRC-16/XMODEM (CCITT polynomial `0x1021`, initial value 0, no reflection, no final XOR).

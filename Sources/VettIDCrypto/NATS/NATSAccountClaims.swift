@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `nats` section of an account JWT (nats-io/jwt v2 account_claims.go).
 
 /// Account limits (`nats.limits`). All default to -1 (unlimited) and are always written: nats-server

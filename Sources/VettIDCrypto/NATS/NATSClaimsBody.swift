@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The `nats` section of a NATS JWT differs per claim kind; this protocol ties each kind to its issuer rules.
 
 /// The `nats` section of a NATS JWT v2: user, account or operator claims.

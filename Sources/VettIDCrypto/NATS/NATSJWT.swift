@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Encoding, signing, decoding and verifying NATS JWT v2 tokens (nats-io/jwt v2 claims.go, decoder.go).
 
 #if canImport(FoundationEssentials)

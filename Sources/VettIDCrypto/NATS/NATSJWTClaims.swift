@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The standard claims of a NATS JWT v2 (`ClaimsData` in nats-io/jwt v2/claims.go) plus the `nats` section.
 
 /// A NATS JWT v2 claim set: the standard claims and a typed `nats` section.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Errors from encoding, decoding and verifying NATS JWTs and creds files.
 
 /// An error raised while encoding, decoding or verifying a NATS JWT or parsing a creds file.

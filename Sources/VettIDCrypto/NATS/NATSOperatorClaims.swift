@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `nats` section of an operator JWT (nats-io/jwt v2 operator_claims.go).
 
 /// The `nats` section of a (self-signed) operator JWT.

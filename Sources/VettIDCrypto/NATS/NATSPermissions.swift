@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Publish/subscribe permissions inside user claims and account default permissions (jwt v2 types.go).
 
 /// An allow and a deny list of subjects.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `nats` section of a user JWT (nats-io/jwt v2 user_claims.go).
 
 /// The `nats` section of a user JWT.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Errors from decoding, encoding and using NKeys.
 
 /// An error raised while decoding or using an NKey.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // NKeys: Ed25519 keys with a typed, checksummed base32 text form (nats-io/nkeys strkey.go).
 
 import Crypto

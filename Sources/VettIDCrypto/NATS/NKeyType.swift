@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The role of an NKey, encoded in its first base32 character.
 
 /// The role of an NKey (operator, account, user, server, cluster, curve), carried by its prefix byte.

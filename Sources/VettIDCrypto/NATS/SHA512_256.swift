@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // SHA-512/256 (FIPS 180-4 §5.3.6.2, §6.7): SHA-512 with its own initial hash value, truncated to 256 bits.
 // swift-crypto does not offer it; NATS JWTs use it for `jti`.
 

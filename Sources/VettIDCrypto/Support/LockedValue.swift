@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// A value behind a lock, for the package's modules that do not link SwiftNIO (whose `NIOLockedValueBox` the NATS

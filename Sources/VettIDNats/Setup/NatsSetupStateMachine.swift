@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import VettIDClient
 
 /// The pure logic of the messaging setup screen: create the account (409 `account_exists` is fine), issue a

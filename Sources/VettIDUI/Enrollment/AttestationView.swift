@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 #if canImport(SwiftUI)
     public import SwiftUI
     public import VettIDViewModels

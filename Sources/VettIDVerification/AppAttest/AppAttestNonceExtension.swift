@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The App Attest nonce certificate extension, 1.2.840.113635.100.8.2.
 
 package import SwiftASN1

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import VettIDCrypto
 
 // The seam through which a verifier checks server-issued nonces (RFC 9449 §8, §9).

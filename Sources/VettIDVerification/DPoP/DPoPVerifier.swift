@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import VettIDCrypto
 
 // Server side of RFC 9449: verifies DPoP proofs with every check of §4.3, in order.

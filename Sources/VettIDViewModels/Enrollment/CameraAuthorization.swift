@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Whether the app may use the camera, as the platform reports it (`AVAuthorizationStatus` on Apple platforms),
 /// plus the case of a device without a camera.
 public enum CameraAuthorization: String, Sendable, Hashable, CaseIterable {

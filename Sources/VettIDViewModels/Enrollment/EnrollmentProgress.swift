@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Which step of an enrollment is running, for a progress indicator.
 public enum EnrollmentProgress: Sendable, Equatable {
     /// Redeeming the invitation.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import VettIDClient
 
 /// The manual entry of an invitation code (the scanner's fallback): what the member types, formatted as they type.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A message above a screen's content: an error with its retry, or a notice.
 public struct BannerContent<ActionKind: Sendable & Hashable>: Sendable, Hashable {
     /// What the message means.

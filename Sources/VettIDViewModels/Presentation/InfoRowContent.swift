@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// One label/value line of a card (the seeds' `InfoRow`), already formatted.
 public struct InfoRowContent: Sendable, Hashable, Identifiable {
     /// The label (left, secondary style).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A button a screen offers: what it does (`kind`, which the view maps to a view-model call), what it says,
 /// whether it can be pressed now, and how it is emphasised.
 ///

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A status shown as a symbol and a short text (a card's header, a list row's status).
 public struct StatusBadge: Sendable, Hashable {
     /// An SF Symbols name.

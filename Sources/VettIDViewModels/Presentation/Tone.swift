@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// What a status means, for the colour and symbol a view gives it.
 ///
 /// Views map each tone to a semantic system colour (one that adapts to dark mode and increased contrast); no

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import VettIDClient
 
 /// The signed-in member's profile (seed 003's `/auth/me`): who is signed in, since when, and sign out; computed

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Why a sign-in or registration attempt failed, in words for the screen.
 public struct SignInFailure: Sendable, Equatable {
     /// The message to show.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// A field of the sign-in form.
 public enum SignInField: String, Sendable, Hashable, CaseIterable {
     /// The email field.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Everything the sign-in and registration screen shows (seed 003), computed from a ``SignInStateMachine``.
 public struct SignInScreen: Sendable, Hashable {
     /// What the screen's buttons do.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Which step of a vault authentication is running.
 public enum VaultAuthProgress: Sendable, Equatable {
     /// Asking for an action and checking the server's LAT.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The home screen's vault card (seed 001's `VaultStatusCard`): a symbol, "Vault", a short status, a chevron;
 /// tapping it opens the vault status screen.
 public struct VaultStatusCardContent: Sendable, Hashable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of AVFoundation's capture API (type-checking only; every body traps). Only what VettIDUI's QR scanner calls.
 // None of these classes is declared Sendable: the pages list no such conformance.
 

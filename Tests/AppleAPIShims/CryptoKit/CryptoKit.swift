@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of CryptoKit's Secure Enclave API (type-checking only; every body traps). The rest of CryptoKit is
 // swift-crypto's `Crypto`, which has the same API.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of DeviceCheck's App Attest service (type-checking only; every body traps).
 
 public import Foundation

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of the parts of Apple's Security framework the SDK calls (type-checking only; every body traps).
 // Core Foundation types are modelled as Swift types: see ../README.md.
 

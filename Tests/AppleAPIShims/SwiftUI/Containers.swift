@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Stacks, lists, forms and navigation.
 
 /// https://developer.apple.com/documentation/swiftui/vstack

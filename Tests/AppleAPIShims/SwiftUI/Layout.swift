@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Layout, fonts and the small value types modifiers take.
 
 /// https://developer.apple.com/documentation/swiftui/horizontalalignment

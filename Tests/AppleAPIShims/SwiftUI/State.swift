@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Data flow: State, Binding, Bindable, Environment.
 
 /// https://developer.apple.com/documentation/swiftui/dynamicproperty

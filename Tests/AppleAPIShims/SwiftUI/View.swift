@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of SwiftUI (type-checking only; every body traps). Only what VettIDUI, VettIDNatsUI and the example app
 // call, with the declarations of Apple's documentation pages (current SDK); `_`-prefixed names are the shim's own
 // plumbing (the real types behind `some View` are private to SwiftUI).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Views and controls.
 
 /// https://developer.apple.com/documentation/swiftui/text

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of UIKit (type-checking only; every body traps). Only what VettIDUI's iOS code calls.
 
 public import Foundation

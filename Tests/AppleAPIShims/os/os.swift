@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shim of the unified logging API of `os` (type-checking only; every body traps).
 
 /// https://developer.apple.com/documentation/os/oslogtype

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Helpers for the core's tests against FakeNATSServer: a client configured for quick failures, and a
 // connected pair.
 

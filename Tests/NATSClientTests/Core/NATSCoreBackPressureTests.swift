@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Back-pressure against a scripted in-process server that stops reading: `publish` refuses at once when the
 // outbound buffer is full, `send` waits for room and keeps its place, nothing is lost or reordered.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The connection core's handshake, keepalive and authentication errors, against a scripted in-process server
 // (no nats-server).
 

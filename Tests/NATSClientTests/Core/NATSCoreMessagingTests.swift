@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The connection core's subscriptions, reconnect buffering, slow consumers, drain, request/reply and headers,
 // against a scripted in-process server (no nats-server).
 

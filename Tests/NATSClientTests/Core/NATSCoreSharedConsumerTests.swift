@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Consumers sharing a subscription through nextMessage() (a pool of handler lanes, as the vault worker runs),
 // against a scripted in-process server (no nats-server).
 

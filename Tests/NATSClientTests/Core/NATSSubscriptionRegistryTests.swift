@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The subscription registry and the request multiplexer are pure values: these tests drive them directly.
 
 import NIOConcurrencyHelpers

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a client sent to the fake server, decoded from the wire: just enough of the client protocol to
 // script a NATS server in a test.
 

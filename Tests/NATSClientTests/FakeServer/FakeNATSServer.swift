@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A NATS server inside the test process: it accepts connections on loopback, greets each with an INFO line
 // and hands the test every operation the client sends, so the test plays the server's part step by step.
 // It checks nothing on its own; the test decides what to answer.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer's documented entry point for a program that provides its own main (SwiftPM renames an
 // executable's main on Linux, so the fuzzer calls the driver from there).
 #include <stddef.h>

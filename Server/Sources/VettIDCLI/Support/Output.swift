@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// Prints command results as human text or as one JSON object per command. Every result is flushed as it is

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The `auth-token` cookie that carries the access token for browser clients.
 ///
 /// Always `HttpOnly; Secure; SameSite=Strict; Path=/`, with `Max-Age` equal to the token's lifetime.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import NIOConcurrencyHelpers
 
 /// The origin clients use to reach this server: `public_url` when configured, otherwise `http://host:port` as

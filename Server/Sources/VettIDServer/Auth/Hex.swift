@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Lower-case hexadecimal text of bytes.
 enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)

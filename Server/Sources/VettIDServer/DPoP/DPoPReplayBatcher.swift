@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import NIOConcurrencyHelpers
 
 /// Group commit for DPoP replay inserts: requests that arrive while a write is in flight are written together by the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// One upstream the Gate proxy forwards to: `/proxy/<name>/<path>` goes to `baseURL + "/" + path`.
 ///
 /// The API key is added to every forwarded request under `apiKeyHeader`; it never reaches logs (the

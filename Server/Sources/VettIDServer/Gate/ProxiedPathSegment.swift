@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The check the Gate proxy makes on each segment of a forwarded path, on its bytes.
 ///
 /// A segment is unsafe when, percent-decoded, it is `.` or `..` (it would climb out of the upstream's base path)

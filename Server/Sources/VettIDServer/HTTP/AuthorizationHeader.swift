@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// One `Authorization` field value split into its scheme and credentials (RFC 9110 §11.4), the way every
 /// authenticated route reads it.
 ///

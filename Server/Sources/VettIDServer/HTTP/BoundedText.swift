@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// A short free-text field as the API takes it (an invitation's label, a member's names): at most `maximumLength`

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Finds a JSON `null` literal in a request body without building a document.
 ///
 /// The API's request schemas have no nullable field: an optional field is left out, never sent as `null`

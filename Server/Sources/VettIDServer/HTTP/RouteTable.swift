@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import HTTPTypes
 
 /// The server's routes as path templates and the methods each serves, so that a request whose path exists

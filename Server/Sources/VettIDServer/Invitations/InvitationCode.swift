@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// An invitation code: `XXXX-XXXX` over `ABCDEFGHJKMNPQRSTUVWXYZ23456789` (no 0/O, 1/I/L: easy to read aloud
 /// and type). 31^8 ≈ 8.5 × 10^11 codes (39.6 bits); redemption is rate limited and codes expire.
 public struct InvitationCode: Sendable, Hashable, CustomStringConvertible {

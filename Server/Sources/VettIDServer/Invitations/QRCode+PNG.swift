@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 extension QRCode {
     /// The symbol as a greyscale PNG, `scale` pixels per module, with a quiet zone of `margin` modules.
     ///

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 extension QRCode {
     /// The symbol as terminal text, two module rows per line with half blocks, dark on a light background, with
     /// a quiet zone of `margin` modules. Scans from a terminal with a dark-on-light or light-on-dark theme when

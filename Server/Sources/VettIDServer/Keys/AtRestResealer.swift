@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import SQLKit
 
 /// Moves every secret sealed at rest to the current generation of the at-rest keys, so older generations can be

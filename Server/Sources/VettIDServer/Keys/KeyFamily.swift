@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The families of server keys that rotate independently, each with its own ``KeyRing``.
 public enum KeyFamily: String, Sendable, CaseIterable, Codable {
     /// The ES256 keys that sign access, Gate and vault tokens (one per token purpose in each generation; a token's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// The generations of one family of server keys (see ``KeyFamily``): which one signs or seals now, which ones

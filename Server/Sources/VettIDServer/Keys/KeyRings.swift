@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The key ring of every ``KeyFamily``: what `<data-dir>/keys/keyring.json` holds (``KeyRingFile``). A family the
 /// file does not name has only its original generation.
 public struct KeyRings: Sendable, Equatable {

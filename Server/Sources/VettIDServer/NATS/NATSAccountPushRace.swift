@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // When an account push may have raced another instance's inside nats-server, and the one re-push that settles it.
 
 /// Decides whether a push of the application account JWT may have raced a push by another server instance.

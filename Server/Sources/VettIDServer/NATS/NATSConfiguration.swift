@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// How the server issues NATS credentials and reaches nats-server (`nats_*` keys; docs/operations.md).
 public struct NATSConfiguration: Sendable {
     /// Where this server connects to nats-server for revocation pushes and the vault worker (`nats_url`, e.g.

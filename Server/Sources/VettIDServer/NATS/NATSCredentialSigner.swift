@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Bridges a credentials callback to NATSAuth's JWT and nonce-signing callbacks.
 
 import NATSClient

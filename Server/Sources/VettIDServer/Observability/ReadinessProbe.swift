@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import SQLKit
 
 /// What `GET /health/ready` checks: the store answers a query in time, and, when NATS is configured, the server's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Argon2id cost parameters.
 ///
 /// The default is RFC 9106 §4's SECOND RECOMMENDED option (t=3, m=64 MiB, p=4, 16-byte salt, 32-byte tag):

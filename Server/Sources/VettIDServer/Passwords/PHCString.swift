@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The parameter section of an Argon2id PHC string, used to decide whether a stored hash needs a rehash.
 struct PHCString: Equatable {
     let algorithm: String

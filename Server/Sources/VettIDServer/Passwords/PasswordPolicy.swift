@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The server's password rules: a minimum length and a minimum zxcvbn score.
 public struct PasswordPolicy: Sendable {
     /// Fewest characters (Unicode scalars count as one each).

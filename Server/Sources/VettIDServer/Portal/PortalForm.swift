@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// An `application/x-www-form-urlencoded` body, as HTML forms post it (WHATWG URL, "application/x-www-form-urlencoded

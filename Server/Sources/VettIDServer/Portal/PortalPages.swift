@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // The values the portal's templates render. Plain structs: swift-mustache reads their stored properties by name.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import Mustache
 
 /// The portal's Mustache templates, compiled into the binary (an installed `vettid` needs no resource folder) and

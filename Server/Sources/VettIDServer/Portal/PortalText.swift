@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Text from members and clients made safe for the template engine's escaping.
 ///
 /// swift-mustache escapes `<`, `>`, `&`, `"` and `'` one `Character` at a time, so a quote followed by a combining

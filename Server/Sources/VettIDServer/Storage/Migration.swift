@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// One versioned schema change, written once per engine where the SQL differs.
 struct Migration: Sendable {
     /// Strictly increasing version; recorded in `schema_migrations` once applied.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Every schema migration of the server, oldest first. Never edit a released migration: append a new one.
 enum Migrations {
     static let all: [Migration] = [

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The settings of vault enrollment and vault authentication.
 ///
 /// Keys (docs/operations.md): `enrollment_require_attestation`, `enrollment_session_ttl_seconds`,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Writes bytes to a loopback server over a plain TCP socket and reads the answer's status line: for requests a
 /// normal HTTP client will not send (methods like TRACE).
 enum RawHTTP {

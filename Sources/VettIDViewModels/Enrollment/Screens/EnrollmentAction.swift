@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// What the buttons of the enrollment screens do; the view maps each to an ``EnrollmentViewModel`` call or a
 /// platform action.
 public enum EnrollmentAction: String, Sendable, Hashable, CaseIterable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The finished enrollment (seed 002's `EnrollmentCompleteView`).
 public struct EnrollmentCompleteContent: Sendable, Hashable {
     /// The symbol and heading.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The progress of a running enrollment (seed 002's `AttestationView`): the four steps with their status and the
 /// overall fraction.
 public struct EnrollmentProgressContent: Sendable, Hashable {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 import VettIDClient
 
 /// Everything the enrollment flow shows (seed 002's `EnrollmentView` container), computed from the view model's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import VettIDClient
 
 /// The vault password step (seed 002's `PasswordSetupView`): the field and its confirmation, the strength meter,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 public import VettIDClient
 
 /// The password strength meter: a bar of five levels, a word and a tone.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// The invitation scanner (seed 002's `QRScannerView`): the camera when it may be used, why it may not, the last
 /// refused code, and the manual entry fallback.
 public struct QRScannerContent: Sendable, Hashable {

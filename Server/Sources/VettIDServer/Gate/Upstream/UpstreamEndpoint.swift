@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Where a Gate upstream is: scheme, host, port and base path, parsed once from its configured base URL.
 struct UpstreamEndpoint: Sendable, Equatable {
     /// Whether connections use TLS (`https`).

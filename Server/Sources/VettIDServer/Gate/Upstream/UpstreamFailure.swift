@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /// Why a request to a Gate upstream failed; the proxy answers 504 for the timeouts and 502 for the rest.
 struct UpstreamFailure: Error, Equatable, CustomStringConvertible {
     /// What went wrong.

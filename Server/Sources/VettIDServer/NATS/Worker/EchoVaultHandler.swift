@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The `echo` handler: returns its payload, for connectivity checks and benchmarks.
 
 public import VettIDCrypto

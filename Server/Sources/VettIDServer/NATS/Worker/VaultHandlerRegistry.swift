@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The handlers a vault worker offers, fixed when the worker is built.
 
 public import VettIDMessaging

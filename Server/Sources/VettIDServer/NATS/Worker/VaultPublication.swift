@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One message the vault worker publishes.
 
 /// A message to publish: its subject and its bytes.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What the worker's log messages about one request carry, kept as plain fields until a message is logged.
 
 import Logging

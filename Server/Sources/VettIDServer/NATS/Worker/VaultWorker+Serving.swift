@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The vault worker's message lanes: bounded concurrent processing, publishing the answers, watching events.
 
 import Logging

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The backend's vault worker: answers every member's app on OwnerSpace.*.forVault.> in a queue group.
 
 public import Logging

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Why the vault worker could not start or stopped serving, or its handler registry could not be built.
 
 /// Why a ``VaultWorker`` could not start, is not ready, or stopped serving, or why a ``VaultHandlerRegistry``

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The vault worker's start/stop lifecycle as a pure state machine: no locks, no tasks, no NATS.
 
 /// Where a ``VaultWorker`` is between `start()`, `stop()` and the waiters of `waitUntilReady()`.
