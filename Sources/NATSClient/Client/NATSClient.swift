@@ -75,8 +75,8 @@ public final class NATSClient: Sendable {
     /// The client's connection stays on one event loop for its whole life (reconnects included). Code that
     /// prefers this executor runs on that loop's thread: a request is written without waking the loop from
     /// another thread, and its reply resumes the waiting task on the same thread instead of a thread of the
-    /// global concurrency pool. In NATSBench it lowered the request/reply p50 by about a fifth
-    /// (docs/benchmarks.md):
+    /// global concurrency pool. A request/reply loop there takes no thread hop per round trip
+    /// (docs/benchmarks.md has the figures):
     ///
     /// ```swift
     /// try await withTaskExecutorPreference(client.taskExecutor) {
@@ -89,11 +89,9 @@ public final class NATSClient: Sendable {
     ///
     /// A bulk publisher that sends on it writes each chunk to the socket as it fills and waits while the
     /// socket is backed up (<doc:Resilience>). A subscription's consuming loop on it takes each read's messages
-    /// on the thread that read them: in `scripts/bench-nats` runs, pub-sub at 128 B received 1.06–1.30 times
-    /// nats.c's rate that way (single runs), against 0.96–1.09 from the global executor (medians of alternating
-    /// rounds; docs/benchmarks.md, session 21). Keep the work between awaits short on it: while the task runs,
-    /// the connection reads nothing. Actor-isolated code (the main actor included) still runs on its actor's
-    /// executor.
+    /// on the thread that read them, with no hand-off to another thread per batch. Keep the work between awaits
+    /// short on it: while the task runs, the connection reads nothing. Actor-isolated code (the main actor
+    /// included) still runs on its actor's executor.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public var taskExecutor: any TaskExecutor {
         NATSEventLoopTaskExecutor(eventLoop: core.eventLoop)

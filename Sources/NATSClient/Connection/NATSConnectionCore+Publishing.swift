@@ -48,11 +48,10 @@ extension NATSConnectionCore {
     }
 
     /// While connected, a `send` off the event loop waits once this many bytes are queued or handed to the channel
-    /// and not yet written, and waiting sends go on once half of it is written. A publisher that outran the socket
-    /// by the whole 64 MiB limit wrote into fresh pages all along (about 15,000 page faults per million 128-byte
-    /// messages in NATSBench's `pub-default`) and took the CPU that nats-server needed to read; with the window
-    /// its chunks are recycled while still in cache. 4 chunks cost more in wake-ups than they saved, 16 to 64
-    /// measured alike (docs/benchmarks.md).
+    /// and not yet written, and waiting sends go on once half of it is written. A publisher allowed to run ahead
+    /// of the socket by the whole outbound limit writes into fresh pages all along and takes the CPU that
+    /// nats-server needs to read; within the window its chunks are recycled while still in cache. A smaller
+    /// window costs more in wake-ups than it saves; larger ones gain nothing (docs/benchmarks.md).
     static let sendWindow = 16 * NATSOutboundBuffer.chunkSize
 
     /// What a publisher does after queueing a frame.

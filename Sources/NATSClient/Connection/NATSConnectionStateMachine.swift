@@ -71,7 +71,7 @@ struct NATSConnectionStateMachine: Sendable {
         }
     }
     /// Connected or draining. Kept with every change of `state`: every publish asks, and reading the case of
-    /// `state` itself copied it, payloads and their retains included (1.6 % of a publisher's samples).
+    /// `state` itself would copy it, payloads and their retains included.
     private(set) var isConnected = false
     /// Closed for good (kept as ``isConnected`` is).
     private(set) var isClosed = false

@@ -93,10 +93,9 @@ final class NATSMessageQueue: Sendable {
     private let onCancel: @Sendable () -> Void
 
     /// Consumers in ``nextMessage()`` woken by one read at most. Waking one per message (64 handler lanes, a
-    /// burst of requests) cost a task switch per message, where a woken consumer takes the next buffered message
-    /// without one; waking one per core instead of one answered 1–4 % fewer requests per second through the vault
-    /// worker in alternate runs (docs/benchmarks.md): a consumer that takes a burst alone switches less than two
-    /// that share it.
+    /// burst of requests) costs a task switch per message, where a woken consumer takes the next buffered message
+    /// without one; and a consumer that takes a burst alone switches less than two that share it, so one is woken,
+    /// not one per core (docs/benchmarks.md).
     static let defaultWakeLimit = 1
 
     /// Consumers a follow-up wake resumes at most: one per core, so a burst of slow handlers (waiting on I/O)

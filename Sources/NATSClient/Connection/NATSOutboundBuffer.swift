@@ -14,9 +14,9 @@ import NIOCore
 struct NATSOutboundBuffer {
     /// Frames go to a new chunk once the current one holds this many bytes.
     static let chunkSize = 64 * 1024
-    /// Recycled chunks kept at most, so a client retains at most 4 MiB after a burst. With 16 (1 MiB) a
-    /// publisher that outran the socket faulted in fresh pages for twice as many chunks (150k page faults
-    /// instead of 65k over the three publish workloads of NATSBench, and about 10% more CPU time).
+    /// Recycled chunks kept at most, so a client retains at most 4 MiB after a burst. A smaller pool makes a
+    /// publisher that outruns the socket fault in fresh pages for every chunk it could not recycle, which costs
+    /// more CPU than the memory kept saves.
     static let maxSpareChunks = 64
 
     private var current = ByteBuffer()
@@ -99,8 +99,8 @@ struct NATSOutboundBuffer {
 
     /// The oldest in-flight chunk was written. Channel writes complete in order, so it is the first one. It is
     /// kept as it is and emptied only when reused: NIO completes a write's promise before it drops its copy of
-    /// the buffer, so `clear()` here found the storage shared and allocated fresh storage (fresh pages) for 80 %
-    /// of the chunks in NATSBench's `pub-default`. Reused oldest first, by when the copy is gone.
+    /// the buffer, so `clear()` here would usually find the storage shared and allocate fresh storage (fresh
+    /// pages). Reused oldest first, by when the copy is gone.
     mutating func written() {
         guard let chunk = inFlight.popFirst() else { return }
         inFlightBytes -= chunk.readableBytes

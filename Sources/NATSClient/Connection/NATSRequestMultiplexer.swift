@@ -48,8 +48,8 @@ struct NATSRequestMultiplexer<Waiter> {
     /// not one this multiplexer writes (empty, a leading zero, a character outside `0-9a-z`, above `UInt64.max`).
     private func token(of subject: String) -> UInt64? {
         guard var prefix = inbox?.prefix else { return nil }
-        // Compared and read as UTF-8 in place (`utf8.starts(with:)` walked both strings through `String.Index`, 0.9 %
-        // of the vault-worker benchmark's samples); `withUTF8` copies only a string without contiguous UTF-8.
+        // Compared and read as UTF-8 in place, on every answer: `utf8.starts(with:)` would walk both strings
+        // through `String.Index`. `withUTF8` copies only a string without contiguous UTF-8.
         var subject = subject
         return subject.withUTF8 { subjectBytes in
             prefix.withUTF8 { prefixBytes in Self.token(of: subjectBytes, prefix: prefixBytes) }

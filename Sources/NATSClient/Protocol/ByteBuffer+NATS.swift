@@ -54,8 +54,8 @@ extension ByteBuffer {
     /// Writes `PUB subject [reply] size\r\npayload\r\n`.
     ///
     /// The hot path of publishing: one capacity check and one exclusive access to the buffer for the whole
-    /// frame, the pieces copied with `memcpy` (ByteBuffer's per-piece writers each re-check capacity and
-    /// uniqueness, which dominated the publish profile).
+    /// frame, the pieces copied with `memcpy` (ByteBuffer's per-piece writers would each re-check capacity and
+    /// uniqueness, once per piece of every frame).
     mutating func writeNATSPublish(subject: String, replyTo: String?, payload: ByteBuffer) {
         let written: Bool? = subject.utf8.withContiguousStorageIfAvailable { subjectBytes in
             payload.withUnsafeReadableBytes { payloadBytes in

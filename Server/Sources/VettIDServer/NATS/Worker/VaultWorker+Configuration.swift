@@ -12,12 +12,11 @@ extension VaultWorker {
     public enum LaneExecutor: Sendable, Equatable {
         /// On the event loop of the worker's NATS connection (its `NATSClient.taskExecutor`), the default: a
         /// request is read, handled and answered on one thread, without a hop to another thread and back per
-        /// batch of requests. In `scripts/bench-messaging` this answered 0.88–0.92 of raw echo responders' requests
-        /// per second against 0.79–0.83 on the global executor (docs/benchmarks.md). A handler that awaits (a
-        /// database, another service) frees the loop while it waits, so other requests go on; a handler that
-        /// blocks the thread or computes for long holds this worker's connection meanwhile (its reads, its writes
-        /// and its other requests; other workers have their own connections): such handlers belong on
-        /// ``globalConcurrent``.
+        /// batch of requests, which is most of what a raw NATS responder does not pay (docs/benchmarks.md). A
+        /// handler that awaits (a database, another service) frees the loop while it waits, so other requests go
+        /// on; a handler that blocks the thread or computes for long holds this worker's connection meanwhile (its
+        /// reads, its writes and its other requests; other workers have their own connections): such handlers
+        /// belong on ``globalConcurrent``.
         case connectionEventLoop
         /// On Swift's global concurrent executor: handlers of one worker run in parallel on every core, each batch
         /// of requests hopping from the connection's thread to the executor's and its answers back.
