@@ -23,6 +23,7 @@ let package = Package(
     name: "VettID",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "VettIDCore", targets: ["VettIDCore"]),
         .library(name: "VettIDCrypto", targets: ["VettIDCrypto"]),
         .library(name: "VettIDAttestation", targets: ["VettIDAttestation"]),
         .library(name: "NATSClient", targets: ["NATSClient"]),
@@ -60,11 +61,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
+        // One definition of each concept both packages share: the coded-error protocol, the wire error codes
+        // (generated from openapi.yaml), the wall clock, the password policy. No dependencies, Foundation-light.
+        .target(
+            name: "VettIDCore",
+            swiftSettings: swiftSettings
+        ),
         // Pure cryptography shared by the SDK and the server: base64url, JWK, DPoP proofs, HPKE, NKeys, NATS JWT.
         .target(
             name: "VettIDCrypto",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto")
+                "VettIDCore",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -72,7 +80,8 @@ let package = Package(
         .target(
             name: "VettIDAttestation",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto")
+                "VettIDCore",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -81,6 +90,7 @@ let package = Package(
         .target(
             name: "VettIDVerification",
             dependencies: [
+                "VettIDCore",
                 "VettIDCrypto",
                 "VettIDAttestation",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -94,6 +104,7 @@ let package = Package(
         .target(
             name: "VettIDSoftwareAttestation",
             dependencies: [
+                "VettIDCore",
                 "VettIDAttestation",
                 "VettIDVerification",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -108,6 +119,7 @@ let package = Package(
         .target(
             name: "VettIDSoftwareAttestationClient",
             dependencies: [
+                "VettIDCore",
                 "VettIDSoftwareAttestation",
                 "VettIDAttestation",
                 "VettIDClient",
@@ -119,6 +131,7 @@ let package = Package(
         .target(
             name: "NATSClient",
             dependencies: [
+                "VettIDCore",
                 "VettIDCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -140,7 +153,7 @@ let package = Package(
         // Shared by the SDK, the token issuer and the vault worker so they cannot drift apart.
         .target(
             name: "VettIDMessaging",
-            dependencies: ["VettIDCrypto"],
+            dependencies: ["VettIDCore", "VettIDCrypto"],
             swiftSettings: swiftSettings
         ),
         // Types and client generated from openapi.yaml (scripts/generate-openapi; committed, drift-checked).
@@ -157,6 +170,7 @@ let package = Package(
         .target(
             name: "VettIDClient",
             dependencies: [
+                "VettIDCore",
                 "VettIDAPI",
                 "VettIDCrypto",
                 "VettIDAttestation",
@@ -188,6 +202,7 @@ let package = Package(
         .target(
             name: "VettIDNats",
             dependencies: [
+                "VettIDCore",
                 "VettIDClient",
                 "VettIDMessaging",
                 "VettIDCrypto",
@@ -201,30 +216,31 @@ let package = Package(
         // @Observable @MainActor view models over pure state machines (sign-in, enrollment, vault auth and status).
         .target(
             name: "VettIDViewModels",
-            dependencies: ["VettIDClient"],
+            dependencies: ["VettIDCore", "VettIDClient"],
             swiftSettings: swiftSettings
         ),
         // The messaging status line's presentation (over VettIDNats's set-up and connection states).
         .target(
             name: "VettIDNatsViewModels",
-            dependencies: ["VettIDNats", "VettIDViewModels"],
+            dependencies: ["VettIDCore", "VettIDNats", "VettIDViewModels"],
             swiftSettings: swiftSettings
         ),
         // SwiftUI views that only lay out VettIDViewModels' presentation values; every file is behind
         // `#if canImport(SwiftUI)`, type-checked on Linux by scripts/check-apple-only against Tests/AppleAPIShims.
         .target(
             name: "VettIDUI",
-            dependencies: ["VettIDViewModels", "VettIDClient"],
+            dependencies: ["VettIDCore", "VettIDViewModels", "VettIDClient"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "VettIDNatsUI",
-            dependencies: ["VettIDUI", "VettIDNatsViewModels", "VettIDNats", "VettIDViewModels"],
+            dependencies: ["VettIDCore", "VettIDUI", "VettIDNatsViewModels", "VettIDNats", "VettIDViewModels"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "VettIDAttestationTests",
             dependencies: [
+                "VettIDCore",
                 "VettIDAttestation",
                 "VettIDVerification",
                 "VettIDSoftwareAttestation",
@@ -238,6 +254,7 @@ let package = Package(
         .testTarget(
             name: "VettIDCryptoTests",
             dependencies: [
+                "VettIDCore",
                 "VettIDCrypto",
                 "VettIDVerification",
                 "VettIDTestSupport",
@@ -246,13 +263,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "VettIDCoreTests",
+            dependencies: ["VettIDCore", "VettIDTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "VettIDMessagingTests",
-            dependencies: ["VettIDMessaging", "VettIDCrypto"],
+            dependencies: ["VettIDCore", "VettIDMessaging", "VettIDCrypto"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "NATSClientTests",
             dependencies: [
+                "VettIDCore",
                 "NATSClient",
                 "VettIDCrypto",
                 "VettIDTestSupport",
@@ -267,6 +290,7 @@ let package = Package(
         .target(
             name: "VettIDTestSupport",
             dependencies: [
+                "VettIDCore",
                 "NATSClient",
                 "VettIDCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -281,6 +305,7 @@ let package = Package(
         .testTarget(
             name: "VettIDTestSupportTests",
             dependencies: [
+                "VettIDCore",
                 "VettIDTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -294,6 +319,7 @@ let package = Package(
         .testTarget(
             name: "NATSIntegrationTests",
             dependencies: [
+                "VettIDCore",
                 "NATSClient",
                 "VettIDTestSupport",
                 "VettIDCrypto",
@@ -306,8 +332,9 @@ let package = Package(
         // The SDK's NATS layer (credentials, manager, token swaps, owner space) against a real nats-server in
         // operator mode (skipped if it is absent).
         .testTarget(
-            name: "VettIDNATSLayerTests",
+            name: "VettIDNatsIntegrationTests",
             dependencies: [
+                "VettIDCore",
                 "VettIDClient",
                 "VettIDNats",
                 "VettIDMessaging",
@@ -318,10 +345,35 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Fixtures the SDK's test targets share (sample NATS credentials, a scripted credential provider).
+        .target(
+            name: "VettIDClientTestSupport",
+            dependencies: ["VettIDCore", "VettIDClient", "VettIDMessaging"],
+            path: "Tests/VettIDClientTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // The NATS layer's unit tests (state machine, manager on a fake client, de-duplication).
+        .testTarget(
+            name: "VettIDNatsTests",
+            dependencies: [
+                "VettIDCore",
+                "VettIDClient",
+                "VettIDClientTestSupport",
+                "VettIDNats",
+                "VettIDMessaging",
+                "NATSClient",
+                "VettIDTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "VettIDClientTests",
             dependencies: [
+                "VettIDCore",
                 "VettIDClient",
+                "VettIDClientTestSupport",
                 "VettIDNats",
                 "VettIDAPI",
                 "VettIDCrypto",
@@ -342,6 +394,7 @@ let package = Package(
         .testTarget(
             name: "VettIDViewModelsTests",
             dependencies: [
+                "VettIDCore",
                 "VettIDViewModels", "VettIDNatsViewModels", "VettIDNats", "VettIDClient", "VettIDMessaging",
             ],
             swiftSettings: swiftSettings

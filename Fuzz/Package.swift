@@ -42,9 +42,12 @@ let package = Package(
         // The driver entry point, a reference CBOR reader and a synchronous bridge for async verifiers.
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"]),
         // The decoder's sources are compiled into the fuzzer itself (Sources/NATSDecoderFuzzer/NATSProtocol links to
-        // Sources/NATSClient/Protocol, which needs only NIOCore): depending on NATSClient would build NIOPosix,
+        // Sources/NATSClient/Protocol, which needs only NIOCore and VettIDCore): depending on NATSClient would build NIOPosix,
         // NIOSSL and its BoringSSL, ServiceLifecycle and the rest of the connection with sanitizers for nothing.
-        fuzzer("NATSDecoderFuzzer", [.product(name: "NIOCore", package: "swift-nio")]),
+        fuzzer(
+            "NATSDecoderFuzzer",
+            [.product(name: "NIOCore", package: "swift-nio"), .product(name: "VettIDCore", package: "VettID")]
+        ),
         fuzzer("AuthenticatorDataFuzzer", [.product(name: "VettIDAttestation", package: "VettID")]),
         fuzzer("AppAttestAssertionFuzzer", appAttest),
         fuzzer("AppAttestAttestationFuzzer", appAttest),

@@ -1,12 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The error thrown by App Attest verification.
 
 /// An App Attest attestation or assertion was refused.
-public struct AppAttestError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AppAttestError: CodedError, Hashable {
     /// An open set of reasons, one per check.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable identifier of the reason.
         public let rawValue: String
         /// Wraps a raw identifier.
@@ -42,8 +44,6 @@ public struct AppAttestError: Error, Sendable, Hashable, CustomStringConvertible
         public static let invalidAssertionSignature = Code(rawValue: "invalid_assertion_signature")
         /// The assertion counter is not greater than the stored counter (a replay or a cloned key).
         public static let counterNotIncreased = Code(rawValue: "counter_not_increased")
-
-        public var description: String { rawValue }
     }
 
     /// Why it was refused.
@@ -51,11 +51,12 @@ public struct AppAttestError: Error, Sendable, Hashable, CustomStringConvertible
     /// A human-readable detail.
     public let reason: String
 
+    /// The same as ``reason``: what `CodedError` reads.
+    public var message: String { reason }
+
     /// Creates an error.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "AppAttestError(\(code.rawValue)): \(reason)" }
 }

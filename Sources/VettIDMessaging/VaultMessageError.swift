@@ -1,15 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The typed error of the vault wire format.
 
 /// Why a vault message or subject was refused. The code is sent back to the app in error responses.
-public struct VaultMessageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct VaultMessageError: CodedError, Hashable {
     /// An open set of error codes (new ones can be added without breaking callers).
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Not JSON, not an object, or too deep.
         public static let malformedJSON = Code(rawValue: "malformed_message")
@@ -38,6 +39,4 @@ public struct VaultMessageError: Error, Sendable, Hashable, CustomStringConverti
         self.code = code
         self.message = message
     }
-
-    public var description: String { "VaultMessageError(\(code)): \(message)" }
 }

@@ -2,19 +2,18 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import VettIDClient
+public import VettIDCore
 public import VettIDMessaging
 
 /// A failure of the NATS layer (``NatsConnection``, ``OwnerSpaceClient``, ``MessageSpaceClient``). The code set is
 /// open; `catch NatsConnectionError.Code.timeout` works through the `~=` overload.
-public struct NatsConnectionError: Error, Sendable, CustomStringConvertible {
+public struct NatsConnectionError: CodedError {
     /// A stable code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The stable name.
-        public var description: String { rawValue }
 
         /// `not_connected`: there is no usable connection right now (never connected, reconnecting after the
         /// token was refused, or disconnected).
@@ -37,11 +36,6 @@ public struct NatsConnectionError: Error, Sendable, CustomStringConvertible {
         public static let vaultError = Code(rawValue: "vault_error")
         /// `invalid_subject`: a topic is not a plain subject token sequence.
         public static let invalidSubject = Code(rawValue: "invalid_subject")
-
-        /// Lets `catch NatsConnectionError.Code.x` patterns match an error by its code.
-        public static func ~= (code: Code, error: any Error) -> Bool {
-            (error as? NatsConnectionError)?.code == code
-        }
     }
 
     /// The code.
@@ -60,7 +54,4 @@ public struct NatsConnectionError: Error, Sendable, CustomStringConvertible {
         self.vaultError = vaultError
         self.underlying = underlying
     }
-
-    /// Code and message.
-    public var description: String { "NatsConnectionError(\(code)): \(message)" }
 }

@@ -1,16 +1,17 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-public import Foundation
+import Foundation
 public import Logging
 public import NATSClient
 import VettIDClient
+public import VettIDCore
 
 extension NatsConnectionManager {
     /// How a ``NatsConnectionManager`` connects and refreshes; immutable once the manager is created.
     public struct Configuration: Sendable {
-        /// When to refresh the token (``NatsConnectionStateMachine/Timing/refreshWindow``: one hour before expiry).
-        public var timing: NatsConnectionStateMachine.Timing
+        /// When to refresh the token (``NatsConnectionManagerStateMachine/Timing/refreshWindow``: one hour before expiry).
+        public var timing: NatsConnectionManagerStateMachine.Timing
         /// TLS roots (a custom CA for a `tls://` endpoint), client certificate, server name.
         public var tls: NATSTLSConfiguration
         /// How `NATSClient` reconnects after losing the server (a restart, the network).
@@ -32,13 +33,13 @@ extension NatsConnectionManager {
         /// Times refreshes (tests pass a faster or manual clock).
         public var clock: any Clock<Duration>
         /// The current time for expiry checks.
-        public var now: @Sendable () -> Date
+        public var wallClock: any WallClock
         /// The network stack (`NATSClient` chooses by default).
         public var transport: NATSTransport
 
         /// Creates a configuration.
         public init(
-            timing: NatsConnectionStateMachine.Timing = .init(),
+            timing: NatsConnectionManagerStateMachine.Timing = .init(),
             tls: NATSTLSConfiguration = NATSTLSConfiguration(),
             reconnect: NATSReconnectPolicy = NATSReconnectPolicy(maxAttemptsPerServer: nil),
             name: String? = "vettid-app",
@@ -49,7 +50,7 @@ extension NatsConnectionManager {
             drainTimeout: Duration = .seconds(10),
             logger: Logger = Logger(label: "dev.vettid.nats"),
             clock: any Clock<Duration> = ContinuousClock(),
-            now: @escaping @Sendable () -> Date = { Date() },
+            wallClock: any WallClock = SystemWallClock(),
             transport: NATSTransport = .automatic
         ) {
             self.timing = timing
@@ -63,7 +64,7 @@ extension NatsConnectionManager {
             self.drainTimeout = drainTimeout
             self.logger = logger
             self.clock = clock
-            self.now = now
+            self.wallClock = wallClock
             self.transport = transport
         }
     }

@@ -6,6 +6,7 @@ import Logging
 import NATSClient
 public import Observation
 public import VettIDClient
+import VettIDCore
 public import VettIDMessaging
 
 /// Keeps the member's app connected to nats-server with a valid token, for the UI and for messaging.
@@ -29,7 +30,7 @@ public import VettIDMessaging
 /// restarts are left to `NATSClient`, which reconnects and restores the subscriptions (the state shows
 /// ``NatsConnectionState/connecting`` meanwhile).
 ///
-/// The logic is ``NatsConnectionStateMachine``; this class only carries out its actions. Logs name token ids,
+/// The logic is ``NatsConnectionManagerStateMachine``; this class only carries out its actions. Logs name token ids,
 /// endpoints and expiries, never JWTs, seeds or creds.
 @Observable
 @MainActor
@@ -54,7 +55,7 @@ public final class NatsConnectionManager {
     @ObservationIgnored private let provider: any NatsCredentialProvider
     @ObservationIgnored private let store: NatsCredentialStore
     @ObservationIgnored private let logger: Logger
-    @ObservationIgnored private var machine: NatsConnectionStateMachine
+    @ObservationIgnored private var machine: NatsConnectionManagerStateMachine
     @ObservationIgnored private var refreshTimer: Task<Void, Never>?
     @ObservationIgnored private var eventTask: Task<Void, Never>?
     @ObservationIgnored private var stateObservers: [UInt64: AsyncStream<NatsConnectionState>.Continuation] = [:]
@@ -73,7 +74,7 @@ public final class NatsConnectionManager {
         self.provider = provider
         self.store = store
         self.logger = configuration.logger
-        self.machine = NatsConnectionStateMachine(timing: configuration.timing)
+        self.machine = NatsConnectionManagerStateMachine(timing: configuration.timing)
         let events = connection.events
         eventTask = Task { [weak self] in
             for await (tokenID, event) in events {
@@ -109,12 +110,12 @@ public final class NatsConnectionManager {
     /// Swaps to fresh credentials now (make-before-break); returns when the swap finished or failed (the current
     /// connection then stays and a retry is scheduled).
     public func refresh() async {
-        await perform { [now = configuration.now()] in $0.refreshRequested(nil, now: now) }
+        await perform { [now = configuration.wallClock.now()] in $0.refreshRequested(nil, now: now) }
     }
 
     /// Swaps to `credentials`, already issued (by `NatsTokenRefreshTask`); ignored unless connected.
     public func refresh(using credentials: NatsCredentials) async {
-        await perform { [now = configuration.now()] in $0.refreshRequested(credentials, now: now) }
+        await perform { [now = configuration.wallClock.now()] in $0.refreshRequested(credentials, now: now) }
     }
 
     /// Closes the connection and ends every managed subscription.
@@ -155,14 +156,16 @@ public final class NatsConnectionManager {
 
     // MARK: Carrying out the machine's actions
 
-    private func perform(_ event: (inout NatsConnectionStateMachine) -> [NatsConnectionStateMachine.Action]) async {
+    private func perform(
+        _ event: (inout NatsConnectionManagerStateMachine) -> [NatsConnectionManagerStateMachine.Action]
+    ) async {
         let actions = event(&machine)
         publish()
         await run(actions)
     }
 
     private func handle(_ event: NATSEvent, tokenID: String) async {
-        let now = configuration.now()
+        let now = configuration.wallClock.now()
         switch event {
         case .disconnected(let error):
             logger.info(
@@ -183,14 +186,14 @@ public final class NatsConnectionManager {
         }
     }
 
-    private func run(_ initial: [NatsConnectionStateMachine.Action]) async {
+    private func run(_ initial: [NatsConnectionManagerStateMachine.Action]) async {
         var queue = initial[...]
         while let action = queue.popFirst() {
-            var next: [NatsConnectionStateMachine.Action] = []
+            var next: [NatsConnectionManagerStateMachine.Action] = []
             switch action {
             case .loadStoredCredentials:
                 let stored = await store.load()
-                next = machine.storedCredentialsLoaded(stored, now: configuration.now())
+                next = machine.storedCredentialsLoaded(stored, now: configuration.wallClock.now())
             case .fetchCredentials:
                 logger.debug("NATS: requesting credentials")
                 do {
@@ -200,10 +203,10 @@ public final class NatsConnectionManager {
                         metadata: [
                             "nats.token_id": "\(credentials.tokenID)", "nats.expires_at": "\(credentials.expiresAt)",
                         ])
-                    next = machine.credentialsIssued(credentials, now: configuration.now())
+                    next = machine.credentialsIssued(credentials, now: configuration.wallClock.now())
                 } catch {
                     logger.warning("NATS: no credentials", metadata: ["error": "\(Self.summary(of: error))"])
-                    next = machine.credentialsFailed(Self.summary(of: error), now: configuration.now())
+                    next = machine.credentialsFailed(Self.summary(of: error), now: configuration.wallClock.now())
                 }
             case .storeCredentials(let credentials):
                 do {
@@ -215,24 +218,24 @@ public final class NatsConnectionManager {
             case .connect(let credentials):
                 do {
                     try await connection.install(credentials, retiring: .close)
-                    next = machine.connectSucceeded(now: configuration.now())
+                    next = machine.connectSucceeded(now: configuration.wallClock.now())
                 } catch {
                     logger.warning(
                         "NATS: connect failed",
                         metadata: ["nats.token_id": "\(credentials.tokenID)", "error": "\(error.message)"])
                     next = machine.connectFailed(
-                        NatsDisconnectReason(error.underlying as? NATSError), now: configuration.now())
+                        NatsDisconnectReason(error.underlying as? NATSError), now: configuration.wallClock.now())
                 }
             case .swap(let credentials):
                 do {
                     try await connection.install(credentials, retiring: .drain)
                     logger.info("NATS: swapped to a fresh token", metadata: ["nats.token_id": "\(credentials.tokenID)"])
-                    next = machine.swapSucceeded(now: configuration.now())
+                    next = machine.swapSucceeded(now: configuration.wallClock.now())
                 } catch {
                     logger.warning(
                         "NATS: swap failed; the current connection stays", metadata: ["error": "\(error.message)"])
                     next = machine.swapFailed(
-                        NatsDisconnectReason(error.underlying as? NATSError), now: configuration.now())
+                        NatsDisconnectReason(error.underlying as? NATSError), now: configuration.wallClock.now())
                 }
             case .dropConnection:
                 await connection.drop()
@@ -263,7 +266,7 @@ public final class NatsConnectionManager {
             // cancel the refresh.
             Task { @MainActor [weak self] in
                 guard let self else { return }
-                await self.perform { [now = self.configuration.now()] in $0.refreshDue(now: now) }
+                await self.perform { [now = self.configuration.wallClock.now()] in $0.refreshDue(now: now) }
             }
         }
     }

@@ -4,7 +4,7 @@
 public import NATSClient
 import VettIDClient
 
-/// Why a NATS connection was lost, as far as the ``NatsConnectionStateMachine`` cares.
+/// Why a NATS connection was lost, as far as the ``NatsConnectionManagerStateMachine`` cares.
 public enum NatsDisconnectReason: Sendable, Hashable {
     /// nats-server refused or cut off the credentials (`User Authentication Expired`, `… Revoked`,
     /// `Authorization Violation`): reconnecting with them cannot work, new ones are needed.

@@ -17,7 +17,8 @@ extension NatsTokenRefreshTask {
     ) {
         self.init(
             provider: provider, store: store, scheduler: scheduler, identifier: identifier, interval: interval,
-            refreshWindow: manager.configuration.timing.refreshWindow, logger: logger, now: manager.configuration.now
+            refreshWindow: manager.configuration.timing.refreshWindow, logger: logger,
+            clock: manager.configuration.wallClock
         ) { [weak manager] credentials in
             await manager?.refresh(using: credentials)
         }

@@ -1,11 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-public import Foundation
+import Foundation
 import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
+public import VettIDCore
 public import VettIDCrypto
 public import VettIDMessaging
 
@@ -15,7 +16,7 @@ public import VettIDMessaging
 /// ```swift
 /// let vault = try manager.ownerSpace()
 /// let status = try await vault.status()
-/// let result = try await vault.executeHandler("echo", payload: .object([("hello", .string("vault"))]))
+/// let result = try await vault.executeHandler(.echo, payload: .object([("hello", .string("vault"))]))
 /// for await response in try vault.subscribeToVaultResponses() { … }
 /// ```
 ///
@@ -26,14 +27,13 @@ public struct OwnerSpaceClient: Sendable {
     /// The member's namespaces.
     public let namespace: VaultNamespace
     let connection: NatsConnection
-    let now: @Sendable () -> Date
+    let clock: any WallClock
 
     /// Creates a client over `connection` (``NatsConnectionManager/ownerSpace()`` does this).
-    public init(connection: NatsConnection, namespace: VaultNamespace, now: @escaping @Sendable () -> Date = { Date() })
-    {
+    public init(connection: NatsConnection, namespace: VaultNamespace, clock: any WallClock = SystemWallClock()) {
         self.connection = connection
         self.namespace = namespace
-        self.now = now
+        self.clock = clock
     }
 
     /// Publishes `message` to `OwnerSpace.{guid}.forVault.{type}` without waiting for an answer (the vault answers
@@ -66,12 +66,14 @@ public struct OwnerSpaceClient: Sendable {
         return response
     }
 
-    /// Runs handler `handlerID` with `payload` in the vault and returns its result.
+    /// Runs `handler` (e.g. `.echo`, `.vaultInfo`, or a string literal for a handler this version does not name)
+    /// with `payload` in the vault and returns its result.
     /// - Throws: ``NatsConnectionError`` `vault_error` (with ``NatsConnectionError/vaultError``: `unknown_handler`,
     ///   `handler_failed`, …) and the errors of ``request(_:timeout:)``.
-    public func executeHandler(_ handlerID: String, payload: JSONValue = .null, timeout: Duration? = nil)
+    public func executeHandler(_ handler: VaultHandlerID, payload: JSONValue = .null, timeout: Duration? = nil)
         async throws(NatsConnectionError) -> JSONValue
     {
+        let handlerID = handler.rawValue
         let response = try await request(
             .executeHandler(id: Self.makeID(), handlerID: handlerID, payload: payload, timestamp: timestamp()),
             timeout: timeout)
@@ -141,5 +143,5 @@ public struct OwnerSpaceClient: Sendable {
 
     static func makeID() -> String { UUID().uuidString.lowercased() }
 
-    private func timestamp() -> Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded()) }
+    private func timestamp() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded()) }
 }

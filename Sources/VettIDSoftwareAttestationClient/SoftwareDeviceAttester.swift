@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Crypto
-public import Foundation
+import Foundation
 import VettIDAttestation
 public import VettIDClient
+public import VettIDCore
 public import VettIDSoftwareAttestation
 
 /// A `DeviceAttester` producing App Attest-format attestations and assertions with a software key under a
@@ -21,24 +22,24 @@ public actor SoftwareDeviceAttester: DeviceAttester {
     public nonisolated let storageKeyPrefix: String
     private let attester: SoftwareAttester
     private let store: any SecureStore
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
 
     /// Creates an attester.
     /// - Parameters:
     ///   - attester: Builds the objects (authority, `"<TeamID>.<bundleID>"`, environment).
     ///   - store: Where the attested key and counter persist.
     ///   - storageKeyPrefix: The store key prefix (default `vettid.software-attester`).
-    ///   - now: The clock for certificate validity.
+    ///   - clock: The clock for certificate validity.
     public init(
         attester: SoftwareAttester,
         store: any SecureStore,
         storageKeyPrefix: String = "vettid.software-attester",
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.attester = attester
         self.store = store
         self.storageKeyPrefix = storageKeyPrefix
-        self.now = now
+        self.clock = clock
     }
 
     private var keyStorageKey: String { "\(storageKeyPrefix).key" }
@@ -63,7 +64,7 @@ public actor SoftwareDeviceAttester: DeviceAttester {
         let key = SoftwareAttestationKey()
         let object: [UInt8]
         do {
-            object = try attester.attestKey(key, clientDataHash: clientDataHash.bytes, now: now())
+            object = try attester.attestKey(key, clientDataHash: clientDataHash.bytes, now: clock.now())
         } catch {
             throw DeviceAttestationError(
                 code: .systemFailure, message: "The software attester failed.", underlying: error)

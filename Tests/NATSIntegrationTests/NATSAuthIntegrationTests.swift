@@ -118,7 +118,7 @@ struct NATSAuthIntegrationTests {
         defer { server.cleanUp() }
         let user = try setup.user(
             NATSUserClaims(
-                permissions: NATSPermissions(
+                permissions: NATSClaimPermissions(
                     publish: NATSPermission(allow: ["allowed.>", "_INBOX.>"]),
                     subscribe: NATSPermission(allow: ["allowed.>", "_INBOX.>"])
                 )

@@ -3,6 +3,8 @@
 
 import Foundation
 import Testing
+import VettIDClientTestSupport
+import VettIDCore
 import VettIDCrypto
 import VettIDTestSupport
 
@@ -102,22 +104,15 @@ final class FakeLaunch: BackgroundRefreshLaunch {
     }
 }
 
-/// A wall clock the test moves.
-final class TestWallClock: Sendable {
-    private let current = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(hours: Double) { current.withLock { $0 = $0.addingTimeInterval(hours * 3600) } }
-}
-
 @Suite("Background refresh scheduler", .timeLimit(.minutes(1)))
 struct BackgroundRefreshSchedulerTests {
     static let vault = VaultRefreshTask.defaultIdentifier
     static let nats = NatsTokenRefreshTask.defaultIdentifier
 
     static func make(
-        _ system: FakeRefreshSystem, wall: TestWallClock = TestWallClock(), clock: ManualClock = ManualClock()
+        _ system: FakeRefreshSystem, wall: ManualClock = ManualClock(), clock: ManualClock = ManualClock()
     ) -> BackgroundRefreshScheduler {
-        BackgroundRefreshScheduler(system: system, clock: clock, now: { wall.now })
+        BackgroundRefreshScheduler(system: system, clock: clock, wallClock: wall.wall)
     }
 
     @Test(
@@ -159,23 +154,23 @@ struct BackgroundRefreshSchedulerTests {
     @Test("both jobs scheduled: one pending request, the job due first's")
     func onePendingRequest() throws {
         let system = FakeRefreshSystem()
-        let wall = TestWallClock()
+        let wall = ManualClock()
         let scheduler = Self.make(system, wall: wall)
         try scheduler.registerLaunchHandlers()
         try scheduler.register(identifier: Self.vault) { true }
         try scheduler.register(identifier: Self.nats) { true }
         try scheduler.schedule(identifier: Self.vault, interval: sixHours)
         try scheduler.schedule(identifier: Self.nats, interval: .seconds(2 * 3600))
-        #expect(system.pending == [Self.nats: wall.now.addingTimeInterval(2 * 3600)])
+        #expect(system.pending == [Self.nats: wall.wall.now().addingTimeInterval(2 * 3600)])
         #expect(scheduler.pendingRequest?.identifier == Self.nats)
         scheduler.cancel(identifier: Self.nats)
-        #expect(system.pending == [Self.vault: wall.now.addingTimeInterval(6 * 3600)])
+        #expect(system.pending == [Self.vault: wall.wall.now().addingTimeInterval(6 * 3600)])
     }
 
     @Test("a launch runs every due job, submits the next request, then completes")
     func launchRunsDueJobs() async throws {
         let system = FakeRefreshSystem()
-        let wall = TestWallClock()
+        let wall = ManualClock()
         let scheduler = Self.make(system, wall: wall)
         try scheduler.registerLaunchHandlers()
         let runs = LockedValue([String]())
@@ -187,12 +182,12 @@ struct BackgroundRefreshSchedulerTests {
             }
             try scheduler.schedule(identifier: identifier, interval: sixHours)
         }
-        wall.advance(hours: 6)
+        wall.advance(6 * 3600)
         let launch = system.launch(try #require(scheduler.pendingRequest?.identifier))
         #expect(await eventually { launch.completions == [true] })
         #expect(runs.withLock { $0.sorted() } == [Self.nats, Self.vault])
         #expect(system.pending.count == 1)
-        #expect(scheduler.pendingRequest?.earliestBeginDate == wall.now.addingTimeInterval(6 * 3600))
+        #expect(scheduler.pendingRequest?.earliestBeginDate == wall.wall.now().addingTimeInterval(6 * 3600))
         #expect(!scheduler.isLaunchInProgress)
     }
 
@@ -245,23 +240,24 @@ struct BackgroundRefreshSchedulerTests {
     @Test("VaultRefreshTask and NatsTokenRefreshTask share the scheduler: one request, both run in one launch")
     func seedTasksShareOneRequest() async throws {
         let system = FakeRefreshSystem()
-        let wall = TestWallClock()
+        let wall = ManualClock()
         let scheduler = Self.make(system, wall: wall)
         try scheduler.registerLaunchHandlers()
         let syncs = LockedValue(0)
         let vault = VaultRefreshTask(scheduler: scheduler) {
             syncs.withLock { $0 += 1 }
             return VaultSyncResult(
-                status: .keysReplenished, lastSyncAt: wall.now, transactionKeysRemaining: 20, newTransactionKeys: [],
+                status: .keysReplenished, lastSyncAt: wall.wall.now(), transactionKeysRemaining: 20,
+                newTransactionKeys: [],
                 credentialVersion: 1, storedTransactionKeys: 20)
         }
         let store = NatsCredentialStore(store: InMemorySecureStore())
-        let provider = ScriptedNatsProvider([.success(sampleNatsCredentials(tokenID: "t", issued: wall.now))])
-        let nats = NatsTokenRefreshTask(provider: provider, store: store, scheduler: scheduler, now: { wall.now })
+        let provider = ScriptedNatsProvider([.success(sampleNatsCredentials(tokenID: "t", issued: wall.wall.now()))])
+        let nats = NatsTokenRefreshTask(provider: provider, store: store, scheduler: scheduler, clock: wall.wall)
         try await vault.start()
         try await nats.start()
         #expect(system.pending.count == 1)
-        wall.advance(hours: 6)
+        wall.advance(6 * 3600)
         let launch = system.launch(try #require(scheduler.pendingRequest?.identifier))
         #expect(await eventually { launch.completions == [true] })
         #expect(syncs.withLock { $0 } == 1)

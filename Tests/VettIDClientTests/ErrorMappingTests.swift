@@ -6,6 +6,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import Testing
 import VettIDAPI
+import VettIDCore
 
 @testable import VettIDClient
 

@@ -6,20 +6,13 @@ import HTTPTypes
 import Logging
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient
+import VettIDTestSupport
 
 @testable import VettIDClient
-
-/// A settable clock.
-final class TestClock: Sendable {
-    private let current = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
 
 @Suite("Gate client")
 struct GateClientTests {
@@ -32,13 +25,12 @@ struct GateClientTests {
 
     func makeFixture(
         developmentToken: String? = nil,
-        clock: TestClock? = nil,
+        clock: ManualClock? = nil,
         server existing: FakeGateServer? = nil,
         store existingStore: InMemorySecureStore? = nil
     ) async throws -> Fixture {
-        let now: @Sendable () -> Date
-        if let clock { now = { clock.now } } else { now = { Date() } }
-        let server = try existing ?? FakeGateServer(now: now)
+        let wall: any WallClock = clock?.wall ?? SystemWallClock()
+        let server = try existing ?? FakeGateServer(clock: wall)
         let transport = server.transport()
         let store = existingStore ?? InMemorySecureStore()
         let configuration = try GateClientConfiguration(
@@ -46,7 +38,7 @@ struct GateClientTests {
             teamID: "ABCDE12345",
             bundleID: "dev.vettid.gate-tests",
             transport: transport,
-            now: now
+            clock: wall
         )
         let attester: any DeviceAttester =
             if let developmentToken {
@@ -127,14 +119,14 @@ struct GateClientTests {
 
     @Test("the token is reused until 60 s before expiry, then replaced")
     func refreshBeforeExpiry() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let fixture = try await makeFixture(developmentToken: "dev-token", clock: clock)
         await fixture.server.set(expiresIn: 300)
         let first = try await fixture.client.accessToken()
-        clock.advance(by: 239)
+        clock.advance(239)
         #expect(try await fixture.client.accessToken() == first)
         #expect(await fixture.client.mintCount == 1)
-        clock.advance(by: 2)  // 241 s: the token expires within 60 s
+        clock.advance(2)  // 241 s: the token expires within 60 s
         let second = try await fixture.client.accessToken()
         #expect(second != first)
         #expect(await fixture.client.mintCount == 2)
@@ -270,13 +262,13 @@ struct GateTokenCacheTests {
     @Test("100 concurrent callers share one mint; a failed mint is retried by the next caller")
     func singleFlight() async throws {
         let counter = Counter()
-        let clock = TestClock()
-        let cache = GateTokenCache(refreshMargin: 60, now: { clock.now }) {
+        let clock = ManualClock()
+        let cache = GateTokenCache(refreshMargin: 60, clock: clock.wall) {
             () async throws(GateError) -> GateAccessToken in
             let count = await counter.increment()
             try? await Task.sleep(for: .milliseconds(50))
             if count == 2 { throw GateError(code: .network, message: "down") }
-            return GateAccessToken(value: "t\(count)", expiresAt: clock.now.addingTimeInterval(300))
+            return GateAccessToken(value: "t\(count)", expiresAt: clock.wall.now().addingTimeInterval(300))
         }
         let values = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<100 { group.addTask { try await cache.validToken().value } }
@@ -286,7 +278,7 @@ struct GateTokenCacheTests {
         #expect(await counter.value == 1)
         #expect(try await cache.validToken().value == "t1")
         // now within 60 s of expiry: the next call mints; that mint fails, the one after succeeds
-        clock.advance(by: 241)
+        clock.advance(241)
         await #expect(throws: GateError.self) { _ = try await cache.validToken() }
         #expect(try await cache.validToken().value == "t3")
         #expect(await cache.mintCount == 3)

@@ -3,6 +3,7 @@
 
 import Foundation
 import Testing
+import VettIDClientTestSupport
 import VettIDMessaging
 
 @testable import VettIDClient

@@ -3,6 +3,9 @@
 
 import Foundation
 import Testing
+import VettIDClientTestSupport
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDClient
 
@@ -30,7 +33,8 @@ struct NatsTokenRefreshTaskTests {
         let handed = HandedOver()
         let clock = ManualClock()
         let task = NatsTokenRefreshTask(
-            provider: provider, store: store, scheduler: InProcessBackgroundScheduler(clock: clock), now: { now }
+            provider: provider, store: store, scheduler: InProcessBackgroundScheduler(clock: clock),
+            clock: ManualClock(start: now).wall
         ) { await handed.add($0) }
         guard case .notNeeded = await task.refreshIfNeeded() else {
             Issue.record("refreshed credentials with five hours left")
@@ -40,7 +44,7 @@ struct NatsTokenRefreshTaskTests {
 
         let later = NatsTokenRefreshTask(
             provider: provider, store: store, scheduler: InProcessBackgroundScheduler(clock: clock),
-            now: { now.addingTimeInterval(4.5 * 3600) }
+            clock: ManualClock(start: now.addingTimeInterval(4.5 * 3600)).wall
         ) { await handed.add($0) }
         try await later.start(firstRunAfter: .zero)
         var outcomes = later.outcomes.makeAsyncIterator()

@@ -4,6 +4,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import VettIDCore
 import VettIDCrypto
 
 @testable import VettIDClient

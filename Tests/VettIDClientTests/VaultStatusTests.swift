@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+import VettIDCore
 import VettIDCrypto
 
 @testable import VettIDClient

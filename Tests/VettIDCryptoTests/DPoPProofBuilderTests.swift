@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 import VettIDVerification
 
 @Suite struct DPoPProofBuilderTests {
@@ -13,7 +14,7 @@ import VettIDVerification
 
     func builder() -> DPoPProofBuilder {
         let now = self.now
-        return DPoPProofBuilder(signer: signer) { now }
+        return DPoPProofBuilder(signer: signer, clock: .fixed(now))
     }
 
     @Test func buildsTheRFCShape() async throws {
@@ -62,8 +63,8 @@ import VettIDVerification
         let proof = try await builder().proof(
             method: "PATCH", url: "https://API.example.com:443/v1/items/7?x=1", accessToken: "tok", nonce: nonce)
         let verifier = DPoPVerifier(
-            configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: issuer
-        ) { [now] in now }
+            configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: issuer,
+            clock: .fixed(now))
         let verified = try await verifier.verify(
             DPoPRequest(
                 proof: proof, method: "PATCH", targetURI: "https://api.example.com/v1/items/7", accessToken: "tok",

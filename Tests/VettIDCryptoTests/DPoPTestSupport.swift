@@ -4,6 +4,7 @@
 import Crypto
 import Foundation
 import VettIDCrypto
+import VettIDTestSupport
 import VettIDVerification
 
 /// Builds DPoP proofs with arbitrary header and claims, to forge inputs the verifier must refuse.
@@ -45,9 +46,9 @@ func makeVerifier(
     nonces: (any DPoPNonceValidator)? = nil,
     now: Int64 = ProofForge.now
 ) -> DPoPVerifier {
-    DPoPVerifier(configuration: configuration, replayCache: cache, nonceValidator: nonces) {
-        Date(timeIntervalSince1970: TimeInterval(now))
-    }
+    DPoPVerifier(
+        configuration: configuration, replayCache: cache, nonceValidator: nonces,
+        clock: .fixed(Date(timeIntervalSince1970: TimeInterval(now))))
 }
 
 /// The refusal code, or `nil` when the proof is accepted.

@@ -56,7 +56,7 @@ import VettIDTestSupport
         #expect(claims.nats.maxData == -1)
         #expect(claims.nats.maxPayload == -1)
         #expect(claims.nats.version == 2)
-        #expect(claims.nats.permissions == NATSPermissions())
+        #expect(claims.nats.permissions == NATSClaimPermissions())
         #expect(token.hasPrefix(NATSJWT.encodedHeader + "."))
         #expect(NATSJWT.encodedHeader == root["header_b64url"] as? String)
 
@@ -124,7 +124,7 @@ import VettIDTestSupport
         #expect(decodedOperator.id == (try NATSJWT.claimsID(decodedOperator)))
 
         var accountClaims = NATSAccountClaims(revocations: [user.publicKey: now - 10])
-        accountClaims.defaultPermissions = NATSPermissions(publish: NATSPermission(deny: [">"]))
+        accountClaims.defaultPermissions = NATSClaimPermissions(publish: NATSPermission(deny: [">"]))
         let accountJWT = try NATSJWT.encode(
             NATSAccountJWTClaims(subject: account.publicKey, name: "APP", nats: accountClaims),
             signedBy: operatorKey,
@@ -142,7 +142,7 @@ import VettIDTestSupport
         #expect(payloadJSON.contains(#""subs":-1"#))
 
         let userClaims = NATSUserClaims(
-            permissions: NATSPermissions(
+            permissions: NATSClaimPermissions(
                 publish: NATSPermission(allow: ["OwnerSpace.abc.forVault.>"]),
                 subscribe: NATSPermission(allow: ["OwnerSpace.abc.forApp.>", "_INBOX.>"]),
                 response: NATSResponsePermission(maxMessages: 1, expiresNanoseconds: 60_000_000_000)

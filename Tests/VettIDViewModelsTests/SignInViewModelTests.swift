@@ -3,6 +3,7 @@
 
 import Testing
 import VettIDClient
+import VettIDCore
 
 @testable import VettIDViewModels
 

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import VettIDClient
+import VettIDCore
 
 @testable import VettIDViewModels
 

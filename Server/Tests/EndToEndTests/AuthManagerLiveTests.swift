@@ -6,6 +6,7 @@ import Logging
 import Testing
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 import VettIDServer
 
 /// The SDK's AuthManager against a real server over real HTTP (AsyncHTTPClient on Linux).

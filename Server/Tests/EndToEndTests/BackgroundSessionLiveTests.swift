@@ -8,7 +8,9 @@ import SQLKit
 import Testing
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 import VettIDServer
+import VettIDTestSupport
 
 /// Background work as a phone runs it: ``VaultRefreshTask`` and ``NatsTokenRefreshTask`` on a device whose member
 /// signed in once (DPoP-bound to the device key), hours later, with no password and no user, against the real
@@ -32,12 +34,12 @@ struct BackgroundSessionLiveTests {
         let member = AuthManager(
             configuration: try .init(
                 baseURL: server.baseURL, store: store, binding: .deviceKey(keyStore), logger: VaultLive.logger,
-                now: clock.now))
+                clock: clock))
         try await member.register(email: email, password: VaultLive.memberPassword)
         let vault = VaultService(
             configuration: try VaultServiceConfiguration(
                 baseURL: server.baseURL, deviceType: .cli, deviceID: "phone", logger: VaultLive.logger,
-                now: clock.now),
+                clock: clock),
             deviceKeyStore: keyStore,
             attester: DevelopmentTokenAttester(token: developmentToken),
             store: store,
@@ -54,7 +56,7 @@ struct BackgroundSessionLiveTests {
         let vaultRefresh = VaultRefreshTask(service: phone.vault, scheduler: scheduler)
         let natsRefresh = NatsTokenRefreshTask(
             provider: phone.vault, store: NatsCredentialStore(store: phone.store), scheduler: scheduler,
-            now: clock.now)
+            clock: clock)
         try await vaultRefresh.start()
         try await natsRefresh.start()
         return (scheduler, vaultRefresh, natsRefresh)
@@ -154,25 +156,6 @@ struct BackgroundSessionLiveTests {
             #expect(await natsRefresh.isStarted == false)
             #expect(scheduler.isScheduled(NatsTokenRefreshTask.defaultIdentifier) == false)
         }
-    }
-}
-
-/// The system clock moved forward by a settable offset; the server and the SDK share it.
-final class OffsetClock: WallClock {
-    private let offset = NIOLockedValueBox<TimeInterval>(0)
-
-    func now() -> Date {
-        Date().addingTimeInterval(offset.withLockedValue { $0 })
-    }
-
-    /// Moves the clock to `offset` after the real time.
-    func advance(to offset: Duration) {
-        self.offset.withLockedValue { $0 = TimeInterval(offset.components.seconds) }
-    }
-
-    /// Moves the clock forward by `step`.
-    func advance(by step: Duration) {
-        offset.withLockedValue { $0 += TimeInterval(step.components.seconds) }
     }
 }
 

@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import SQLKit
+import VettIDCore
 import VettIDServer
 
 /// A real backend listening on a free loopback port, with SQLite (or the test PostgreSQL) and fast Argon2.

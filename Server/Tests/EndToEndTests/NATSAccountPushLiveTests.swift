@@ -5,6 +5,7 @@ import Foundation
 import NATSClient
 import NIOConcurrencyHelpers
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDServer
 import VettIDTestSupport

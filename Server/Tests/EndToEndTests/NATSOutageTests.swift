@@ -5,6 +5,7 @@ import Foundation
 import NATSClient
 import Testing
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats

@@ -6,6 +6,7 @@ import NATSClient
 import Testing
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
@@ -576,7 +577,7 @@ struct NATSSDKLiveTests {
     /// The manager as an app creates it: TLS roots of the local nats-server, the device's VaultService as provider.
     @MainActor
     static func manager(
-        _ live: NATSLive, _ device: Device, log: LogCapture, timing: NatsConnectionStateMachine.Timing = .init(),
+        _ live: NATSLive, _ device: Device, log: LogCapture, timing: NatsConnectionManagerStateMachine.Timing = .init(),
         reconnect: NATSReconnectPolicy = NATSReconnectPolicy(maxAttemptsPerServer: nil)
     ) -> NatsConnectionManager {
         NatsConnectionManager(

@@ -7,6 +7,7 @@ import Logging
 import OpenAPIRuntime
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 
 /// Shared parts of the vault end-to-end tests: a member who invites devices, and a device running the SDK's
 /// ``VaultService`` against a real server over HTTP.
@@ -50,7 +51,7 @@ enum VaultLive {
         VaultService(
             configuration: try VaultServiceConfiguration(
                 baseURL: baseURL, deviceType: .cli, deviceID: nil, logger: logger, transport: transport,
-                credentialStorageKey: "vettid.vault.credential", now: { Date() }),
+                credentialStorageKey: "vettid.vault.credential"),
             deviceKeyStore: SoftwareDeviceKeyStore(store: store),
             attester: attester,
             store: store)

@@ -8,8 +8,10 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import VettIDClient
+import VettIDCore
 import VettIDNats
 import VettIDServer
+import VettIDTestSupport
 
 /// The SDK's front door against the real backend: configured with the base URL, team and bundle id (and, off a
 /// device, the server's development token), it picks Linux's defaults, and its parts share one store and key.
@@ -38,7 +40,7 @@ struct VettIDFacadeLiveTests {
                     configuration: .init(
                         baseURL: server.baseURL, teamID: "ABCDE12345", bundleID: "dev.vettid.facade",
                         developmentToken: Self.developmentToken, storage: .platformDefault(directory: directory),
-                        now: clock.now))
+                        clock: clock))
                 // Linux's defaults: an encrypted file, a software key, the development token.
                 #expect(vettid.store is EncryptedFileSecureStore)
                 #expect(vettid.deviceKeyStore is SoftwareDeviceKeyStore)

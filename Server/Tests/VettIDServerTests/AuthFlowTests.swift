@@ -7,6 +7,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 

@@ -5,6 +5,8 @@ import Crypto
 import Foundation
 import Logging
 import Testing
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 

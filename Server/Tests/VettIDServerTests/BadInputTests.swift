@@ -9,6 +9,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
 import Testing
+import VettIDTestSupport
 
 @testable import VettIDServer
 

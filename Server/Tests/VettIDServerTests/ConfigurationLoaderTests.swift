@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import Testing
+import VettIDCore
 
 @testable import VettIDServer
 

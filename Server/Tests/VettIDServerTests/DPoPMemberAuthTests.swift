@@ -6,7 +6,9 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import Testing
+import VettIDCore
 import VettIDCrypto
+import VettIDTestSupport
 import VettIDVerification
 
 @testable import VettIDServer

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 

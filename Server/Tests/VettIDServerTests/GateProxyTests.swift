@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDTestSupport
 

@@ -7,8 +7,10 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDSoftwareAttestation
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -60,7 +62,7 @@ import VettIDSoftwareAttestation
         try await TestApp.withApp(engine, configuration: GateTest.configuration()) { client, app in
             var device = GateTest.Device()
             let clock = app.clock
-            device.now = { clock.now() }
+            device.clock = clock
             let challenge = try await client.gateChallenge()
             clock.advance(301)
             let nonce = try await client.gateNonce(device)

@@ -6,8 +6,10 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDSoftwareAttestation
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -45,7 +47,7 @@ enum GateTest {
         let attestationKey = SoftwareAttestationKey()
         var attester = SoftwareAttester(authority: GateTest.authority, appID: GateTest.appID, environment: .development)
         /// The time proofs are made at (tests that move the server clock move this one too).
-        var now: @Sendable () -> Date = { Date() }
+        var clock: any WallClock = SystemWallClock()
 
         var jkt: String { signer.publicJWK.thumbprint }
         var jktBytes: [UInt8] { Base64URL.decode(jkt)! }
@@ -53,7 +55,7 @@ enum GateTest {
         var jwk: [String: Any] { ["kty": "EC", "crv": "P-256", "x": signer.publicJWK.x, "y": signer.publicJWK.y] }
 
         func proof(_ method: String, _ path: String, token: String? = nil, nonce: String?) async throws -> String {
-            try await DPoPProofBuilder(signer: signer, now: now).proof(
+            try await DPoPProofBuilder(signer: signer, clock: clock).proof(
                 method: method, url: GateTest.origin + path, accessToken: token, nonce: nonce)
         }
 

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Testing
 import VettIDAttestation
 import VettIDCrypto
+import VettIDTestSupport
 
 @testable import VettIDServer
 

@@ -6,6 +6,8 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 

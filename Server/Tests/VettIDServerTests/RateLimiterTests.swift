@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 
 @Suite struct RateLimiterTests {
     @Test func allowsTheCapacityThenLimitsWithRetryAfter() {
-        let clock = ManualClock()
+        let clock = ManualClock().wall
         let limiter = RateLimiter(rule: .init(capacity: 3, window: .seconds(60)), clock: clock)
         for _ in 0..<3 { #expect(limiter.consume("ip:1") == .allowed) }
         #expect(limiter.consume("ip:1") == .limited(retryAfterSeconds: 20))
@@ -18,7 +20,7 @@ import Testing
     }
 
     @Test func checkDoesNotConsumeAndResetForgets() {
-        let clock = ManualClock()
+        let clock = ManualClock().wall
         let limiter = RateLimiter(rule: .init(capacity: 1, window: .seconds(10)), clock: clock)
         #expect(limiter.check("a") == .allowed)
         #expect(limiter.check("a") == .allowed)
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func memoryIsBounded() {
-        let clock = ManualClock()
+        let clock = ManualClock().wall
         let limiter = RateLimiter(rule: .init(capacity: 2, window: .seconds(60)), maxKeys: 100, clock: clock)
         for index in 0..<10_000 { _ = limiter.consume("ip:\(index)") }
         #expect(limiter.trackedKeys <= 100)

@@ -3,6 +3,7 @@
 
 import Foundation
 import Testing
+import VettIDCore
 import VettIDTestSupport
 
 @testable import VettIDServer

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import Testing
+import VettIDCore
 import VettIDTestSupport
 
 @testable import VettIDServer

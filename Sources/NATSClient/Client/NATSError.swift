@@ -1,13 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// An error from the NATS client: a failed operation, a server `-ERR`, or a connection problem.
 ///
 /// Match on ``code``; the set of codes is open and may grow. `catch NATSError.Code.noResponders` works
 /// through the `~=` overload.
-public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NATSError: CodedError, Hashable {
     /// What went wrong, as a stable string.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable name of the code.
         public let rawValue: String
 
@@ -60,14 +62,6 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let serverError = Code(rawValue: "server_error")
         /// The credentials could not be used (bad seed, signing callback failed).
         public static let authenticationFailed = Code(rawValue: "authentication_failed")
-
-        /// The stable name of the code.
-        public var description: String { rawValue }
-
-        /// Lets `catch NATSError.Code.x` style patterns match an error by its code.
-        public static func ~= (code: Code, error: any Error) -> Bool {
-            (error as? NATSError)?.code == code
-        }
     }
 
     /// What went wrong.
@@ -80,7 +74,4 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -1,10 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// A malformed or oversized frame from the server. The connection cannot continue after one.
-public struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NATSProtocolError: CodedError, Hashable {
     /// What was wrong, as a stable string.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable name of the code.
         public let rawValue: String
 
@@ -23,9 +25,6 @@ public struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConverti
         public static let invalidHeaders = Code(rawValue: "invalid_headers")
         /// INFO JSON that does not decode.
         public static let invalidInfo = Code(rawValue: "invalid_info")
-
-        /// The stable name of the code.
-        public var description: String { rawValue }
     }
 
     /// What was wrong.
@@ -38,7 +37,4 @@ public struct NATSProtocolError: Error, Sendable, Hashable, CustomStringConverti
         self.code = code
         self.message = message
     }
-
-    /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -1,16 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// A failure of a ``DeviceAttester``.
-public struct DeviceAttestationError: Error, Sendable, CustomStringConvertible {
+public struct DeviceAttestationError: CodedError {
     /// What went wrong (an open set).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code's name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
 
         /// The attestation key is gone or was never attested (App Attest `DCError.invalidKey`, code 3). The key
         /// has been reset; register a new one and try again once.
@@ -44,7 +44,4 @@ public struct DeviceAttestationError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.underlying = underlying
     }
-
-    /// The code and message.
-    public var description: String { "DeviceAttestationError(\(code.rawValue)): \(message)" }
 }

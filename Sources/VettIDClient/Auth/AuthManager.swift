@@ -6,6 +6,7 @@ public import Logging
 public import Observation
 public import OpenAPIRuntime
 import VettIDAPI
+public import VettIDCore
 
 /// Observable member authentication state for apps and the CLI.
 ///
@@ -78,13 +79,13 @@ public final class AuthManager {
             retryPolicy: RetryPolicy = .default,
             proofProvider: (any DPoPProofProvider)? = nil,
             storageKeyPrefix: String = "vettid.session",
-            now: @escaping @Sendable () -> Date = Date.init
+            clock: any WallClock = SystemWallClock()
         ) throws {
             var transport = transport
             var proofProvider = proofProvider
             let deviceKeyStore = proofProvider == nil ? binding.deviceKeyStore(store: store) : nil
             if let deviceKeyStore {
-                let deviceProofs = DeviceDPoPProofProvider(keyStore: deviceKeyStore, now: now)
+                let deviceProofs = DeviceDPoPProofProvider(keyStore: deviceKeyStore, clock: clock)
                 proofProvider = deviceProofs
                 transport = DPoPNonceTransport(
                     base: transport ?? DefaultTransport.make(),

@@ -3,6 +3,7 @@
 
 import Foundation
 import VettIDAPI
+import VettIDCore
 
 extension SessionTokens {
     /// Builds the session from a `TokenResponse`, taking the access token from the body or, when the body's is

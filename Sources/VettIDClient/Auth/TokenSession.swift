@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Foundation
+import VettIDCore
 
 /// Holds the member's tokens, persists them in a ``SecureStore``, and refreshes them with single flight.
 ///
@@ -84,7 +85,7 @@ public actor TokenSession {
     /// - Parameter rejectedAccessToken: The access token the server refused; if the session already holds a
     ///   different one, that one is returned without refreshing.
     /// - Returns: The current tokens after the refresh.
-    /// - Throws: ``APIError`` ``APIError/Code/notAuthenticated`` without a refresh token, or the refresh failure.
+    /// - Throws: ``APIError`` `APIError.notAuthenticated` without a refresh token, or the refresh failure.
     ///   An `invalid_grant` or `invalid_token` answer clears the session.
     public func refresh(rejectedAccessToken: String?) async throws -> SessionTokens {
         if let inFlight {

@@ -3,6 +3,7 @@
 
 public import Foundation
 public import Logging
+public import VettIDCore
 import VettIDCrypto
 
 /// A ``BackgroundScheduler`` that runs every SDK job (vault sync, NATS token refresh) through **one** system
@@ -57,7 +58,7 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
     public let attachWait: Duration
     private let system: any BackgroundRefreshSystem
     private let clock: any Clock<Duration>
-    private let now: @Sendable () -> Date
+    private let wallClock: any WallClock
     private let logger: Logger
 
     private struct State {
@@ -82,21 +83,21 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
     ///   - attachWait: How long a launch waits for a job not attached yet (``defaultAttachWait``).
     ///   - clock: Times ``attachWait`` (`ContinuousClock` unless given).
     ///   - logger: Where scheduling is logged (identifiers and dates only).
-    ///   - now: The wall clock for due dates.
+    ///   - wallClock: The wall clock for due dates.
     public init(
         system: any BackgroundRefreshSystem,
         coalescingWindow: Duration = BackgroundRefreshScheduler.defaultCoalescingWindow,
         attachWait: Duration = BackgroundRefreshScheduler.defaultAttachWait,
         clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "dev.vettid.background"),
-        now: @escaping @Sendable () -> Date = Date.init
+        wallClock: any WallClock = SystemWallClock()
     ) {
         self.system = system
         self.coalescingWindow = coalescingWindow
         self.attachWait = attachWait
         self.clock = clock
         self.logger = logger
-        self.now = now
+        self.wallClock = wallClock
         self.state = LockedValue(State(plan: BackgroundRefreshPlan(coalescingWindow: Self.seconds(coalescingWindow))))
     }
 
@@ -146,7 +147,7 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
     /// - Throws: ``BackgroundSchedulerError`` `not_registered` (no job attached), `submit_failed` (the system refused
     ///   the request; nothing is pending then, the next change submits again).
     public func schedule(identifier: String, interval: Duration) throws(BackgroundSchedulerError) {
-        let due = now().addingTimeInterval(Self.seconds(interval))
+        let due = wallClock.now().addingTimeInterval(Self.seconds(interval))
         try state.withLock { state throws(BackgroundSchedulerError) in
             guard state.handlers[identifier] != nil else { throw Self.notRegistered(identifier) }
             try perform(state.plan.schedule(identifier, at: due), on: &state)
@@ -177,7 +178,7 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
 
     private func handleLaunch(_ launch: any BackgroundRefreshLaunch) {
         let accepted = state.withLock { state -> Bool in
-            guard let actions = state.plan.launched(launch.identifier, at: now()) else { return false }
+            guard let actions = state.plan.launched(launch.identifier, at: wallClock.now()) else { return false }
             state.launch = launch
             state.launchGeneration += 1
             launch.setExpirationHandler { [weak self] in self?.expire() }

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// The work a ``BackgroundScheduler`` runs for one identifier; returns whether it succeeded.
 ///
 /// It runs in its own task. When the system takes the time back (iOS ends a background task, or an
@@ -32,15 +34,13 @@ public protocol BackgroundScheduler: Sendable {
 }
 
 /// A failure to register or schedule background work. The code set is open.
-public struct BackgroundSchedulerError: Error, Sendable, CustomStringConvertible {
+public struct BackgroundSchedulerError: CodedError {
     /// A stable code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The wire-style value.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The value.
-        public var description: String { rawValue }
 
         /// `not_registered`: no handler is registered for the identifier (on iOS: it was not registered with
         /// ``BackgroundRefreshScheduler/registerLaunchHandlers(for:)`` at launch).
@@ -70,7 +70,4 @@ public struct BackgroundSchedulerError: Error, Sendable, CustomStringConvertible
         self.message = message
         self.underlying = underlying
     }
-
-    /// Code and message.
-    public var description: String { "BackgroundSchedulerError(\(code)): \(message)" }
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Logging
+import VettIDCore
 
 /// What one background vault refresh did.
 public enum VaultRefreshOutcome: Sendable {

@@ -1,16 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// A failure of a ``DeviceKeyStore``.
-public struct DeviceKeyError: Error, Sendable, CustomStringConvertible {
+public struct DeviceKeyError: CodedError {
     /// What went wrong (an open set).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code's name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
 
         /// The store holding the key could not be read or written.
         public static let storage = Code(rawValue: "storage")
@@ -35,7 +35,4 @@ public struct DeviceKeyError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.underlying = underlying
     }
-
-    /// The code and message.
-    public var description: String { "DeviceKeyError(\(code.rawValue)): \(message)" }
 }

@@ -4,6 +4,7 @@
 public import Foundation
 public import HTTPTypes
 import OpenAPIRuntime
+import VettIDCore
 
 extension APIError {
     /// The largest error body the SDK reads; larger bodies are cut off (the code is still taken from the status).
@@ -11,7 +12,7 @@ extension APIError {
 
     /// Builds the error for a non-2xx response from its status, headers and `Error` body.
     ///
-    /// A body that is not the documented `Error` JSON yields ``Code/httpError`` with the status.
+    /// A body that is not the documented `Error` JSON yields `APIError.httpError` with the status.
     /// - Parameters:
     ///   - response: The HTTP response.
     ///   - body: The response body bytes (already collected).
@@ -57,8 +58,8 @@ extension APIError {
     /// Converts any error thrown around an API call into an ``APIError``.
     ///
     /// An `APIError` (possibly wrapped by the runtime) is returned as is; a transport failure becomes
-    /// ``Code/networkError``; cancellation keeps its identity as the underlying error; anything else becomes
-    /// ``Code/invalidResponse``.
+    /// `APIError.networkError`; cancellation keeps its identity as the underlying error; anything else becomes
+    /// `APIError.invalidResponse`.
     public static func from(_ error: any Error) -> APIError {
         if let apiError = unwrap(error) { return apiError }
         if let clientError = error as? ClientError {

@@ -4,6 +4,7 @@
 public import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import VettIDCore
 
 // The app's own backend routes on the same server, as the signed-in member (the auth seed's `APIService`):
 // `Authorization: DPoP <member token>` with a proof, retries of idempotent requests, one refresh and replay on

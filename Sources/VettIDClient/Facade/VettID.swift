@@ -64,18 +64,18 @@ public final class VettID {
             auth = AuthManager(
                 configuration: try AuthManager.Configuration(
                     baseURL: configuration.baseURL, store: store, binding: .deviceKey(deviceKeyStore),
-                    transport: configuration.transport, logger: configuration.logger, now: configuration.now))
+                    transport: configuration.transport, logger: configuration.logger, clock: configuration.clock))
             memberSession = auth.apiClient
             vault = VaultService(
                 configuration: try VaultServiceConfiguration(
                     baseURL: configuration.baseURL, logger: configuration.logger, transport: configuration.transport,
-                    now: configuration.now),
+                    clock: configuration.clock),
                 deviceKeyStore: deviceKeyStore, attester: attester, store: store, memberSession: auth.apiClient)
             gate = GateClient(
                 configuration: try GateClientConfiguration(
                     baseURL: configuration.baseURL, teamID: configuration.teamID, bundleID: configuration.bundleID,
                     logLevel: configuration.logger.logLevel, logger: configuration.logger,
-                    transport: configuration.transport, now: configuration.now),
+                    transport: configuration.transport, clock: configuration.clock),
                 deviceKeyStore: deviceKeyStore, attester: attester, store: store)
         } catch let error as ConfigurationError {
             throw error

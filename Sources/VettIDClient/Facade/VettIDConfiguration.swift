@@ -4,6 +4,7 @@
 public import Foundation
 public import Logging
 public import OpenAPIRuntime
+public import VettIDCore
 
 /// What ``VettID`` needs: where the backend is, who the app is, and (for simulators, Linux and CI) the server's
 /// development token. Everything else has a platform default (``PlatformCapabilities``).
@@ -36,7 +37,7 @@ public struct VettIDConfiguration: Sendable {
     /// The HTTP transport (the platform's default unless given).
     public let transport: (any ClientTransport)?
     /// The clock for proofs and expiry checks.
-    public let now: @Sendable () -> Date
+    public let clock: any WallClock
 
     /// Creates a configuration.
     ///
@@ -53,7 +54,7 @@ public struct VettIDConfiguration: Sendable {
         platform: PlatformCapabilities = .current,
         logger: Logger? = nil,
         transport: (any ClientTransport)? = nil,
-        now: @escaping @Sendable () -> Date = Date.init
+        clock: any WallClock = SystemWallClock()
     ) throws(ConfigurationError) {
         try GateClientConfiguration.validateIdentity(baseURL: baseURL, teamID: teamID, bundleID: bundleID)
         if let developmentToken, developmentToken.isEmpty {
@@ -67,7 +68,7 @@ public struct VettIDConfiguration: Sendable {
         self.platform = platform
         self.logger = logger ?? PlatformLogger.make(subsystem: bundleID)
         self.transport = transport
-        self.now = now
+        self.clock = clock
     }
 
     /// The encrypted-file directory of ``Storage/platformDefault(directory:)`` when none is given.

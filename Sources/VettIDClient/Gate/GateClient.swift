@@ -6,6 +6,7 @@ public import HTTPTypes
 import Logging
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 
 /// The client of the Gate proxy: device-attested, DPoP-bound access to configured upstream APIs.
 ///
@@ -67,7 +68,7 @@ public final class GateClient: Sendable {
         let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
         let proofProvider = DeviceDPoPProofProvider(
-            keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
+            keyStore: deviceKeyStore, nonceStore: nonceStore, clock: configuration.clock)
         self.proofProvider = proofProvider
         let client = Client(
             serverURL: configuration.baseURL,
@@ -87,10 +88,10 @@ public final class GateClient: Sendable {
             store: store,
             registrationKey: "vettid.gate.registration.\(origin)",
             logger: configuration.logger,
-            now: configuration.now
+            clock: configuration.clock
         )
         self.minter = minter
-        self.tokenCache = GateTokenCache(refreshMargin: configuration.tokenRefreshMargin, now: configuration.now) {
+        self.tokenCache = GateTokenCache(refreshMargin: configuration.tokenRefreshMargin, clock: configuration.clock) {
             () async throws(GateError) -> GateAccessToken in
             try await minter.mint()
         }

@@ -4,6 +4,7 @@
 public import Foundation
 public import Logging
 public import OpenAPIRuntime
+public import VettIDCore
 
 extension ConfigurationError.Code {
     /// The Apple team id is not 10 upper-case letters or digits.
@@ -33,7 +34,7 @@ public struct GateClientConfiguration: Sendable {
     /// The largest proxied response body read into memory (default 10 MiB).
     public let maximumResponseBodySize: Int
     /// The clock for token expiry and proof `iat`.
-    public let now: @Sendable () -> Date
+    public let clock: any WallClock
 
     /// The App Attest app id, `"<teamID>.<bundleID>"`.
     public var appID: String { "\(teamID).\(bundleID)" }
@@ -50,7 +51,7 @@ public struct GateClientConfiguration: Sendable {
         transport: (any ClientTransport)? = nil,
         tokenRefreshMargin: TimeInterval = 60,
         maximumResponseBodySize: Int = 10 * 1024 * 1024,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) throws(ConfigurationError) {
         try Self.validateIdentity(baseURL: baseURL, teamID: teamID, bundleID: bundleID)
         guard tokenRefreshMargin >= 0, maximumResponseBodySize > 0 else {
@@ -67,7 +68,7 @@ public struct GateClientConfiguration: Sendable {
         self.transport = transport ?? DefaultTransport.make()
         self.tokenRefreshMargin = tokenRefreshMargin
         self.maximumResponseBodySize = maximumResponseBodySize
-        self.now = now
+        self.clock = clock
     }
 
     /// Creates a configuration from a URL string and a log level name (`trace`, `debug`, `info`, `notice`,

@@ -2,20 +2,19 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Foundation
+public import VettIDCore
 
 /// A failure of a ``GateClient`` call.
 ///
 /// Server answers keep their status, body and error code; network failures, attestation failures and device-key
 /// failures have their own codes. The description never contains tokens, proofs, challenges or key ids.
-public struct GateError: Error, Sendable, CustomStringConvertible {
+public struct GateError: CodedError {
     /// What went wrong (an open set).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code's name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
 
         /// The Gate (or, for proxied requests, the upstream) answered with a non-2xx status; see
         /// ``GateError/status``, ``GateError/body`` and ``GateError/serverCode``.

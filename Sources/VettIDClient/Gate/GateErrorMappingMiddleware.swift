@@ -4,6 +4,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import VettIDCore
 
 /// Turns non-2xx answers of the Gate's JSON endpoints into ``GateError`` (status, body and the body's error code).
 struct GateErrorMappingMiddleware: ClientMiddleware {

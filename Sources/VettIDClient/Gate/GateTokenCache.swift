@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 /// Holds the Gate access token and mints a new one, single flight, when it is missing or expires within the
 /// refresh margin (60 s by default).
@@ -13,21 +14,21 @@ actor GateTokenCache {
 
     private let mint: Mint
     private let refreshMargin: TimeInterval
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
     private var token: GateAccessToken?
     private var inFlight: Task<GateAccessToken, any Error>?
     /// How many mints have started (diagnostics and tests).
     private(set) var mintCount = 0
 
-    init(refreshMargin: TimeInterval, now: @escaping @Sendable () -> Date, mint: @escaping Mint) {
+    init(refreshMargin: TimeInterval, clock: any WallClock, mint: @escaping Mint) {
         self.refreshMargin = refreshMargin
-        self.now = now
+        self.clock = clock
         self.mint = mint
     }
 
     /// A token valid for at least the refresh margin, minting one when needed.
     func validToken() async throws(GateError) -> GateAccessToken {
-        if let token, !token.needsRefresh(at: now(), margin: refreshMargin) { return token }
+        if let token, !token.needsRefresh(at: clock.now(), margin: refreshMargin) { return token }
         if let inFlight { return try await Self.value(of: inFlight) }
         mintCount += 1
         let mint = self.mint

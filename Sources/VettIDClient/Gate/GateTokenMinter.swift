@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 
 /// Mints Gate access tokens: challenge → (first run) attest + register → fresh challenge → assertion → `/token`.
@@ -25,7 +26,7 @@ struct GateTokenMinter: Sendable {
     let store: any SecureStore
     let registrationKey: String
     let logger: Logger
-    let now: @Sendable () -> Date
+    let clock: any WallClock
 
     /// Mints a token (see the type's documentation).
     func mint() async throws(GateError) -> GateAccessToken {
@@ -150,7 +151,7 @@ struct GateTokenMinter: Sendable {
             throw GateError(code: .invalidResponse, message: "The Gate issued an empty or already expired token.")
         }
         return GateAccessToken(
-            value: body.accessToken, expiresAt: now().addingTimeInterval(TimeInterval(body.expiresIn)))
+            value: body.accessToken, expiresAt: clock.now().addingTimeInterval(TimeInterval(body.expiresIn)))
     }
 
     private func challenge(purpose: Components.Schemas.AttestationChallengeRequest.PurposePayload)

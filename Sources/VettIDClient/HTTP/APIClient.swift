@@ -5,6 +5,7 @@ import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
 public import VettIDAPI
+import VettIDCore
 
 /// The SDK's HTTP client: the generated `Client` behind the middleware chain, and the member's token session.
 ///

@@ -4,6 +4,7 @@
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
+import VettIDCore
 
 /// Adds `Authorization: <scheme> <access token>` from the ``TokenSession`` (and a `DPoP` proof when a
 /// ``DPoPProofProvider`` is configured) to every operation that needs a member token.

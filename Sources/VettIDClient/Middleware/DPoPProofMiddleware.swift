@@ -4,6 +4,7 @@
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
+import VettIDCore
 
 /// Signs a fresh `DPoP` proof for every request at send time, replacing any `DPoP` value already set.
 ///

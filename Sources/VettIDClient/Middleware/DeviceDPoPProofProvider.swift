@@ -3,6 +3,7 @@
 
 public import Foundation
 public import HTTPTypes
+public import VettIDCore
 import VettIDCrypto
 
 /// A ``DPoPProofProvider`` signing with the device key of a ``DeviceKeyStore`` and adding the newest nonce of the
@@ -15,27 +16,27 @@ public struct DeviceDPoPProofProvider: DPoPProofProvider {
     public let keyStore: any DeviceKeyStore
     /// Where the nonces come from (share it with the ``DPoPNonceMiddleware`` that records them).
     public let nonceStore: DPoPNonceStore
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
 
     /// Creates a provider.
     /// - Parameters:
     ///   - keyStore: The device key.
     ///   - nonceStore: The per-origin nonces.
-    ///   - now: The clock for `iat`.
+    ///   - clock: The clock for `iat`.
     public init(
         keyStore: any DeviceKeyStore, nonceStore: DPoPNonceStore = DPoPNonceStore(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.keyStore = keyStore
         self.nonceStore = nonceStore
-        self.now = now
+        self.clock = clock
     }
 
     /// Signs a proof for one request.
     public func proof(method: HTTPRequest.Method, url: URL, accessToken: String?) async throws -> String {
         let key = try await keyStore.deviceKey()
         let nonce = await nonceStore.nonce(for: url)
-        let builder = DPoPProofBuilder(signer: key.signer, now: now)
+        let builder = DPoPProofBuilder(signer: key.signer, clock: clock)
         return try await builder.proof(method: method.rawValue, url: url, accessToken: accessToken, nonce: nonce)
     }
 }

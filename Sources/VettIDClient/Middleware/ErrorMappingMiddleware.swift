@@ -4,6 +4,7 @@
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
+import VettIDCore
 
 /// Turns every non-2xx response into a thrown ``APIError`` parsed from the `Error` body.
 ///

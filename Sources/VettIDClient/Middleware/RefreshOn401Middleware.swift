@@ -4,6 +4,7 @@
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
+import VettIDCore
 
 /// Refreshes the session once and replays the request when the server answers 401 `invalid_token`.
 ///

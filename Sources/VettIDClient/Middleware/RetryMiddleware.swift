@@ -4,6 +4,7 @@
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
+import VettIDCore
 
 /// Retries idempotent requests after network errors and 502/503/504 answers, with exponential backoff and jitter.
 ///

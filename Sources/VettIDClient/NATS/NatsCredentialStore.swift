@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 /// Keeps the current ``NatsCredentials`` in a ``SecureStore`` under ``storageKey`` (`<prefix>.nats.credentials`).
 ///

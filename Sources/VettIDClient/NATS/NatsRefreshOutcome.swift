@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Foundation
+import VettIDCore
 
 /// What one background NATS token refresh did.
 public enum NatsRefreshOutcome: Sendable {

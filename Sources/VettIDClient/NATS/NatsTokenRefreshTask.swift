@@ -3,6 +3,7 @@
 
 public import Foundation
 public import Logging
+public import VettIDCore
 
 /// Keeps the stored NATS token fresh in the background: every run (``defaultInterval``, six hours) checks the
 /// stored ``NatsCredentials`` and, when they are missing or ``NatsCredentials/shouldRefresh(at:refreshWindow:)``,
@@ -37,7 +38,7 @@ public actor NatsTokenRefreshTask {
     private nonisolated let provider: any NatsCredentialProvider
     private nonisolated let store: NatsCredentialStore
     private nonisolated let onRefresh: @Sendable (NatsCredentials) async -> Void
-    private nonisolated let now: @Sendable () -> Date
+    private nonisolated let clock: any WallClock
     private nonisolated let logger: Logger
 
     /// Creates a refresh task.
@@ -50,7 +51,7 @@ public actor NatsTokenRefreshTask {
     ///   - interval: ``defaultInterval`` unless given.
     ///   - refreshWindow: ``NatsCredentials/defaultRefreshWindow`` (one hour) unless given.
     ///   - logger: Where runs are logged (token ids and expiries only).
-    ///   - now: The clock for expiry checks.
+    ///   - clock: The clock for expiry checks.
     ///   - onRefresh: Called with new credentials after they are stored.
     public init(
         provider: any NatsCredentialProvider,
@@ -60,7 +61,7 @@ public actor NatsTokenRefreshTask {
         interval: Duration = NatsTokenRefreshTask.defaultInterval,
         refreshWindow: TimeInterval = NatsCredentials.defaultRefreshWindow,
         logger: Logger = Logger(label: "dev.vettid.nats.refresh"),
-        now: @escaping @Sendable () -> Date = { Date() },
+        clock: any WallClock = SystemWallClock(),
         onRefresh: @escaping @Sendable (NatsCredentials) async -> Void = { _ in }
     ) {
         self.provider = provider
@@ -69,7 +70,7 @@ public actor NatsTokenRefreshTask {
             scheduler: scheduler, identifier: identifier, interval: interval, name: "NATS refresh", logger: logger)
         self.refreshWindow = refreshWindow
         self.logger = logger
-        self.now = now
+        self.clock = clock
         self.onRefresh = onRefresh
         (outcomes, continuation) = AsyncStream.makeStream(of: NatsRefreshOutcome.self)
     }
@@ -112,7 +113,7 @@ public actor NatsTokenRefreshTask {
 
     /// Refreshes the stored credentials if they are missing or within the refresh window.
     public func refreshIfNeeded() async -> NatsRefreshOutcome {
-        if let stored = await store.load(), !stored.shouldRefresh(at: now(), refreshWindow: refreshWindow) {
+        if let stored = await store.load(), !stored.shouldRefresh(at: clock.now(), refreshWindow: refreshWindow) {
             logger.debug(
                 "NATS refresh: not needed",
                 metadata: ["nats.token_id": "\(stored.tokenID)", "nats.expires_at": "\(stored.expiresAt)"])

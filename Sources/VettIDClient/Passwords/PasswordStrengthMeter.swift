@@ -1,11 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// A pure-Swift password strength meter for the UI, modelled on zxcvbn and deliberately conservative.
 ///
-/// The server is authoritative: it requires at least 12 characters (Unicode scalars), at most 1024 bytes, no
-/// control characters, and a libzxcvbn score of at least 3, and answers `weak_password` with `reasons` and
-/// `score` otherwise. This meter applies the same rules with its own estimate, built to err on the weak side:
+/// The server is authoritative: it applies the shared `PasswordPolicy` (at least 12 characters as Unicode scalars,
+/// at most 1024 bytes, no control characters, a libzxcvbn score of at least 3) and answers `weak_password` with
+/// `reasons` and `score` otherwise. This meter applies the same policy with its own estimate, built to err on the
+/// weak side:
 ///
 /// - length counts grapheme clusters (never more than the server's scalar count);
 /// - its ranked lists (common passwords, English words and names, the member's own inputs) are small, so a run
@@ -22,25 +25,8 @@
 /// hints = strength.messages
 /// ```
 public struct PasswordStrengthMeter: Sendable {
-    /// The rules a password must meet (the server's by default).
-    public struct Policy: Sendable, Hashable {
-        /// Fewest characters.
-        public var minimumLength: Int
-        /// Most UTF-8 bytes.
-        public var maximumBytes: Int
-        /// Lowest acceptable score (0–4).
-        public var minimumScore: Int
-
-        /// Creates a policy.
-        public init(minimumLength: Int = 12, maximumBytes: Int = 1024, minimumScore: Int = 3) {
-            self.minimumLength = minimumLength
-            self.maximumBytes = maximumBytes
-            self.minimumScore = minimumScore
-        }
-
-        /// The server's policy: 12 characters, 1024 bytes, score 3.
-        public static let server = Policy()
-    }
+    /// The rules a password must meet: the product's shared policy.
+    public typealias Policy = PasswordPolicy
 
     /// The rules applied.
     public let policy: Policy
@@ -50,9 +36,9 @@ public struct PasswordStrengthMeter: Sendable {
 
     /// Creates a meter.
     /// - Parameters:
-    ///   - policy: The rules (``Policy/server`` unless given).
+    ///   - policy: The rules (`PasswordPolicy.standard` unless given).
     ///   - referenceYear: The year recent years and dates are measured from.
-    public init(policy: Policy = .server, referenceYear: Int = 2026) {
+    public init(policy: Policy = .standard, referenceYear: Int = 2026) {
         self.policy = policy
         self.referenceYear = referenceYear
     }
@@ -69,22 +55,10 @@ public struct PasswordStrengthMeter: Sendable {
         let estimate = estimator.estimate(scalars)
         let score = Self.score(log10Guesses: estimate.log10Guesses)
 
-        var reasons: [PasswordWeakness] = []
-        if password.count < policy.minimumLength {
-            reasons.append(.init(code: .tooShort, message: "must be at least \(policy.minimumLength) characters long"))
-        }
-        if password.utf8.count > policy.maximumBytes {
-            reasons.append(.init(code: .tooLong, message: "must be at most \(policy.maximumBytes) bytes long"))
-        }
-        if scalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            reasons.append(.init(code: .controlCharacters, message: "must not contain control characters"))
-        }
-        if score < policy.minimumScore {
-            reasons.append(
-                .init(
-                    code: .tooGuessable,
-                    message: "is too easy to guess (strength \(score) of 4, needs \(policy.minimumScore))")
-            )
+        // Grapheme clusters: never more than the server's scalar count, so what passes here passes there.
+        let broken = policy.brokenRules(password, score: score, characterCount: password.count)
+        var reasons = broken.map { PasswordWeakness(code: .init(rule: $0), message: policy.reason($0, score: score)) }
+        if broken.contains(.minimumScore) {
             reasons += Self.patternReasons(estimate.sequence)
             if Self.usesOneKind(scalars) {
                 reasons.append(.init(code: .singleCharacterKind, message: "uses only one kind of character"))
@@ -157,4 +131,10 @@ public struct PasswordStrengthMeter: Sendable {
             })
         return kinds.count == 1
     }
+}
+
+extension PasswordPolicy {
+    /// The server's policy, now the shared ``standard``.
+    @available(*, deprecated, renamed: "standard")
+    public static var server: PasswordPolicy { .standard }
 }

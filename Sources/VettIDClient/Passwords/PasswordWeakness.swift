@@ -1,16 +1,19 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// One reason a password is weak, with the text to show (worded like the server's `reasons`).
 public struct PasswordWeakness: Sendable, Hashable, CustomStringConvertible {
     /// What kind of weakness (an open set).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code's name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
+
+        /// The code of a broken `PasswordPolicy` rule (the four rules and their codes are one list).
+        public init(rule: PasswordPolicy.Rule) { self.init(rawValue: rule.rawValue) }
 
         /// Fewer characters than the policy's minimum (12).
         public static let tooShort = Code(rawValue: "too_short")

@@ -1,18 +1,18 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// A failure of a ``SecureStore``.
 ///
 /// Stores never silently lose data: a file that cannot be decrypted or parsed is reported, never overwritten.
-public struct SecureStoreError: Error, Sendable, CustomStringConvertible {
+public struct SecureStoreError: CodedError {
     /// What went wrong (an open set).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code's name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
 
         /// The key cannot open the store: it is not the key the store was written with.
         public static let wrongKey = Code(rawValue: "wrong_key")

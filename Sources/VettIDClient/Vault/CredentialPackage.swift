@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// What the server hands the device at enrollment and after each authentication, stored whole and atomically.
 ///
 /// The device cannot read ``sealedCredential`` (it is sealed under a credential key only the server holds); it

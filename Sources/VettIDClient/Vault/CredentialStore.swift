@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-public import Foundation
+import Foundation
+public import VettIDCore
 
 /// Keeps the device's ``VaultCredential`` in a ``SecureStore`` as **one** item, so a reader sees either the old or
 /// the new package, never a mix (the store's writes are atomic).
@@ -13,7 +14,7 @@ public actor CredentialStore {
     /// The store key of the credential item.
     public nonisolated let storageKey: String
     private let store: any SecureStore
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
     // The read-modify-write methods hold this across their awaits (actor reentrancy would otherwise interleave them).
     private var writing = false
     private var writers: [CheckedContinuation<Void, Never>] = []
@@ -22,14 +23,14 @@ public actor CredentialStore {
     /// - Parameters:
     ///   - store: Where the item lives (`KeychainSecureStore`, ``EncryptedFileSecureStore``, …).
     ///   - storageKey: The item's key.
-    ///   - now: The clock for ``VaultCredential/updatedAt``.
+    ///   - clock: The clock for ``VaultCredential/updatedAt``.
     public init(
         store: any SecureStore, storageKey: String = "vettid.vault.credential",
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.store = store
         self.storageKey = storageKey
-        self.now = now
+        self.clock = clock
     }
 
     /// The stored credential, or `nil` when the device has not enrolled.
@@ -92,7 +93,7 @@ public actor CredentialStore {
                 code: .invalidResponse, description: "The server returned a credential package for another member.")
         }
         credential.package = package
-        credential.updatedAt = now()
+        credential.updatedAt = clock.now()
         try await save(credential)
         return credential
     }
@@ -108,7 +109,7 @@ public actor CredentialStore {
                 code: .noTransactionKey, description: "The stored credential holds no unused transaction key '\(id)'.")
         }
         let key = credential.package.transactionKeys.remove(at: index)
-        credential.updatedAt = now()
+        credential.updatedAt = clock.now()
         try await save(credential)
         return key
     }
@@ -140,7 +141,7 @@ public actor CredentialStore {
             added = true
         }
         guard added else { return credential }
-        credential.updatedAt = now()
+        credential.updatedAt = clock.now()
         try await save(credential)
         return credential
     }

@@ -1,16 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 /// Why an enrollment invitation (QR payload or typed code) was refused.
-public struct InvitationLinkError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct InvitationLinkError: CodedError, Hashable {
     /// What is wrong (an open set).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code's name.
         public let rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
 
         /// The text is not a `vettid://enroll?…` link.
         public static let notAnInvitation = Code(rawValue: "not_an_invitation")
@@ -34,7 +34,4 @@ public struct InvitationLinkError: Error, Sendable, Hashable, CustomStringConver
         self.code = code
         self.message = message
     }
-
-    /// The code and message.
-    public var description: String { "InvitationLinkError(\(code.rawValue)): \(message)" }
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Foundation
+public import VettIDCore
 public import VettIDCrypto
 
 /// An auth execute the device sent but got no answer to (the network failed or the server stopped after it

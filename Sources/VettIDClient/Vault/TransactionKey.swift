@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Crypto
+import VettIDCore
 public import VettIDCrypto
 
 /// A one-time X25519 public key of the server: the device seals a password to it

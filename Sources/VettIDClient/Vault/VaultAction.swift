@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Foundation
+public import VettIDCore
 
 /// A single-use action issued by `actionRequest`: the first half of a vault authentication.
 public struct VaultAction: Sendable, Hashable, CustomStringConvertible {

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-public import Foundation
+import Foundation
 public import Logging
+public import VettIDCore
 import VettIDCrypto
 
 /// Authenticates to the vault with the stored credential.
@@ -23,7 +24,7 @@ public struct VaultAuthenticator: Sendable {
     let attester: any DeviceAttester
     let credentialStore: CredentialStore
     let logger: Logger
-    let now: @Sendable () -> Date
+    let clock: any WallClock
 
     /// Creates an authenticator.
     public init(
@@ -32,14 +33,14 @@ public struct VaultAuthenticator: Sendable {
         attester: any DeviceAttester,
         credentialStore: CredentialStore,
         logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.service = service
         self.deviceKeyStore = deviceKeyStore
         self.attester = attester
         self.credentialStore = credentialStore
         self.logger = logger
-        self.now = now
+        self.clock = clock
     }
 
     /// Runs the whole authentication.
@@ -133,7 +134,7 @@ public struct VaultAuthenticator: Sendable {
     /// for a password check.
     private func recoverPendingExecution() async throws(APIError) {
         guard let pending = await credentialStore.pendingExecution() else { return }
-        guard pending.actionExpiresAt > now() else {
+        guard pending.actionExpiresAt > clock.now() else {
             logger.warning(
                 "Vault: a lost authentication answer could not be recovered in time; re-enroll if the LAT no longer matches"
             )
@@ -167,7 +168,7 @@ public struct VaultAuthenticator: Sendable {
         do throws(DeviceKeyError) { key = try await deviceKeyStore.deviceKey() } catch {
             throw APIError.deviceKey(error)
         }
-        let clientData = Self.actionClientData(credentialID: credentialID, now: now())
+        let clientData = Self.actionClientData(credentialID: credentialID, now: clock.now())
         let assertion: DeviceKeyAssertion
         do throws(DeviceAttestationError) {
             // clientDataHash = SHA-256(client_data ‖ jkt_bytes), the SDK's binding for every App Attest object.

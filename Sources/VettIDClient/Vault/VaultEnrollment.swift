@@ -3,6 +3,7 @@
 
 public import Foundation
 public import Logging
+import VettIDCore
 import VettIDCrypto
 
 /// Runs one vault enrollment: ``start(_:)`` → ``attest()`` (when required) → ``setPassword(_:)`` →

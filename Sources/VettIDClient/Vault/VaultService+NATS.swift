@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 public import VettIDMessaging
 
 // The NATS endpoints over the member's session (or the vault session), like status and sync. Server codes arrive as

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 
 // Vault status and sync (and the NATS calls) over the member's session when the service has one
 // (``VaultService/memberSession``: refreshed with the rotating refresh token; `sign_in_required` once it has
@@ -142,7 +143,7 @@ extension VaultService {
     }
 
     /// One call with the member's session (its chain adds the token and proof, and refreshes once on 401). A
-    /// session that is gone, or that the server ended, is ``APIError/Code/signInRequired``.
+    /// session that is gone, or that the server ended, is `APIError.signInRequired`.
     private func memberCall<Output: Sendable>(
         _ operation: String,
         on session: APIClient,

@@ -3,6 +3,7 @@
 
 import Foundation
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 
 // Conversions between the generated wire types and the SDK's vault types, with the checks the SDK makes on
@@ -96,7 +97,7 @@ extension VaultService {
         return VaultAction(
             id: body.actionId,
             token: body.actionToken,
-            expiresAt: configuration.now().addingTimeInterval(TimeInterval(body.expiresIn)),
+            expiresAt: configuration.clock.now().addingTimeInterval(TimeInterval(body.expiresIn)),
             ledgerAuthToken: Self.lat(from: body.ledgerAuthToken),
             useKeyID: body.useKeyId,
             transactionKey: key

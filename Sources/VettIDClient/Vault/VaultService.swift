@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 public import VettIDCrypto
 
 /// The vault client: enrollment (start → attestation → password → finalize) and authentication (action request →
@@ -69,13 +70,13 @@ public final class VaultService: VaultServiceProtocol {
         self.deviceKeyStore = deviceKeyStore
         self.attester = attester
         self.credentialStore = CredentialStore(
-            store: store, storageKey: configuration.credentialStorageKey, now: configuration.now)
+            store: store, storageKey: configuration.credentialStorageKey, clock: configuration.clock)
         self.sessionStore = VaultSessionStore(
-            store: store, storageKey: configuration.sessionStorageKey, now: configuration.now)
+            store: store, storageKey: configuration.sessionStorageKey, clock: configuration.clock)
         let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
         self.proofProvider = DeviceDPoPProofProvider(
-            keyStore: deviceKeyStore, nonceStore: nonceStore, now: configuration.now)
+            keyStore: deviceKeyStore, nonceStore: nonceStore, clock: configuration.clock)
     }
 
     // MARK: Flows
@@ -100,7 +101,7 @@ public final class VaultService: VaultServiceProtocol {
             attester: attester,
             credentialStore: credentialStore,
             logger: configuration.logger,
-            now: configuration.now
+            clock: configuration.clock
         )
     }
 
@@ -246,7 +247,7 @@ public final class VaultService: VaultServiceProtocol {
         }
         return VaultSession(
             token: body.sessionToken,
-            expiresAt: configuration.now().addingTimeInterval(TimeInterval(body.expiresIn)),
+            expiresAt: configuration.clock.now().addingTimeInterval(TimeInterval(body.expiresIn)),
             credential: package
         )
     }

@@ -4,6 +4,7 @@
 public import Foundation
 public import Logging
 public import OpenAPIRuntime
+public import VettIDCore
 
 /// How a ``VaultService`` reaches the server. Validated when created; immutable.
 public struct VaultServiceConfiguration: Sendable {
@@ -20,7 +21,7 @@ public struct VaultServiceConfiguration: Sendable {
     /// The ``SecureStore`` key of the credential item.
     public let credentialStorageKey: String
     /// The clock for token expiries and proof `iat`.
-    public let now: @Sendable () -> Date
+    public let clock: any WallClock
     /// Runs when status or sync finds no usable vault session or gets a 401 `invalid_token` (once per call);
     /// `nil` makes those calls throw `reauthentication_required`.
     public let reauthenticate: VaultReauthenticator?
@@ -38,7 +39,7 @@ public struct VaultServiceConfiguration: Sendable {
         logger: Logger = Logger(label: "dev.vettid.vault"),
         transport: (any ClientTransport)? = nil,
         credentialStorageKey: String = "vettid.vault.credential",
-        now: @escaping @Sendable () -> Date = { Date() },
+        clock: any WallClock = SystemWallClock(),
         reauthenticate: VaultReauthenticator? = nil
     ) throws(ConfigurationError) {
         do {
@@ -63,7 +64,7 @@ public struct VaultServiceConfiguration: Sendable {
         self.logger = logger
         self.transport = transport ?? DefaultTransport.make()
         self.credentialStorageKey = credentialStorageKey
-        self.now = now
+        self.clock = clock
         self.reauthenticate = reauthenticate
     }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Foundation
+public import VettIDCore
 
 /// Re-authenticates the vault when its session token is missing, expired or refused (401 `invalid_token`):
 /// typically asks the member for the vault password and calls ``VaultService/authenticate(password:)``.
@@ -49,7 +50,7 @@ public actor VaultSessionStore {
     /// A token expiring within this margin counts as expired (default 10 s).
     public nonisolated let expiryMargin: TimeInterval
     private let store: any SecureStore
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
     private var cached: VaultSessionToken?
     private var loaded = false
     private var refreshing: Task<VaultSessionToken, any Error>?
@@ -57,12 +58,12 @@ public actor VaultSessionStore {
     /// Creates a session store.
     public init(
         store: any SecureStore, storageKey: String, expiryMargin: TimeInterval = 10,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.store = store
         self.storageKey = storageKey
         self.expiryMargin = expiryMargin
-        self.now = now
+        self.clock = clock
     }
 
     /// The latest token if it has not expired (read from the store once per process); `nil` otherwise. An
@@ -74,7 +75,7 @@ public actor VaultSessionStore {
                 cached = try? JSONDecoder().decode(VaultSessionToken.self, from: data)
             }
         }
-        guard let cached, cached.expiresAt.timeIntervalSince(now()) > expiryMargin else { return nil }
+        guard let cached, cached.expiresAt.timeIntervalSince(clock.now()) > expiryMargin else { return nil }
         return cached
     }
 
@@ -144,17 +145,4 @@ public actor VaultSessionStore {
         try? await save(token)
         return token
     }
-}
-
-// Client-side code of the vault session.
-extension APIError.Code {
-    /// `reauthentication_required`: Client side: the vault session is missing, expired or was refused (401
-    /// `invalid_token`) and no ``VaultReauthenticator`` is configured (or re-authenticating once did not help).
-    /// Authenticate with the vault password again.
-    public static let reauthenticationRequired = APIError.Code(rawValue: "reauthentication_required")
-}
-
-extension APIError {
-    /// Matches ``Code/reauthenticationRequired`` in `catch` patterns.
-    public static var reauthenticationRequired: Code { .reauthenticationRequired }
 }

@@ -1,15 +1,17 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The error thrown when a DPoP proof is refused or cannot be built.
 
 /// A DPoP proof was refused (by `DPoPVerifier` (VettIDVerification)) or could not be built (by ``DPoPProofBuilder``).
 ///
 /// Every check has its own ``Code``; ``oauthError`` maps it to the value a server puts in its
 /// `error` response (RFC 9449 §7.1, §8, §9).
-public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DPoPError: CodedError, Hashable {
     /// An open set of reasons, one per check.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable identifier of the reason.
         public let rawValue: String
         /// Wraps a raw identifier.
@@ -67,14 +69,15 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let keyBindingMismatch = Code(rawValue: "jkt_mismatch")
         /// The builder was given an unusable method or URI, or the signer failed.
         public static let cannotBuildProof = Code(rawValue: "cannot_build_proof")
-
-        public var description: String { rawValue }
     }
 
     /// Why the proof was refused.
     public let code: Code
     /// A human-readable detail. It never contains the proof, token or key material.
     public let reason: String
+
+    /// The same as ``reason``: what `CodedError` reads.
+    public var message: String { reason }
 
     /// Creates an error.
     public init(_ code: Code, _ reason: String) {
@@ -95,6 +98,4 @@ public struct DPoPError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the client should retry with the server's fresh `DPoP-Nonce`.
     public var isNonceChallenge: Bool { oauthError == "use_dpop_nonce" }
-
-    public var description: String { "DPoPError(\(code.rawValue)): \(reason)" }
 }

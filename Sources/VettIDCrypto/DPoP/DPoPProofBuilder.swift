@@ -4,6 +4,7 @@
 // Client side of RFC 9449: builds DPoP proof JWTs.
 
 import Crypto
+public import VettIDCore
 
 #if canImport(Glibc)
     import Glibc
@@ -23,21 +24,21 @@ import Crypto
 public struct DPoPProofBuilder: Sendable {
     /// The key that signs the proofs.
     public let signer: any DPoPSigner
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
 
     /// Creates a builder.
     /// - Parameters:
     ///   - signer: the device key.
-    ///   - now: the clock used for `iat`; injectable for tests.
+    ///   - clock: the clock used for `iat`; injectable for tests.
     /// The protected header `{"typ":"dpop+jwt","alg":"ES256","jwk":…}`, base64url-encoded once: it is the same
     /// for every proof of this signer.
     private let encodedHeader: String
     /// The `ath` of the last access token: a client sends the same token with many proofs.
     private let athCache = AccessTokenHashCache()
 
-    public init(signer: any DPoPSigner, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(signer: any DPoPSigner, clock: any WallClock = SystemWallClock()) {
         self.signer = signer
-        self.now = now
+        self.clock = clock
         let header = JSONValue.object([
             ("typ", .string("dpop+jwt")), ("alg", .string(ES256.algorithm)), ("jwk", signer.publicJWK.json),
         ])
@@ -99,7 +100,7 @@ public struct DPoPProofBuilder: Sendable {
         payload.append(contentsOf: #","htu":"#.utf8)
         JSONValue.writeString(htu, into: &payload)
         payload.append(contentsOf: #","iat":"#.utf8)
-        payload.append(contentsOf: String(Int64(now().timeIntervalSince1970.rounded(.down))).utf8)
+        payload.append(contentsOf: String(Int64(clock.now().timeIntervalSince1970.rounded(.down))).utf8)
         if let accessToken {
             payload.append(contentsOf: #","ath":""#.utf8)
             payload.append(contentsOf: athCache.hash(of: accessToken).utf8)

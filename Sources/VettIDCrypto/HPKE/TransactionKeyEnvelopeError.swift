@@ -1,12 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The error thrown by the transaction-key envelope.
 
 /// Sealing or opening a transaction-key envelope failed.
-public struct TransactionKeyEnvelopeError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TransactionKeyEnvelopeError: CodedError, Hashable {
     /// An open set of reasons.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable identifier of the reason.
         public let rawValue: String
         /// Wraps a raw identifier.
@@ -24,8 +26,6 @@ public struct TransactionKeyEnvelopeError: Error, Sendable, Hashable, CustomStri
         public static let decryptionFailed = Code(rawValue: "decryption_failed")
         /// The HPKE sender could not be set up or could not seal.
         public static let encryptionFailed = Code(rawValue: "encryption_failed")
-
-        public var description: String { rawValue }
     }
 
     /// Why it failed.
@@ -33,11 +33,12 @@ public struct TransactionKeyEnvelopeError: Error, Sendable, Hashable, CustomStri
     /// A human-readable detail; never contains plaintext or key material.
     public let reason: String
 
+    /// The same as ``reason``: what `CodedError` reads.
+    public var message: String { reason }
+
     /// Creates an error.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "TransactionKeyEnvelopeError(\(code.rawValue)): \(reason)" }
 }

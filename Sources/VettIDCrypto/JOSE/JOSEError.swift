@@ -1,12 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The error thrown by JWK and JWS parsing.
 
 /// A JWK or JWS was refused.
-public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JOSEError: CodedError, Hashable {
     /// An open set of reasons.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable identifier of the reason.
         public let rawValue: String
         /// Wraps a raw identifier.
@@ -24,8 +26,6 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidPoint = Code(rawValue: "invalid_point")
         /// A signature is not 64 bytes of raw r||s, or the key could not produce one.
         public static let invalidSignature = Code(rawValue: "invalid_signature")
-
-        public var description: String { rawValue }
     }
 
     /// Why it was refused.
@@ -33,11 +33,12 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A human-readable detail; never contains key material.
     public let reason: String
 
+    /// The same as ``reason``: what `CodedError` reads.
+    public var message: String { reason }
+
     /// Creates an error.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
-
-    public var description: String { "JOSEError(\(code.rawValue)): \(reason)" }
 }

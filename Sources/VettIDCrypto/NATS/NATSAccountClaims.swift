@@ -82,7 +82,7 @@ public struct NATSAccountClaims: NATSClaimsBody, Hashable {
     /// Revoked users: user key (or `"*"`) → unix time; JWTs issued at or before it are refused.
     public var revocations: [String: Int64]
     /// Permissions for users whose JWT has none.
-    public var defaultPermissions: NATSPermissions?
+    public var defaultPermissions: NATSClaimPermissions?
     /// Free-form description.
     public var description: String?
     /// The claims version, 2.
@@ -93,7 +93,7 @@ public struct NATSAccountClaims: NATSClaimsBody, Hashable {
         limits: NATSAccountLimits = NATSAccountLimits(),
         signingKeys: [String] = [],
         revocations: [String: Int64] = [:],
-        defaultPermissions: NATSPermissions? = nil,
+        defaultPermissions: NATSClaimPermissions? = nil,
         description: String? = nil
     ) {
         self.limits = limits
@@ -149,7 +149,7 @@ public struct NATSAccountClaims: NATSClaimsBody, Hashable {
         limits = try container.decodeIfPresent(NATSAccountLimits.self, forKey: .limits) ?? NATSAccountLimits()
         signingKeys = (try container.decodeIfPresent([SigningKeyEntry].self, forKey: .signingKeys) ?? []).map(\.key)
         revocations = try container.decodeIfPresent([String: Int64].self, forKey: .revocations) ?? [:]
-        defaultPermissions = try container.decodeIfPresent(NATSPermissions.self, forKey: .defaultPermissions)
+        defaultPermissions = try container.decodeIfPresent(NATSClaimPermissions.self, forKey: .defaultPermissions)
         description = try container.decodeIfPresent(String.self, forKey: .description)
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
         let type = try container.decodeIfPresent(String.self, forKey: .type)

@@ -1,14 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Errors from encoding, decoding and verifying NATS JWTs and creds files.
 
 /// An error raised while encoding, decoding or verifying a NATS JWT or parsing a creds file.
 ///
 /// Match on ``code``; the set of codes is open and may grow.
-public struct NATSJWTError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NATSJWTError: CodedError, Hashable {
     /// What went wrong, as a stable string.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable name of the code.
         public let rawValue: String
 
@@ -31,14 +33,6 @@ public struct NATSJWTError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let signingFailed = Code(rawValue: "signing_failed")
         /// The creds text holds no JWT or no seed.
         public static let invalidCreds = Code(rawValue: "invalid_creds")
-
-        /// The stable name of the code.
-        public var description: String { rawValue }
-
-        /// Lets `catch NATSJWTError.Code.x` style patterns match an error by its code.
-        public static func ~= (code: Code, error: any Error) -> Bool {
-            (error as? NATSJWTError)?.code == code
-        }
     }
 
     /// What went wrong.
@@ -51,7 +45,4 @@ public struct NATSJWTError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
 }

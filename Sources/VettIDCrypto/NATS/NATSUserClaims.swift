@@ -16,7 +16,7 @@ public struct NATSUserClaims: NATSClaimsBody, Hashable {
     public static let subjectType: NKeyType = .user
 
     /// Publish/subscribe/response permissions.
-    public var permissions: NATSPermissions
+    public var permissions: NATSClaimPermissions
     /// Maximum subscriptions (`subs`), -1 unlimited.
     public var maxSubscriptions: Int64
     /// Maximum data bytes (`data`), -1 unlimited.
@@ -36,7 +36,7 @@ public struct NATSUserClaims: NATSClaimsBody, Hashable {
 
     /// Creates user claims with explicit unlimited limits.
     public init(
-        permissions: NATSPermissions = NATSPermissions(),
+        permissions: NATSClaimPermissions = NATSClaimPermissions(),
         maxSubscriptions: Int64 = -1,
         maxData: Int64 = -1,
         maxPayload: Int64 = -1,
@@ -67,7 +67,7 @@ public struct NATSUserClaims: NATSClaimsBody, Hashable {
     /// Decodes user claims. Missing limits decode as 0, which is how nats-server reads them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        permissions = NATSPermissions(
+        permissions = NATSClaimPermissions(
             publish: try container.decodeIfPresent(NATSPermission.self, forKey: .pub) ?? NATSPermission(),
             subscribe: try container.decodeIfPresent(NATSPermission.self, forKey: .sub) ?? NATSPermission(),
             response: try container.decodeIfPresent(NATSResponsePermission.self, forKey: .resp)

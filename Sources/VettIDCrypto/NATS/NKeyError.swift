@@ -1,14 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Errors from decoding, encoding and using NKeys.
 
 /// An error raised while decoding or using an NKey.
 ///
 /// Match on ``code``; the set of codes is open and may grow.
-public struct NKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct NKeyError: CodedError, Hashable {
     /// What went wrong, as a stable string.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The stable name of the code.
         public let rawValue: String
 
@@ -29,14 +31,6 @@ public struct NKeyError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let publicKeyOnly = Code(rawValue: "public_key_only")
         /// Signing failed in the cryptography backend.
         public static let signingFailed = Code(rawValue: "signing_failed")
-
-        /// The stable name of the code.
-        public var description: String { rawValue }
-
-        /// Lets `catch NKeyError.Code.x` style patterns match an error by its code.
-        public static func ~= (code: Code, error: any Error) -> Bool {
-            (error as? NKeyError)?.code == code
-        }
     }
 
     /// What went wrong.
@@ -49,7 +43,4 @@ public struct NKeyError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import VettIDClient
+import VettIDCore
 
 /// The pure logic of the messaging setup screen: create the account (409 `account_exists` is fine), issue a
 /// token, connect, read the status. Tested without a network.

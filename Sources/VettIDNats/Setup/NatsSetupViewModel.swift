@@ -3,6 +3,7 @@
 
 public import Observation
 public import VettIDClient
+import VettIDCore
 
 /// The messaging setup screen over a ``NatsSetupStateMachine``: account → token → connection → status.
 ///

@@ -1,14 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
 public import VettIDCrypto
 
 // Server side of RFC 9449: verifies DPoP proofs with every check of §4.3, in order.
 
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    import FoundationEssentials
 #else
-    public import Foundation
+    import Foundation
 #endif
 
 /// Verifies DPoP proofs (RFC 9449 §4.3, §7.1, §11).
@@ -33,7 +34,7 @@ public struct DPoPVerifier: Sendable {
     public let configuration: Configuration
     private let replayCache: any DPoPReplayCache
     private let nonceValidator: (any DPoPNonceValidator)?
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
     private let keys = DPoPKeyCache()
 
     /// Creates a verifier.
@@ -42,22 +43,22 @@ public struct DPoPVerifier: Sendable {
     ///   - replayCache: where accepted `jti`s are recorded.
     ///   - nonceValidator: checks `nonce` claims; without one, any proof carrying a nonce is refused as
     ///     `DPoPError.Code.nonceInvalid` and ``Configuration/requireNonce`` refuses every proof.
-    ///   - now: the clock; injectable for tests.
+    ///   - clock: the clock; injectable for tests.
     public init(
         configuration: Configuration = Configuration(),
         replayCache: any DPoPReplayCache,
         nonceValidator: (any DPoPNonceValidator)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any WallClock = SystemWallClock()
     ) {
         self.configuration = configuration
         self.replayCache = replayCache
         self.nonceValidator = nonceValidator
-        self.now = now
+        self.clock = clock
     }
 
     /// Verifies the proof of `request`, records its `jti`, and returns what it proved.
     public func verify(_ request: DPoPRequest) async throws(DPoPError) -> VerifiedDPoPProof {
-        let now = self.now()
+        let now = clock.now()
 
         // 1. One header, bounded size, well-formed JWS.
         guard let proof = request.proofHeaderValues.first else { throw DPoPError(.missingProof, "no DPoP header") }

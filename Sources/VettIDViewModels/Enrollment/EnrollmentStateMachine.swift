@@ -3,6 +3,7 @@
 
 public import Foundation
 public import VettIDClient
+import VettIDCore
 
 /// The pure logic of the enrollment screen: events in, a new ``EnrollmentState`` and an ``Effect`` out.
 ///

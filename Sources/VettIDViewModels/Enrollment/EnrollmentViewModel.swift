@@ -4,6 +4,7 @@
 public import Foundation
 public import Observation
 public import VettIDClient
+import VettIDCore
 
 /// The enrollment screen: scan an invitation, attest the device, choose the vault password (with a live strength
 /// meter), finalize. A thin shell over ``EnrollmentStateMachine`` that performs its effects.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import VettIDClient
+import VettIDCore
 
 /// The signed-in member's profile (seed 003's `/auth/me`): who is signed in, since when, and sign out; computed
 /// from an `AuthManager`'s `currentUser`, `isLoading` and `error`.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import VettIDClient
+import VettIDCore
 
 /// The pure logic of the sign-in / registration form: validation, submission, and how failures read.
 ///
@@ -37,8 +38,9 @@ public struct SignInStateMachine: Sendable, Equatable {
         case send(mode: Mode, email: String, password: String, firstName: String? = nil, lastName: String? = nil)
     }
 
-    /// The minimum password length at registration; the server enforces the same (and a strength score).
-    public static let minimumPasswordLength = 12
+    /// The minimum password length at registration: the shared policy's, which the server enforces (with a
+    /// strength score).
+    public static let minimumPasswordLength = PasswordPolicy.standard.minimumLength
 
     /// Login or register.
     public var mode: Mode

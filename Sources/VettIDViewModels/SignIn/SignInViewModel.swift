@@ -3,6 +3,7 @@
 
 public import Observation
 public import VettIDClient
+import VettIDCore
 
 /// The sign-in / registration screen: form fields over a ``SignInStateMachine``.
 ///

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import VettIDClient
+import VettIDCore
 
 /// The pure logic of the vault unlock screen: events in, a new ``VaultAuthState`` and an ``Effect`` out.
 ///

@@ -3,6 +3,7 @@
 
 public import Observation
 public import VettIDClient
+import VettIDCore
 
 /// The vault unlock screen: one password field over a ``VaultAuthStateMachine``.
 ///

@@ -3,6 +3,7 @@
 
 public import Observation
 public import VettIDClient
+import VettIDCore
 
 /// The vault status screen over a ``VaultStatusStateMachine``: status, sync, retry.
 ///

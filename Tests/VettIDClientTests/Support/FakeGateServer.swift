@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDSoftwareAttestation
 import VettIDVerification
@@ -63,7 +64,7 @@ actor FakeGateServer {
     func set(rotateNonceBeforeProxy: Bool) { self.rotateNonceBeforeProxy = rotateNonceBeforeProxy }
     var challengeLog: [String] { usedChallenges }
 
-    init(now: @escaping @Sendable () -> Date = { Date() }) throws {
+    init(clock: any WallClock = SystemWallClock()) throws {
         let authority = try SoftwareAttestationAuthority.generate()
         self.authority = authority
         self.verifier = AppAttestVerifier(
@@ -74,7 +75,7 @@ actor FakeGateServer {
         self.nonces = nonces
         self.proofVerifier = DPoPVerifier(
             configuration: .init(requireNonce: true), replayCache: InMemoryDPoPReplayCache(), nonceValidator: nonces,
-            now: now)
+            clock: clock)
     }
 
     func handle(_ request: RecordedRequest) async -> (HTTPResponse, HTTPBody?) {

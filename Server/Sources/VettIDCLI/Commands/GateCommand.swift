@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import VettIDClient
+import VettIDCore
 
 /// `vettid gate`: the Gate proxy, through the SDK's `GateClient`.
 public struct GateCommand: AsyncParsableCommand {

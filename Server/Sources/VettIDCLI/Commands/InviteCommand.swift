@@ -6,6 +6,7 @@ import Foundation
 import OpenAPIRuntime
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 
 /// `vettid invite create|list|revoke`: device invitations of the signed-in member.
 public struct InviteCommand: AsyncParsableCommand {

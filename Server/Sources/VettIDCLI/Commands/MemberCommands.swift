@@ -4,6 +4,7 @@
 public import ArgumentParser
 import Foundation
 import VettIDClient
+import VettIDCore
 
 /// Runs `body` with a context, reporting failures in the chosen format.
 @MainActor

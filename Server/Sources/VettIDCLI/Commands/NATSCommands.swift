@@ -7,6 +7,7 @@ import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats

@@ -5,6 +5,7 @@ public import ArgumentParser
 import Foundation
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 
 /// `vettid vault`: the vault's status, sync, deploy, and a long-running background refresh.
 public struct VaultCommand: AsyncParsableCommand {

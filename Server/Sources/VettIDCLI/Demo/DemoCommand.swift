@@ -5,6 +5,7 @@ public import ArgumentParser
 import Foundation
 import Logging
 import VettIDClient
+import VettIDCore
 import VettIDServer
 
 /// `vettid demo`: runs the whole system on embedded defaults and walks every flow, one line per step.

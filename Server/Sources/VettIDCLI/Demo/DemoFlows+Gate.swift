@@ -10,6 +10,7 @@ import OpenAPIRuntime
 import ServiceLifecycle
 import VettIDAttestation
 import VettIDClient
+import VettIDCore
 import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NATSClient
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
@@ -59,7 +60,7 @@ struct NATSDemo {
             )
         }
         try await reporter.step("nats: handler request") {
-            let result = try await owner.executeHandler("echo", payload: .object([("hello", .string("vault"))]))
+            let result = try await owner.executeHandler(.echo, payload: .object([("hello", .string("vault"))]))
             let types = try await owner.getEventTypes()
             return (
                 (),

@@ -7,6 +7,7 @@ import OpenAPIRuntime
 import VettIDAPI
 import VettIDAttestation
 import VettIDClient
+import VettIDCore
 import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient

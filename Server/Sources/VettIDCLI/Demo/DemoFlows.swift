@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 import VettIDServer
 
 /// The flows the demo walks, against a running server, through the SDK as an app would use it.

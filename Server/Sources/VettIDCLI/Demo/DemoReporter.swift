@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 /// Prints one line per demo step — what happened and how long it took — or collects them as JSON.
 @MainActor

@@ -3,6 +3,7 @@
 
 import Foundation
 import Logging
+import VettIDCore
 import VettIDCrypto
 import VettIDServer
 

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import VettIDClient
+import VettIDCore
 
 /// A failure the CLI reports on standard error, in text or JSON, with a non-zero exit code.
 struct CLIFailure: Error, CustomStringConvertible {

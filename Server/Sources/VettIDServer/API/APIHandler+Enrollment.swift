@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 
@@ -27,7 +28,7 @@ extension APIHandler {
                 body: .json(
                     .init(
                         enrollmentSessionId: session.id, enrollmentToken: started.token, tokenType: "DPoP",
-                        expiresAt: UnixTime.date(session.expiresAt), userGuid: session.userID.key,
+                        expiresAt: UnixSeconds.date(session.expiresAt), userGuid: session.userID.key,
                         transactionKeys: started.transactionKeys.map(\.api), passwordKeyId: session.passwordKeyID,
                         nextStep: next.api, attestationRequired: session.attestationRequired,
                         attestationChallenge: session.attestationChallenge))))
@@ -133,7 +134,7 @@ extension CredentialPackage {
 }
 
 extension LedgerAuthToken {
-    var api: Components.Schemas.LedgerAuthToken { .init(latId: id, token: token, version: Int(version)) }
+    var api: Components.Schemas.LedgerAuthToken { .init(latId: latID, token: token, version: version) }
 }
 
 extension Components.Schemas.EncryptedPayload {

@@ -4,6 +4,7 @@
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 

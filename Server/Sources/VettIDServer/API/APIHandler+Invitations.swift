@@ -4,6 +4,7 @@
 import Foundation
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 
 extension APIHandler {
     func createInvitation(_ input: Operations.CreateInvitation.Input) async throws -> Operations.CreateInvitation.Output

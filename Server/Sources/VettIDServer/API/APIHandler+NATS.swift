@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 
@@ -42,7 +43,7 @@ extension APIHandler {
                     .init(
                         tokenId: issued.record.tokenID, natsJwt: issued.credentials.jwt,
                         natsSeed: issued.credentials.seed, natsCreds: issued.credentials.creds,
-                        natsEndpoint: issued.endpoint, expiresAt: UnixTime.date(issued.record.expiresAt),
+                        natsEndpoint: issued.endpoint, expiresAt: UnixSeconds.date(issued.record.expiresAt),
                         permissions: .init(publish: issued.permissions.publish, subscribe: issued.permissions.subscribe)
                     ))))
     }
@@ -64,7 +65,8 @@ extension APIHandler {
                                 clientType: Components.Schemas.NatsClientType(rawValue: token.clientType.rawValue)
                                     ?? .app,
                                 deviceId: token.deviceID, userPublicKey: token.userPublicKey,
-                                issuedAt: UnixTime.date(token.issuedAt), expiresAt: UnixTime.date(token.expiresAt))
+                                issuedAt: UnixSeconds.date(token.issuedAt), expiresAt: UnixSeconds.date(token.expiresAt)
+                            )
                         }))))
     }
 
@@ -79,15 +81,16 @@ extension APIHandler {
         return .ok(
             .init(
                 body: .json(
-                    .init(tokenId: record.tokenID, status: .revoked, revokedAt: UnixTime.date(record.revokedAt ?? 0)))))
+                    .init(tokenId: record.tokenID, status: .revoked, revokedAt: UnixSeconds.date(record.revokedAt ?? 0))
+                )))
     }
 }
 
-extension NATSAccount {
+extension NATSAccountRecord {
     /// The account in the product documents' shape (`owner_space_id`, `message_space_id`, `nats_endpoint`, `status`).
     func api(accountKey: String, endpoint: String?) -> Components.Schemas.NatsAccount {
         .init(
             userGuid: userID.key, ownerSpaceId: ownerSpace, messageSpaceId: messageSpace, natsEndpoint: endpoint,
-            status: "active", accountPublicKey: accountKey, createdAt: UnixTime.date(createdAt))
+            status: "active", accountPublicKey: accountKey, createdAt: UnixSeconds.date(createdAt))
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 
 /// Vault authentication (docs/protocol.md §5): action request, then auth execute.

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 
 /// Vault status, sync and deploy (docs/protocol.md §6).
 extension APIHandler {
@@ -41,9 +42,9 @@ extension APIHandler {
                     .init(
                         status: Components.Schemas.VaultStatusValue(rawValue: status.value.rawValue) ?? .error,
                         userGuid: status.userGUID,
-                        enrolledAt: credential.map { UnixTime.date($0.enrolledAt) },
-                        lastAuthAt: credential?.lastAuthAt.map(UnixTime.date),
-                        lastSyncAt: credential?.lastSyncAt.map(UnixTime.date),
+                        enrolledAt: credential.map { UnixSeconds.date($0.enrolledAt) },
+                        lastAuthAt: credential?.lastAuthAt.map(UnixSeconds.date),
+                        lastSyncAt: credential?.lastSyncAt.map(UnixSeconds.date),
                         deviceType: credential.flatMap { Components.Schemas.DeviceType(rawValue: $0.deviceType) },
                         securityLevel: credential.flatMap {
                             Components.Schemas.SecurityLevel(rawValue: $0.securityLevel)
@@ -69,7 +70,7 @@ extension APIHandler {
                 body: .json(
                     .init(
                         status: synced.newKeys.isEmpty ? .synced : .keysReplenished,
-                        lastSyncAt: UnixTime.date(synced.syncedAt), transactionKeysRemaining: synced.remaining,
+                        lastSyncAt: UnixSeconds.date(synced.syncedAt), transactionKeysRemaining: synced.remaining,
                         newTransactionKeys: synced.newKeys.map(\.api), credentialVersion: Int(synced.credentialVersion))
                 )))
     }
@@ -83,6 +84,6 @@ extension APIHandler {
                 body: .json(
                     .init(
                         status: .active, userGuid: deployment.userID.key, ownerSpace: deployment.ownerSpace,
-                        messageSpace: deployment.messageSpace, deployedAt: UnixTime.date(deployment.deployedAt)))))
+                        messageSpace: deployment.messageSpace, deployedAt: UnixSeconds.date(deployment.deployedAt)))))
     }
 }

@@ -6,6 +6,7 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 

@@ -3,6 +3,7 @@
 
 import Crypto
 public import Logging
+public import VettIDCore
 
 /// The long-lived parts of a running server, built once from a ``ServerConfiguration``.
 public struct ServerComponents: Sendable {

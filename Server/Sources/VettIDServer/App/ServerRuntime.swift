@@ -4,6 +4,7 @@
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import VettIDCore
 
 /// Runs a server until asked to stop, then shuts down gracefully: stops accepting, lets in-flight requests
 /// finish, and closes the store.

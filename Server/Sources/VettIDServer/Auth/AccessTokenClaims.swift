@@ -3,6 +3,7 @@
 
 import Foundation
 import JWTKit
+import VettIDCore
 
 /// The claims of a member access token (a short-lived ES256 JWT).
 ///
@@ -22,7 +23,7 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     let exp: ExpirationClaim
     let cnf: Confirmation?
 
-    /// Nothing beyond the signature here: the verifier checks `exp` against the server's clock (``WallClock``),
+    /// Nothing beyond the signature here: the verifier checks `exp` against the server's clock (`WallClock`),
     /// which tests move.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -4,6 +4,7 @@
 public import Foundation
 import HTTPTypes
 public import Logging
+public import VettIDCore
 
 /// Member registration, login, refresh, logout and request authentication.
 ///

@@ -4,6 +4,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import VettIDCore
 import VettIDCrypto
 
 /// The claims of every short-lived token bound to a device's DPoP key (`cnf.jkt`): Gate access tokens and the
@@ -38,7 +39,7 @@ struct DeviceBoundTokenClaims: JWTPayload, Equatable {
         cnf = .init(jkt: jkt)
     }
 
-    /// Nothing beyond the signature here: the verifier checks `exp` against the server's clock (``WallClock``),
+    /// Nothing beyond the signature here: the verifier checks `exp` against the server's clock (`WallClock`),
     /// which tests move.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCore
+
 /// A member's optional first and last name, as registration takes them: trimmed, at most 100 code points, no
 /// control characters; an empty or all-blank name is none.
 public struct MemberName: Sendable, Hashable {

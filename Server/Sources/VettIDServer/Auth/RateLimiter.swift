@@ -3,6 +3,7 @@
 
 import Foundation
 import NIOConcurrencyHelpers
+public import VettIDCore
 
 /// Token-bucket rate limits per key (an IP address, an account), with bounded memory.
 ///

@@ -5,6 +5,7 @@ public import Foundation
 import Logging
 import SwiftASN1
 import VettIDAttestation
+import VettIDCore
 import X509
 
 /// Builds a ``ServerConfiguration`` from, in increasing precedence: defaults, a JSON file, environment

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Logging
+public import VettIDCore
 
 /// Everything the server is configured with. Immutable once loaded; see ``ConfigurationLoader`` for sources
 /// and docs/operations.md for every key.

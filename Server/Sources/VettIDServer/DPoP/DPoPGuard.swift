@@ -4,6 +4,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import VettIDCore
 import VettIDCrypto
 public import VettIDVerification
 
@@ -40,7 +41,7 @@ public struct DPoPGuard: Sendable {
             configuration: .init(requireNonce: true),
             replayCache: LayeredDPoPReplayCache(backend: SQLDPoPReplayCache(store: replayStore)),
             nonceValidator: nonces,
-            now: { clock.now() }
+            clock: clock
         )
     }
 

@@ -4,6 +4,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 
@@ -49,16 +50,16 @@ struct SQLDPoPReplayCache: DPoPReplayCache {
     func contains(_ key: DPoPReplayKey, now: Date) async -> Bool {
         let row = try? await store.withDatabase { db in
             try await db.raw(
-                "SELECT key_hash FROM dpop_replay WHERE key_hash = \(bind: Hex.encode(key.digest)) AND expires_at > \(bind: UnixTime.from(now))"
+                "SELECT key_hash FROM dpop_replay WHERE key_hash = \(bind: Hex.encode(key.digest)) AND expires_at > \(bind: UnixSeconds.from(now))"
             ).first()
         }
         return row != nil
     }
 
     func insert(_ key: DPoPReplayKey, expiresAt: Date, now: Date) async -> Bool {
-        let nowSeconds = UnixTime.from(now)
+        let nowSeconds = UnixSeconds.from(now)
         let entry = DPoPReplayBatch.Entry(
-            hash: Hex.encode(key.digest), expiresAt: max(UnixTime.from(expiresAt), nowSeconds + 1))
+            hash: Hex.encode(key.digest), expiresAt: max(UnixSeconds.from(expiresAt), nowSeconds + 1))
         return await batcher.insert(entry, nowSeconds: nowSeconds)
     }
 

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import SQLKit
+import VettIDCore
 import VettIDCrypto
 
 /// A registered App Attest key as stored.

@@ -5,6 +5,7 @@ import Crypto
 import HTTPTypes
 import Logging
 import VettIDAttestation
+import VettIDCore
 import VettIDVerification
 
 /// The device attestation checks shared by the Gate and vault enrollment: App Attest under Apple's root,

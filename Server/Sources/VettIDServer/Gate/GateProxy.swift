@@ -8,6 +8,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import VettIDCore
 
 /// The streaming Gate proxy: `ANY /proxy/{upstream}/{path...}` is forwarded to the configured upstream for a
 /// valid `Authorization: DPoP <gate token>` with a DPoP proof by the token's key (`ath`, `cnf.jkt`, nonce).

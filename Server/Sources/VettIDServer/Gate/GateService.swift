@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 public import Logging
 import VettIDAttestation
+import VettIDCore
 public import VettIDCrypto
 import VettIDVerification
 
@@ -67,7 +68,7 @@ public struct GateService: Sendable {
     func issueChallenge(purpose: Purpose) async throws -> (challenge: String, expiresIn: Int) {
         let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         let lifetime = Int(configuration.challengeLifetime.components.seconds)
-        let now = UnixTime.from(clock.now())
+        let now = UnixSeconds.from(clock.now())
         try await challenges.insert(bytes, purpose: purpose.rawValue, now: now, expiresAt: now + Int64(lifetime))
         return (Base64URL.encode(bytes), lifetime)
     }
@@ -76,7 +77,7 @@ public struct GateService: Sendable {
         guard let bytes = Base64URL.decode(text), bytes.count == 32 else {
             throw APIFailure.gate(.badRequest, .challengeUnknown, "the challenge is not one this server issued")
         }
-        switch try await challenges.consume(bytes, purpose: purpose.rawValue, now: UnixTime.from(clock.now())) {
+        switch try await challenges.consume(bytes, purpose: purpose.rawValue, now: UnixSeconds.from(clock.now())) {
         case .consumed: return bytes
         case .unknown:
             throw APIFailure.gate(.badRequest, .challengeUnknown, "the challenge is not one this server issued")
@@ -133,7 +134,7 @@ public struct GateService: Sendable {
         let canonicalKeyID = Data(keyIDBytes).base64EncodedString()
         let inserted = try await attestedKeys.insert(
             keyID: canonicalKeyID, publicKey: attested.publicKey, environment: environment, receipt: attested.receipt,
-            deviceJKT: proofJKT, now: UnixTime.from(clock.now())
+            deviceJKT: proofJKT, now: UnixSeconds.from(clock.now())
         )
         guard inserted else {
             throw APIFailure.gate(.conflict, .attestationKeyExists, "this key id is already registered")
@@ -181,7 +182,9 @@ public struct GateService: Sendable {
             throw APIFailure.gate(
                 .unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
         }
-        guard try await attestedKeys.advanceCounter(keyID: canonicalKeyID, to: counter, now: UnixTime.from(clock.now()))
+        guard
+            try await attestedKeys.advanceCounter(
+                keyID: canonicalKeyID, to: counter, now: UnixSeconds.from(clock.now()))
         else {
             throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
         }

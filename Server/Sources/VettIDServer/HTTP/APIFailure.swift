@@ -5,37 +5,15 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
+public import VettIDCore
 
 /// An error the API reports to the client as `{"error": code, "error_description": text}` with a status.
 ///
 /// Every failure of every endpoint becomes one of these (see ``ErrorRendering``); the code set is open and
 /// documented in docs/protocol.md.
-public struct APIFailure: Error, Sendable, HTTPResponseError {
-    /// A stable, documented error code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        public static let invalidRequest = Code(rawValue: "invalid_request")
-        public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
-        public static let payloadTooLarge = Code(rawValue: "payload_too_large")
-        public static let notFound = Code(rawValue: "not_found")
-        public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
-        public static let invalidEmail = Code(rawValue: "invalid_email")
-        public static let weakPassword = Code(rawValue: "weak_password")
-        public static let emailTaken = Code(rawValue: "email_taken")
-        public static let invalidCredentials = Code(rawValue: "invalid_credentials")
-        public static let invalidToken = Code(rawValue: "invalid_token")
-        public static let invalidGrant = Code(rawValue: "invalid_grant")
-        public static let rateLimited = Code(rawValue: "rate_limited")
-        public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
-        public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
-        public static let notImplemented = Code(rawValue: "not_implemented")
-        public static let internalError = Code(rawValue: "internal_error")
-        /// The SQL store is unreachable or cannot write (PostgreSQL down or restarting, SQLite disk full).
-        public static let storeUnavailable = Code(rawValue: "store_unavailable")
-    }
+public struct APIFailure: CodedError, HTTPResponseError {
+    /// The error code: the wire codes of `openapi.yaml`'s error table, generated into VettIDCore.
+    public typealias Code = APIErrorCode
 
     public var status: HTTPResponse.Status
     public var code: Code

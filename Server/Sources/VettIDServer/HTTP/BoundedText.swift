@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 /// A short free-text field as the API takes it (an invitation's label, a member's names): at most `maximumLength`
 /// code points as sent (what JSON Schema's `maxLength` counts), trimmed, and no control characters.

@@ -6,6 +6,7 @@ public import Hummingbird
 public import Logging
 import NIOCore
 import OpenAPIRuntime
+import VettIDCore
 
 /// Turns every failure into the API's JSON error shape with a stable code.
 ///

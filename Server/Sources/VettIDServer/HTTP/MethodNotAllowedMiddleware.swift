@@ -3,6 +3,7 @@
 
 import HTTPTypes
 public import Hummingbird
+import VettIDCore
 
 /// Turns the router's 404 for a path that exists under other methods into 405 `method_not_allowed` with an
 /// `Allow` header listing them.

@@ -4,6 +4,7 @@
 import Foundation
 public import Hummingbird
 import NIOCore
+import VettIDCore
 
 /// Enforces the request body limit (413 `payload_too_large`, also for chunked bodies that grow past it) and
 /// the JSON content type for requests that carry a body (415 `unsupported_media_type`). The body is collected

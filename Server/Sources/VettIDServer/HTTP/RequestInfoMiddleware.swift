@@ -6,6 +6,7 @@ import HTTPTypes
 public import Hummingbird
 import Logging
 import NIOCore
+import VettIDCore
 
 /// Gives each request an id (a sane incoming `X-Request-ID`, or a new one) and puts it with the route template on
 /// every log line of the request, logs one structured line per request (method, path without query, status,
@@ -44,7 +45,7 @@ public struct RequestInfoMiddleware: RouterMiddleware {
             response = try await RequestInfo.$current.withValue(info) { try await next(request, context) }
         } catch {
             let failure = ErrorRendering.failure(for: error, logger: context.logger)
-            metrics?.refusal(code: failure.code.rawValue, route: route)
+            metrics?.refusal(code: failure.code, route: route)
             response = failure.makeResponse()
         }
         response.headers.append(contentsOf: info.responseHeaders.all)

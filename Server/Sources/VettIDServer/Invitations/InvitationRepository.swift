@@ -3,11 +3,23 @@
 
 public import Foundation
 public import SQLKit
+import VettIDCore
 
 /// A device invitation as stored.
 public struct Invitation: Sendable, Equatable {
     public enum Status: String, Sendable {
         case pending, used, revoked, expired
+
+        /// The 409 code for acting on an invitation in this state (`invitation_used`, ...); `pending` has none and
+        /// answers `invalid_request`.
+        var conflictCode: APIFailure.Code {
+            switch self {
+            case .used: .invitationUsed
+            case .revoked: .invitationRevoked
+            case .expired: .invitationExpired
+            case .pending: .invalidRequest
+            }
+        }
     }
 
     public let code: InvitationCode
@@ -40,7 +52,7 @@ public struct InvitationRepository: Sendable {
                 try await db.raw(
                     """
                     INSERT INTO invitations (code, user_id, label, created_at, expires_at)
-                    VALUES (\(bind: code.value), \(bind: memberID.key), \(bind: label), \(bind: UnixTime.from(now)), \(bind: UnixTime.from(expiresAt)))
+                    VALUES (\(bind: code.value), \(bind: memberID.key), \(bind: label), \(bind: UnixSeconds.from(now)), \(bind: UnixSeconds.from(expiresAt)))
                     ON CONFLICT (code) DO NOTHING
                     RETURNING code
                     """
@@ -48,8 +60,8 @@ public struct InvitationRepository: Sendable {
             }
             if inserted != nil {
                 return Invitation(
-                    code: code, memberID: memberID, label: label, createdAt: UnixTime.date(UnixTime.from(now)),
-                    expiresAt: UnixTime.date(UnixTime.from(expiresAt)), usedAt: nil, revokedAt: nil
+                    code: code, memberID: memberID, label: label, createdAt: UnixSeconds.date(UnixSeconds.from(now)),
+                    expiresAt: UnixSeconds.date(UnixSeconds.from(expiresAt)), usedAt: nil, revokedAt: nil
                 )
             }
         }
@@ -81,9 +93,9 @@ public struct InvitationRepository: Sendable {
         try await store.transaction { db in
             let changed = try await db.raw(
                 """
-                UPDATE invitations SET revoked_at = \(bind: UnixTime.from(now))
+                UPDATE invitations SET revoked_at = \(bind: UnixSeconds.from(now))
                 WHERE code = \(bind: code.value) AND user_id = \(bind: memberID.key)
-                  AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(bind: UnixTime.from(now))
+                  AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(bind: UnixSeconds.from(now))
                 RETURNING code
                 """
             ).first()
@@ -97,8 +109,8 @@ public struct InvitationRepository: Sendable {
     public func redeem(_ code: InvitationCode, now: Date, on db: any SQLDatabase) async throws -> UUID? {
         let row = try await db.raw(
             """
-            UPDATE invitations SET used_at = \(bind: UnixTime.from(now))
-            WHERE code = \(bind: code.value) AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(bind: UnixTime.from(now))
+            UPDATE invitations SET used_at = \(bind: UnixSeconds.from(now))
+            WHERE code = \(bind: code.value) AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(bind: UnixSeconds.from(now))
             RETURNING user_id
             """
         ).first()
@@ -121,10 +133,10 @@ public struct InvitationRepository: Sendable {
         else { throw StoreCorruption(detail: "invitations row") }
         return Invitation(
             code: code, memberID: member, label: try row.decode(column: "label", as: String?.self),
-            createdAt: UnixTime.date(try row.decode(column: "created_at", as: Int64.self)),
-            expiresAt: UnixTime.date(try row.decode(column: "expires_at", as: Int64.self)),
-            usedAt: try row.decode(column: "used_at", as: Int64?.self).map(UnixTime.date),
-            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(UnixTime.date)
+            createdAt: UnixSeconds.date(try row.decode(column: "created_at", as: Int64.self)),
+            expiresAt: UnixSeconds.date(try row.decode(column: "expires_at", as: Int64.self)),
+            usedAt: try row.decode(column: "used_at", as: Int64?.self).map(UnixSeconds.date),
+            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(UnixSeconds.date)
         )
     }
 }

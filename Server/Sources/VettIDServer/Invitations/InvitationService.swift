@@ -3,6 +3,7 @@
 
 public import Foundation
 import HTTPTypes
+public import VettIDCore
 
 /// Creating, listing, revoking and rendering a member's device invitations.
 public struct InvitationService: Sendable {
@@ -43,7 +44,7 @@ public struct InvitationService: Sendable {
         let pending = try await repository.list(memberID: memberID).filter { $0.status(at: now) == .pending }
         guard pending.count < limits.maximumPending else {
             throw APIFailure(
-                .conflict, .init(rawValue: "too_many_invitations"),
+                .conflict, .tooManyInvitations,
                 "at most \(limits.maximumPending) invitations may be pending; revoke one first"
             )
         }
@@ -71,9 +72,7 @@ public struct InvitationService: Sendable {
         }
         guard revoked else {
             let status = invitation.status(at: clock.now())
-            throw APIFailure(
-                .conflict, .init(rawValue: "invitation_\(status.rawValue)"),
-                "the invitation is already \(status.rawValue)")
+            throw APIFailure(.conflict, status.conflictCode, "the invitation is already \(status.rawValue)")
         }
         try await events.record(
             SecurityEvent(
@@ -91,7 +90,7 @@ public struct InvitationService: Sendable {
         return invitation
     }
 
-    static let notFound = APIFailure(.notFound, .init(rawValue: "invitation_not_found"), "no such invitation")
+    static let notFound = APIFailure(.notFound, .invitationNotFound, "no such invitation")
 
     static func parse(_ text: String) throws -> InvitationCode {
         guard let code = InvitationCode(parsing: text) else { throw notFound }

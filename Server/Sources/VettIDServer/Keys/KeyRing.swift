@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 /// The generations of one family of server keys (see ``KeyFamily``): which one signs or seals now, which ones
 /// still verify or open, and how a rotation or a prune changes that. A pure value; ``KeyRingFile`` stores it and

@@ -3,6 +3,7 @@
 
 import Crypto
 import NIOConcurrencyHelpers
+public import VettIDCore
 
 /// The keys that seal secrets at rest, one per purpose in every generation of the `at-rest` ``KeyRing``, swapped
 /// at run time when the ring changes.
@@ -47,7 +48,7 @@ public final class SealingKeys: Sendable {
 
     /// The generation that seals now and its key for `purpose`.
     func current(_ purpose: String) -> (generation: Int, key: SymmetricKey) {
-        let now = UnixTime.from(clock.now())
+        let now = UnixSeconds.from(clock.now())
         return state.withLockedValue { state in
             let generation = state.ring.current(at: now).number
             return (generation, state.keys[generation]![purpose]!)

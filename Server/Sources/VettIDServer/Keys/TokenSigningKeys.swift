@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import JWTKit
 import NIOConcurrencyHelpers
+import VettIDCore
 import VettIDCrypto
 
 /// The ES256 keys that sign and verify the server's tokens, one per ``Purpose`` in every generation of the
@@ -106,7 +107,7 @@ public final class TokenSigningKeys: Sendable {
 
     /// Signs `claims` for `purpose` with the key of the generation current at `now`.
     func sign(_ claims: some JWTPayload, purpose: Purpose, now: Date) async throws -> String {
-        let now = UnixTime.from(now)
+        let now = UnixSeconds.from(now)
         let (collection, generation) = state.withLockedValue { state in
             (state.collections[purpose]!, state.ring.current(at: now).number)
         }

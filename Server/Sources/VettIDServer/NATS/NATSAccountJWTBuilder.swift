@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import SQLKit
+public import VettIDCore
 import VettIDCrypto
 
 /// Builds the application account JWT from the store: every revocation that has not expired, and an `iat`
@@ -34,7 +35,7 @@ public struct NATSAccountJWTBuilder: Sendable {
 
     /// ``current()`` with the counter's values around it (``NATSAccountPushRace``).
     func build() async throws -> Built {
-        let now = UnixTime.from(clock.now())
+        let now = UnixSeconds.from(clock.now())
         let trust = self.trust
         let key = trust.applicationAccount.publicKey
         return try await store.transaction { db in

@@ -7,6 +7,7 @@ import NATSClient
 import NIOConcurrencyHelpers
 import NIOCore
 public import ServiceLifecycle
+import VettIDCore
 import VettIDCrypto
 
 /// The server's connection to nats-server as a user of the system account: it pushes the application account

@@ -5,7 +5,7 @@ import Foundation
 import SQLKit
 
 /// A member's allocated NATS namespaces.
-struct NATSAccount: Sendable, Equatable {
+struct NATSAccountRecord: Sendable, Equatable {
     let userID: UUID
     /// `OwnerSpace.<user_guid>`.
     let ownerSpace: String
@@ -16,7 +16,7 @@ struct NATSAccount: Sendable, Equatable {
 
 /// Members' NATS namespaces, and the sequence of application account JWT versions, in the SQL store.
 struct NATSAccountRepository: Sendable {
-    func find(userID: UUID, on db: any SQLDatabase) async throws -> NATSAccount? {
+    func find(userID: UUID, on db: any SQLDatabase) async throws -> NATSAccountRecord? {
         try await db.raw(
             """
             SELECT user_id, owner_space, message_space, created_at FROM nats_accounts WHERE user_id = \(bind: userID.key)
@@ -32,7 +32,7 @@ struct NATSAccountRepository: Sendable {
     }
 
     /// Inserts the member's namespaces; `false` when they already exist (nothing changes).
-    func create(_ account: NATSAccount, on db: any SQLDatabase) async throws -> Bool {
+    func create(_ account: NATSAccountRecord, on db: any SQLDatabase) async throws -> Bool {
         let inserted = try await db.raw(
             """
             INSERT INTO nats_accounts (user_id, owner_space, message_space, created_at)
@@ -75,11 +75,11 @@ struct NATSAccountRepository: Sendable {
         return try row.decode(column: "last_issued_at", as: Int64.self)
     }
 
-    private static func decode(_ row: any SQLRow) throws -> NATSAccount {
+    private static func decode(_ row: any SQLRow) throws -> NATSAccountRecord {
         guard let userID = UUID(uuidString: try row.decode(column: "user_id", as: String.self)) else {
             throw StoreCorruption(detail: "nats_accounts row")
         }
-        return NATSAccount(
+        return NATSAccountRecord(
             userID: userID, ownerSpace: try row.decode(column: "owner_space", as: String.self),
             messageSpace: try row.decode(column: "message_space", as: String.self),
             createdAt: try row.decode(column: "created_at", as: Int64.self))

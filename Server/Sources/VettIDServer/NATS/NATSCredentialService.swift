@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import SQLKit
+import VettIDCore
 import VettIDMessaging
 
 /// Members' NATS namespaces and tokens (docs/protocol.md §7): allocation, issuance, status and revocation.
@@ -25,7 +26,7 @@ public struct NATSCredentialService: Sendable {
 
     /// A member's NATS state.
     struct Status: Sendable {
-        let account: NATSAccount?
+        let account: NATSAccountRecord?
         let endpoint: String?
         let activeTokens: [NATSTokenRecord]
     }
@@ -40,14 +41,13 @@ public struct NATSCredentialService: Sendable {
     let accounts = NATSAccountRepository()
     let tokens = NATSTokenRepository()
 
-    private var now: Int64 { UnixTime.from(clock.now()) }
-
     /// Allocates `OwnerSpace.{guid}` and `MessageSpace.{guid}`, or returns the member's existing account
     /// (idempotent, as the product documents' setup flow expects).
-    func createAccount(userID: UUID) async throws -> NATSAccount {
+    func createAccount(userID: UUID) async throws -> NATSAccountRecord {
         let namespace = try VaultNamespace(userGUID: userID.key)
-        let account = NATSAccount(
-            userID: userID, ownerSpace: namespace.ownerSpace, messageSpace: namespace.messageSpace, createdAt: now)
+        let account = NATSAccountRecord(
+            userID: userID, ownerSpace: namespace.ownerSpace, messageSpace: namespace.messageSpace,
+            createdAt: clock.unixSeconds())
         return try await store.withDatabase { db in
             if try await accounts.create(account, on: db) { return account }
             guard let existing = try await accounts.find(userID: userID, on: db) else {
@@ -69,7 +69,7 @@ public struct NATSCredentialService: Sendable {
         guard let endpoint = configuration.advertisedURL, configuration.url != nil else {
             throw APIFailure.nats(.serviceUnavailable, .natsNotConfigured, "this server has no NATS server configured")
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let lifetime = clientType == .app ? configuration.appTokenLifetime : configuration.vaultTokenLifetime
         let expiresAt = now + lifetime.components.seconds
         let configuration = self.configuration
@@ -102,7 +102,7 @@ public struct NATSCredentialService: Sendable {
 
     /// The member's namespaces (if any) and active tokens.
     func status(userID: UUID) async throws -> Status {
-        let now = self.now
+        let now = clock.unixSeconds()
         return try await store.withDatabase { db in
             Status(
                 account: try await accounts.find(userID: userID, on: db),
@@ -119,7 +119,7 @@ public struct NATSCredentialService: Sendable {
         guard let publisher else {
             throw APIFailure.nats(.serviceUnavailable, .natsNotConfigured, "this server has no NATS server configured")
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let record = try await store.transaction { db in
             guard let (record, revokedNow) = try await tokens.revoke(tokenID: tokenID, userID: userID, now: now, on: db)
             else {

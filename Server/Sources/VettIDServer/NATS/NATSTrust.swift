@@ -3,6 +3,7 @@
 
 public import Foundation
 public import Logging
+import VettIDCore
 public import VettIDCrypto
 public import VettIDMessaging
 
@@ -137,7 +138,7 @@ public struct NATSTrust: Sendable {
         var claims = NATSUserJWTClaims(
             subject: user.publicKey, name: name, expires: expiresAt,
             nats: NATSUserClaims(
-                permissions: NATSPermissions(
+                permissions: NATSClaimPermissions(
                     publish: Self.exactly(permissions.publish), subscribe: Self.exactly(permissions.subscribe)),
                 maxSubscriptions: Self.userSubscriptionLimit, maxData: -1, maxPayload: Self.userPayloadLimit))
         claims.issuedAt = issuedAt

@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import NATSClient
+import VettIDCore
 import VettIDMessaging
 
 /// The vault workers one server process runs (`nats_worker_instances`), each its own NATS connection in the

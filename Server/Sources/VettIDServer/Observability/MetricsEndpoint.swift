@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 public import Hummingbird
 import NIOCore
+import VettIDCore
 
 /// `GET /metrics`: the Prometheus text exposition of ``ServerMetrics``, for a scraper that presents
 /// `Authorization: Bearer <metrics_token>`. Registered only when `metrics_token` is configured, so metrics are

@@ -4,6 +4,7 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
 public import Prometheus
+public import VettIDCore
 
 /// The server's metrics, recorded through swift-metrics into a Prometheus registry that belongs to this server
 /// (no process-wide bootstrap, so several servers in one process, as in tests, keep their own numbers).
@@ -26,12 +27,12 @@ public struct ServerMetrics: Sendable {
     private let workerSeries = SeriesCache<WorkerSeriesKey, CoreMetrics.Counter>()
 
     /// Error codes counted as authentication refusals.
-    static let authCodes: Set<String> = [
-        "invalid_credentials", "invalid_token", "invalid_grant", "credential_locked", "assertion_invalid",
-        "assertion_counter_replayed", "attestation_key_unknown", "device_key_mismatch",
+    static let authCodes: Set<APIFailure.Code> = [
+        .invalidCredentials, .invalidToken, .invalidGrant, .credentialLocked, .assertionInvalid,
+        .assertionCounterReplayed, .attestationKeyUnknown, .deviceKeyMismatch,
     ]
     /// Error codes counted as DPoP refusals.
-    static let dpopCodes: Set<String> = ["invalid_dpop_proof", "use_dpop_nonce"]
+    static let dpopCodes: Set<APIFailure.Code> = [.invalidDPoPProof, .useDPoPNonce]
 
     /// Metrics into a fresh registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -69,12 +70,13 @@ public struct ServerMetrics: Sendable {
     ]
 
     /// A refused request with its error code: counted by family (authentication, DPoP, rate limit).
-    public func refusal(code: String, route: String) {
+    public func refusal(code: APIFailure.Code, route: String) {
+        let label = [("code", code.rawValue)]
         if Self.authCodes.contains(code) {
-            Counter(label: "vettid_auth_refusals_total", dimensions: [("code", code)], factory: factory).increment()
+            Counter(label: "vettid_auth_refusals_total", dimensions: label, factory: factory).increment()
         } else if Self.dpopCodes.contains(code) {
-            Counter(label: "vettid_dpop_refusals_total", dimensions: [("code", code)], factory: factory).increment()
-        } else if code == "rate_limited" || code == "too_many_tokens" {
+            Counter(label: "vettid_dpop_refusals_total", dimensions: label, factory: factory).increment()
+        } else if code == .rateLimited || code == .tooManyTokens {
             Counter(label: "vettid_rate_limited_total", dimensions: [("route", route)], factory: factory).increment()
         }
     }

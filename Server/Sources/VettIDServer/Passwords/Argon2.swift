@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import CArgon2
+import VettIDCore
 
 /// Thin, typed wrapper over the reference Argon2 library (libargon2).
 enum Argon2 {

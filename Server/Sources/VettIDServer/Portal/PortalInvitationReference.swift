@@ -3,6 +3,7 @@
 
 import Crypto
 import Foundation
+import VettIDCore
 import VettIDCrypto
 
 /// How the portal's forms name a pending invitation without carrying its code: an HMAC of the code under a key

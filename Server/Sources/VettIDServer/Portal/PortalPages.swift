@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 // The values the portal's templates render. Plain structs: swift-mustache reads their stored properties by name.
 
@@ -68,7 +69,7 @@ struct PortalAccountPage: Sendable {
     var lastName = ""
     var errors = PortalFieldErrors()
     var passwordReasons: [String] = []
-    var minimumLength = 12
+    var minimumLength = PasswordPolicy.standard.minimumLength
 }
 
 struct PortalDashboardPage: Sendable {

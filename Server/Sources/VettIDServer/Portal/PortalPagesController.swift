@@ -4,6 +4,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 
@@ -245,8 +246,7 @@ struct PortalPagesController: Sendable {
         let invitation = try await namedInvitation(visit)
         let status = invitation.status(at: components.clock.now())
         guard status == .pending else {
-            throw APIFailure(
-                .conflict, .init(rawValue: "invitation_\(status.rawValue)"), "the invitation is \(status.rawValue)")
+            throw APIFailure(.conflict, status.conflictCode, "the invitation is \(status.rawValue)")
         }
         return try invitationPage(invitation, visit)
     }
@@ -261,7 +261,7 @@ struct PortalPagesController: Sendable {
     private func namedInvitation(_ visit: PortalVisit) async throws -> Invitation {
         let all = try await invitations.list(memberID: try memberID(visit))
         guard let invitation = references.find(visit.form["invitation"], in: all) else {
-            throw APIFailure(.notFound, .init(rawValue: "invitation_not_found"), "no such invitation")
+            throw InvitationService.notFound
         }
         return invitation
     }

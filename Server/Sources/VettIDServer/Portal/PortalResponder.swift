@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import VettIDCore
 
 /// One portal request as the page handlers see it: who is signed in, the form (for a `POST`), what its CSRF token
 /// must be bound to, and the cookies the answer sets.

@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import VettIDCore
 import VettIDCrypto
 
 /// The member web portal under `/portal` (docs/portal.md): registers the routes, and runs every request through

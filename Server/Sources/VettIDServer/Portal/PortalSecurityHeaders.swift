@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import HTTPTypes
+import VettIDCore
 
 /// The headers every portal page carries.
 ///

@@ -3,6 +3,7 @@
 
 import Crypto
 import Foundation
+import VettIDCore
 import VettIDCrypto
 
 /// The portal's sign-in cookie: which member session the browser holds and until when, under an HMAC.

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCore
+
 /// The portal's one stylesheet, served at `/portal/static/portal.css` (the Content-Security-Policy allows no inline
 /// style). Readable from 320 px up: below 40 rem tables become stacked cards and nothing scrolls sideways; focus
 /// is always visible for keyboard users; colours meet WCAG AA contrast on white.

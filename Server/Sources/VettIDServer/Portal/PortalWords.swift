@@ -3,6 +3,7 @@
 
 import Foundation
 import HTTPTypes
+import VettIDCore
 
 /// What the portal says, in words a person understands: failures of the services, vault states, device kinds and
 /// security events. Codes stay in the markup (`data-*`) for tests and scripts; people read these.
@@ -12,27 +13,28 @@ enum PortalWords {
 
     /// A failure of a service, for a person.
     static func describe(_ failure: APIFailure) -> String {
-        switch failure.code.rawValue {
-        case "invalid_email": "Enter an email address like name@example.com."
-        case "weak_password": "Choose a stronger password."
-        case "email_taken": "There is already an account with this email address. Sign in instead."
-        case "invalid_credentials": "The email address or password is not right. Check both and try again."
-        case "rate_limited":
+        switch failure.code {
+        case .invalidEmail: "Enter an email address like name@example.com."
+        case .weakPassword: "Choose a stronger password."
+        case .emailTaken: "There is already an account with this email address. Sign in instead."
+        case .invalidCredentials: "The email address or password is not right. Check both and try again."
+        case .rateLimited:
             failure.headers[.retryAfter].map { "Too many attempts. Wait \($0) seconds and try again." }
                 ?? "Too many attempts. Wait a minute and try again."
-        case "invalid_request": "Something in the form is not right: \(failure.message)."
-        case "too_many_invitations": "You have too many pending invitations. Revoke one you no longer need first."
-        case "invitation_not_found": "That invitation no longer exists."
-        case "not_enrolled": "Enroll a device before you deploy the vault. Invite your phone first."
-        case "not_found": "That is no longer there. Reload the page to see what is."
-        case "nats_not_configured": "Messaging is not set up on this server."
-        case "nats_unavailable":
+        case .invalidRequest: "Something in the form is not right: \(failure.message)."
+        case .tooManyInvitations: "You have too many pending invitations. Revoke one you no longer need first."
+        case .invitationNotFound: "That invitation no longer exists."
+        case .invitationUsed: "That invitation is already used."
+        case .invitationRevoked: "That invitation is already revoked."
+        case .invitationExpired: "That invitation is already expired."
+        case .notEnrolled: "Enroll a device before you deploy the vault. Invite your phone first."
+        case .notFound: "That is no longer there. Reload the page to see what is."
+        case .natsNotConfigured: "Messaging is not set up on this server."
+        case .natsUnavailable:
             "The token is revoked. The messaging server has not confirmed it yet; it is told again as soon as it is back."
-        case "store_unavailable": "The service is busy. Try again in a moment."
+        case .storeUnavailable: "The service is busy. Try again in a moment."
         default:
-            failure.code.rawValue.hasPrefix("invitation_")
-                ? "That invitation is already \(failure.code.rawValue.dropFirst("invitation_".count))."
-                : "Something went wrong (\(failure.code.rawValue)). Try again."
+            "Something went wrong (\(failure.code.rawValue)). Try again."
         }
     }
 

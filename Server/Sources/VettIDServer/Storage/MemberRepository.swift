@@ -3,6 +3,7 @@
 
 public import Foundation
 import SQLKit
+import VettIDCore
 
 /// A member account as stored.
 public struct Member: Sendable, Equatable {
@@ -27,7 +28,7 @@ public struct MemberRepository: Sendable {
         email: String, passwordHash: String, firstName: String? = nil, lastName: String? = nil, now: Date
     ) async throws -> Member? {
         let id = UUID()
-        let created = UnixTime.from(now)
+        let created = UnixSeconds.from(now)
         let row = try await store.withDatabase { db in
             try await db.raw(
                 """
@@ -41,7 +42,8 @@ public struct MemberRepository: Sendable {
         }
         guard row != nil else { return nil }
         return Member(
-            id: id, email: email, passwordHash: passwordHash, createdAt: UnixTime.date(created), firstName: firstName,
+            id: id, email: email, passwordHash: passwordHash, createdAt: UnixSeconds.date(created),
+            firstName: firstName,
             lastName: lastName)
     }
 
@@ -68,7 +70,7 @@ public struct MemberRepository: Sendable {
         try await store.withDatabase { db in
             try await db.raw(
                 """
-                UPDATE users SET password_hash = \(bind: new), updated_at = \(bind: UnixTime.from(now))
+                UPDATE users SET password_hash = \(bind: new), updated_at = \(bind: UnixSeconds.from(now))
                 WHERE id = \(bind: id.uuidString.lowercased()) AND password_hash = \(bind: old)
                 """
             ).run()
@@ -82,7 +84,7 @@ public struct MemberRepository: Sendable {
             id: id,
             email: try row.decode(column: "email", as: String.self),
             passwordHash: try row.decode(column: "password_hash", as: String.self),
-            createdAt: UnixTime.date(try row.decode(column: "created_at", as: Int64.self)),
+            createdAt: UnixSeconds.date(try row.decode(column: "created_at", as: Int64.self)),
             firstName: try row.decode(column: "first_name", as: String?.self),
             lastName: try row.decode(column: "last_name", as: String?.self)
         )

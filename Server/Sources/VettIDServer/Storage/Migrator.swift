@@ -3,6 +3,7 @@
 
 import Logging
 import SQLKit
+import VettIDCore
 
 /// Applies pending ``Migration``s in version order, each in its own transaction, recording them in
 /// `schema_migrations`. Safe to run from several server instances at once on PostgreSQL (advisory lock).
@@ -49,7 +50,7 @@ struct Migrator: Sendable {
                 try await db.raw(
                     """
                     INSERT INTO schema_migrations (version, name, applied_at)
-                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: UnixTime.now()))
+                    VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: SystemWallClock().unixSeconds()))
                     """
                 ).run()
                 return true

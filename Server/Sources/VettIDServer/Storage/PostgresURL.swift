@@ -3,6 +3,7 @@
 
 import Foundation
 import PostgresNIO
+import VettIDCore
 
 /// Parses `postgres://` URLs into a `PostgresClient` configuration.
 enum PostgresURL {

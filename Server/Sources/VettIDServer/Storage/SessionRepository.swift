@@ -3,6 +3,7 @@
 
 public import Foundation
 import SQLKit
+import VettIDCore
 
 /// A login session: the family of refresh tokens issued from one login.
 public struct MemberSession: Sendable, Equatable {
@@ -48,7 +49,7 @@ public struct SessionRepository: Sendable {
                 """
                 INSERT INTO sessions (id, user_id, dpop_jkt, created_at, expires_at)
                 VALUES (\(bind: session.id.key), \(bind: memberID.key), \(bind: dpopJKT),
-                        \(bind: UnixTime.from(now)), \(bind: UnixTime.from(sessionExpiresAt)))
+                        \(bind: UnixSeconds.from(now)), \(bind: UnixSeconds.from(sessionExpiresAt)))
                 """
             ).run()
             try await Self.insertToken(
@@ -62,7 +63,7 @@ public struct SessionRepository: Sendable {
     public func rotate(presentedHash: String, nextHash: String, nextExpiresAt: Date, now: Date) async throws
         -> RefreshOutcome
     {
-        let nowSeconds = UnixTime.from(now)
+        let nowSeconds = UnixSeconds.from(now)
         return try await store.transaction { db in
             let claimed = try await db.raw(
                 """
@@ -108,7 +109,7 @@ public struct SessionRepository: Sendable {
     /// Revokes a session and so every refresh and access token of it. Idempotent.
     public func revoke(id: UUID, reason: String, now: Date) async throws {
         try await store.withDatabase { db in
-            try await Self.revoke(db, sessionID: id, reason: reason, now: UnixTime.from(now))
+            try await Self.revoke(db, sessionID: id, reason: reason, now: UnixSeconds.from(now))
         }
     }
 
@@ -127,7 +128,7 @@ public struct SessionRepository: Sendable {
         try await db.raw(
             """
             INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at)
-            VALUES (\(bind: hash), \(bind: sessionID.key), \(bind: UnixTime.from(now)), \(bind: UnixTime.from(expiresAt)))
+            VALUES (\(bind: hash), \(bind: sessionID.key), \(bind: UnixSeconds.from(now)), \(bind: UnixSeconds.from(expiresAt)))
             """
         ).run()
     }
@@ -142,8 +143,8 @@ public struct SessionRepository: Sendable {
             id: try uuid(row, "id"),
             memberID: try uuid(row, "user_id"),
             dpopJKT: try row.decode(column: "dpop_jkt", as: String?.self),
-            expiresAt: UnixTime.date(try row.decode(column: "expires_at", as: Int64.self)),
-            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(UnixTime.date)
+            expiresAt: UnixSeconds.date(try row.decode(column: "expires_at", as: Int64.self)),
+            revokedAt: try row.decode(column: "revoked_at", as: Int64?.self).map(UnixSeconds.date)
         )
     }
 

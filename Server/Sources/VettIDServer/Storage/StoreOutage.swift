@@ -5,6 +5,7 @@ import NIOCore
 import OpenAPIRuntime
 import PostgresNIO
 import SQLiteNIO
+import VettIDCore
 import _ConnectionPoolModule
 
 /// The store could not take the request: PostgreSQL is unreachable or restarting, or SQLite cannot write

@@ -2,35 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import HTTPTypes
-
-extension APIFailure.Code {
-    /// An enrollment step in the wrong session state.
-    public static let stepOutOfOrder = Self(rawValue: "step_out_of_order")
-    /// The enrollment session or the action is past its lifetime.
-    public static let sessionExpired = Self(rawValue: "session_expired")
-    /// The invitation was already redeemed.
-    public static let invitationUsed = Self(rawValue: "invitation_used")
-    /// The invitation was revoked.
-    public static let invitationRevoked = Self(rawValue: "invitation_revoked")
-    /// The invitation expired.
-    public static let invitationExpired = Self(rawValue: "invitation_expired")
-    /// The transaction key was already opened once.
-    public static let transactionKeyUsed = Self(rawValue: "transaction_key_used")
-    /// The session or credential has no transaction key with this id.
-    public static let transactionKeyUnknown = Self(rawValue: "transaction_key_unknown")
-    /// The encrypted payload does not open for this key, purpose and session or action.
-    public static let invalidEncryptedPayload = Self(rawValue: "invalid_encrypted_payload")
-    /// The action (or its token) was already used.
-    public static let actionReplayed = Self(rawValue: "action_replayed")
-    /// The sealed credential is not the current version.
-    public static let staleCredential = Self(rawValue: "stale_credential")
-    /// The sealed credential does not open (modified, or from another credential).
-    public static let invalidCredential = Self(rawValue: "invalid_credential")
-    /// Too many failed authentications; the credential is locked.
-    public static let credentialLocked = Self(rawValue: "credential_locked")
-    /// The member has no enrolled credential.
-    public static let notEnrolled = Self(rawValue: "not_enrolled")
-}
+import VettIDCore
 
 extension HTTPResponse.Status {
     /// 423 Locked (RFC 4918), which HTTPTypes does not name.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 import VettIDCrypto
 
 /// The client data an App Attest-attested device signs for an action request (docs/protocol.md §5):

@@ -3,17 +3,18 @@
 
 import Crypto
 import Foundation
+import VettIDCore
 import VettIDCrypto
 
 /// The server's side of sealed credentials: per-credential keys (sealed at rest, ``SealingKeys``) and
 /// the LAT. Every authentication rotates the key: a new random key for the next version seals the new blob.
 struct CredentialKeyring: Sendable {
     let sealer: SecretSealer
-    let lat: LedgerAuthToken.Deriver
+    let lat: LedgerAuthTokenDeriver
 
     init(keys: ServerKeys, sealing: SealingKeys) {
         sealer = SecretSealer(keys: sealing, purpose: "credential-key-at-rest")
-        lat = LedgerAuthToken.Deriver(key: keys.derivedKey(purpose: "lat"))
+        lat = LedgerAuthTokenDeriver(key: keys.derivedKey(purpose: "lat"))
     }
 
     static func label(credentialID: String, version: Int64) -> String {

@@ -7,6 +7,7 @@ import HTTPTypes
 import Logging
 import SQLKit
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 
@@ -47,8 +48,6 @@ public struct EnrollmentService: Sendable {
     let clock: any WallClock
     let startLimiter: RateLimiter
 
-    private var now: Int64 { UnixTime.from(clock.now()) }
-
     // MARK: Start
 
     /// Redeems the invitation and opens a session bound to `deviceJKT`, with the transaction key pool.
@@ -68,10 +67,10 @@ public struct EnrollmentService: Sendable {
                 .serviceUnavailable, .attestationNotConfigured,
                 "enrollment requires attestation, and this server has no attestation configured")
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let configuration = self.configuration
         let (session, keys) = try await store.transaction { db -> (EnrollmentSession, [TransactionPublicKey]) in
-            guard let memberID = try await invitations.redeem(code, now: UnixTime.date(now), on: db) else {
+            guard let memberID = try await invitations.redeem(code, now: UnixSeconds.date(now), on: db) else {
                 return try await resumeOrRefuse(code: code, deviceJKT: deviceJKT, now: now, on: db)
             }
             let sessionID = "es_" + Self.randomID()
@@ -92,7 +91,7 @@ public struct EnrollmentService: Sendable {
         logger.info("enrollment session opened", metadata: ["enrollment_session": "\(session.id)"])
         let token = try await tokens.issue(
             .enrollment, userGUID: session.userID.key, contextID: session.id, boundJKT: deviceJKT,
-            lifetime: .seconds(max(1, session.expiresAt - now)), now: UnixTime.date(now))
+            lifetime: .seconds(max(1, session.expiresAt - now)), now: UnixSeconds.date(now))
         return Started(session: session, token: token, transactionKeys: keys)
     }
 
@@ -102,7 +101,7 @@ public struct EnrollmentService: Sendable {
         -> (EnrollmentSession, [TransactionPublicKey])
     {
         guard let invitation = try await InvitationRepository.fetch(db, code) else { throw InvitationService.notFound }
-        switch invitation.status(at: UnixTime.date(now)) {
+        switch invitation.status(at: UnixSeconds.date(now)) {
         case .used:
             if let session = try await sessions.find(invitationCode: code.value, on: db),
                 session.deviceJKT == deviceJKT,
@@ -127,7 +126,7 @@ public struct EnrollmentService: Sendable {
             session.userID.key == token.userGUID
         else { throw APIFailure.invalidDeviceToken("the enrollment session does not exist") }
         guard session.deviceJKT == token.boundJKT else { throw APIFailure.proofByAnotherKey }
-        guard !session.isExpired(at: now) else { throw APIFailure.enrollmentExpired }
+        guard !session.isExpired(at: clock.unixSeconds()) else { throw APIFailure.enrollmentExpired }
         return session
     }
 
@@ -147,7 +146,7 @@ public struct EnrollmentService: Sendable {
             return Attested(deviceType: session.deviceType, securityLevel: session.securityLevel ?? "development")
         case .advance: break
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let verified = try await verifyAttestation(
             session, format: format, keyID: keyID, attestationObject: attestationObject,
             developmentToken: developmentToken, logger: logger)
@@ -241,7 +240,7 @@ public struct EnrollmentService: Sendable {
                 reasons: violation.reasons, score: violation.score)
         }
         let hash = try await hasher.hash(password)
-        let now = self.now
+        let now = clock.unixSeconds()
         let moved = try await store.withDatabase { db in
             try await sessions.markPasswordSet(session.id, from: session.state, passwordHash: hash, now: now, on: db)
         }
@@ -250,7 +249,7 @@ public struct EnrollmentService: Sendable {
     }
 
     private func openPassword(_ payload: EncryptedPayload, session: EnrollmentSession) async throws -> String {
-        let now = self.now
+        let now = clock.unixSeconds()
         let claim = try await store.withDatabase { db in
             try await transactionKeys.claim(payload.keyID, owner: .session(session.id), now: now, on: db)
         }
@@ -280,7 +279,7 @@ public struct EnrollmentService: Sendable {
         guard let passwordHash = session.passwordHash else {
             throw StoreCorruption(detail: "password_set without a hash")
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let credentialID = "cr_" + Self.randomID()
         let contents = CredentialContents(
             passwordPHC: passwordHash, userGUID: session.userID.key, credentialID: credentialID, version: 1,

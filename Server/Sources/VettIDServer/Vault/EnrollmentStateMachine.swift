@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCore
+
 /// The states of an enrollment session (docs/protocol.md §4).
 public enum EnrollmentSessionState: String, Sendable, CaseIterable {
     /// Opened by `start`; waiting for the attestation (or, when none is required, the password).

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import SQLKit
+import VettIDCore
 import VettIDCrypto
 
 /// A transaction key's public half as it travels to the device.

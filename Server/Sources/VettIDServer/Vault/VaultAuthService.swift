@@ -7,6 +7,7 @@ import HTTPTypes
 import Logging
 import SQLKit
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 
@@ -44,8 +45,6 @@ public struct VaultAuthService: Sendable {
     let clock: any WallClock
     let actionLimiter: RateLimiter
 
-    private var now: Int64 { UnixTime.from(clock.now()) }
-
     // MARK: Action request
 
     /// Issues an action for the credential, proven by its device key (and assertion when App Attest-attested).
@@ -67,7 +66,7 @@ public struct VaultAuthService: Sendable {
                 assertion, clientData: clientData, action: action, credential: credential, keyID: attestedKeyID,
                 logger: logger)
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let expiresAt = now + configuration.actionLifetime.components.seconds
         let actionID = "ac_" + EnrollmentService.randomID()
         let configuration = self.configuration
@@ -93,7 +92,7 @@ public struct VaultAuthService: Sendable {
         }
         let token = try await tokens.issue(
             .action, userGUID: credential.userID.key, contextID: actionID, boundJKT: credential.deviceJKT,
-            lifetime: configuration.actionLifetime, now: UnixTime.date(now))
+            lifetime: configuration.actionLifetime, now: UnixSeconds.date(now))
         return Issued(
             action: action, token: token,
             lat: keyring.lat.lat(
@@ -114,7 +113,8 @@ public struct VaultAuthService: Sendable {
         }
         guard
             let clientBytes = ActionClientData.bytes(
-                clientData, action: action, credentialID: credential.credentialID, now: now)
+                clientData, action: action, credentialID: credential.credentialID,
+                now: clock.unixSeconds())
         else {
             throw APIFailure.gate(
                 .unauthorized, .assertionInvalid,
@@ -138,7 +138,7 @@ public struct VaultAuthService: Sendable {
             throw APIFailure.gate(
                 .unauthorized, .assertionInvalid, "the assertion was refused (\(error.code.rawValue))")
         }
-        guard try await attestedKeys.advanceCounter(keyID: keyID, to: counter, now: now) else {
+        guard try await attestedKeys.advanceCounter(keyID: keyID, to: counter, now: clock.unixSeconds()) else {
             throw APIFailure.gate(.unauthorized, .assertionCounterReplayed, "the assertion counter did not increase")
         }
     }
@@ -153,7 +153,7 @@ public struct VaultAuthService: Sendable {
         guard token.contextID == actionID else {
             throw APIFailure.invalidDeviceToken("the action token is for another action")
         }
-        let now = self.now
+        let now = clock.unixSeconds()
         let consumption = try await store.withDatabase { try await actions.consume(actionID, now: now, on: $0) }
         let action: VaultAction
         switch consumption {
@@ -222,7 +222,7 @@ public struct VaultAuthService: Sendable {
         else { throw replayed }
         let sessionToken = try await tokens.issue(
             .session, userGUID: credential.userID.key, contextID: credentialID, boundJKT: credential.deviceJKT,
-            lifetime: configuration.sessionLifetime, now: UnixTime.date(now))
+            lifetime: configuration.sessionLifetime, now: UnixSeconds.date(now))
         return Authenticated(sessionToken: sessionToken, package: package)
     }
 
@@ -231,7 +231,7 @@ public struct VaultAuthService: Sendable {
         _ credential: VaultCredential, contents: CredentialContents, password: String, rehash: Bool, actionID: String,
         logger: Logger
     ) async throws -> Authenticated {
-        let now = self.now
+        let now = clock.unixSeconds()
         var next = contents
         next.version = credential.keyVersion + 1
         next.updatedAt = now
@@ -267,7 +267,7 @@ public struct VaultAuthService: Sendable {
         }
         let sessionToken = try await tokens.issue(
             .session, userGUID: userGUID, contextID: credential.credentialID, boundJKT: credential.deviceJKT,
-            lifetime: configuration.sessionLifetime, now: UnixTime.date(now))
+            lifetime: configuration.sessionLifetime, now: UnixSeconds.date(now))
         logger.info("vault authenticated", metadata: ["credential_version": "\(nextVersion)"])
         return Authenticated(sessionToken: sessionToken, package: package)
     }

@@ -3,6 +3,7 @@
 
 import Foundation
 import SQLKit
+import VettIDCore
 
 /// A device's vault credential as the server stores it: never the password or its hash (those live in the sealed
 /// blob on the device), only the sealed credential key, its version, and the device it is bound to.

@@ -4,6 +4,7 @@
 import Foundation
 import HTTPTypes
 import SQLKit
+import VettIDCore
 
 /// Vault status, sync (transaction key replenishment) and deploy (docs/protocol.md §6).
 ///
@@ -45,11 +46,9 @@ public struct VaultLifecycleService: Sendable {
     let transactionKeys: TransactionKeyRepository
     let clock: any WallClock
 
-    private var now: Int64 { UnixTime.from(clock.now()) }
-
     /// The member's vault status; `credentialID` (from a vault session) names the credential to report on.
     func status(userID: UUID, credentialID: String?) async throws -> Status {
-        let now = self.now
+        let now = clock.unixSeconds()
         return try await store.withDatabase { db in
             guard let credential = try await liveCredential(userID: userID, credentialID: credentialID, on: db) else {
                 let open = try await sessions.open(userID: userID, now: now, on: db)
@@ -74,7 +73,7 @@ public struct VaultLifecycleService: Sendable {
     /// Replenishes the credential's transaction keys (pool ``VaultConfiguration/transactionKeyPoolSize``, refilled
     /// when fewer than ``VaultConfiguration/transactionKeyRefillThreshold`` remain) and records the sync.
     func sync(userID: UUID, credentialID: String?) async throws -> Synced {
-        let now = self.now
+        let now = clock.unixSeconds()
         let configuration = self.configuration
         let engine = store.engine
         return try await store.transaction { db in
@@ -106,7 +105,7 @@ public struct VaultLifecycleService: Sendable {
 
     /// Provisions the member's vault and marks it active; idempotent (the first deployment time stays).
     func deploy(userID: UUID, origin: SecurityEvent.Origin) async throws -> VaultDeployment {
-        let now = self.now
+        let now = clock.unixSeconds()
         return try await store.transaction { db in
             guard try await credentials.current(userID: userID, on: db) != nil else {
                 throw APIFailure.vault(.conflict, .notEnrolled, "enroll a device before deploying the vault")
@@ -134,7 +133,7 @@ public struct VaultLifecycleService: Sendable {
     /// unused transaction keys are never offered again. Idempotent: revoking a revoked credential changes nothing and
     /// records no second event. Another member's credential is as unknown as one that does not exist (404).
     func revoke(userID: UUID, credentialID: String, origin: SecurityEvent.Origin) async throws -> VaultCredential {
-        let now = self.now
+        let now = clock.unixSeconds()
         return try await store.transaction { db in
             guard let credential = try await credentials.find(credentialID, on: db), credential.userID == userID else {
                 throw APIFailure.vault(.notFound, .notFound, "the member has no device credential with this id")

@@ -6,6 +6,8 @@ import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -15,11 +17,11 @@ import Testing
     static let secret = [UInt8](repeating: 5, count: 32)
 
     static func rotated(_ ring: KeyRing, now: Date, delay: Int64 = 0) throws -> KeyRing {
-        try ring.rotated(secret: secret, now: UnixTime.from(now), activationDelay: delay)
+        try ring.rotated(secret: secret, now: UnixSeconds.from(now), activationDelay: delay)
     }
 
     @Test func aSealedValueNamesItsGenerationAndOpensWhileTheRingHoldsIt() throws {
-        let clock = ManualClock()
+        let clock = ManualClock().wall
         let keys = SealingKeys(ring: .original, keys: .ephemeral(), clock: clock)
         let sealer = SecretSealer(keys: keys, purpose: "transaction-key-at-rest")
         let secret: [UInt8] = Array(1...32)
@@ -42,7 +44,7 @@ import Testing
             #expect(sealer.open(forged, label: "a") == nil, "\(forged.prefix(8))")
         }
 
-        keys.reload(try keys.ring.removing(1, now: UnixTime.from(clock.now())))
+        keys.reload(try keys.ring.removing(1, now: UnixSeconds.from(clock.now())))
         #expect(sealer.open(original, label: "a") == nil, "its generation is gone")
         #expect(sealer.open(second, label: "a") == secret)
     }
@@ -78,7 +80,7 @@ import Testing
             #expect(try await resealer.reseal() == .init(), "a second run has nothing to do")
 
             // Generation 1 dropped: the device authenticates with the keys sealed again.
-            keys.reload(try keys.ring.removing(1, now: UnixTime.from(app.components.clock.now())))
+            keys.reload(try keys.ring.removing(1, now: UnixSeconds.from(app.components.clock.now())))
             let second = try await client.actionRequest(device, package: next, nonce: nonce, counter: 2)
             #expect(second.status == .ok)
             #expect(

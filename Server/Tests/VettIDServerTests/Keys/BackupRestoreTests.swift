@@ -6,6 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import Testing
+import VettIDCore
 
 @testable import VettIDServer
 
@@ -51,7 +52,7 @@ import Testing
             let code = try await client.invitationCode(email: email)
             let (package, _) = try await client.enroll(device, code: code)
             // Rotate the at-rest and token-signing keys and reseal, so the restore needs the key ring too.
-            let now = UnixTime.from(Date())
+            let now = UnixSeconds.from(Date())
             try KeyRingFile.update(dataDirectory: original) { rings in
                 rings[.atRest] = try rings[.atRest].rotated(
                     secret: .init(repeating: 1, count: 32), now: now, activationDelay: 0)

@@ -6,8 +6,10 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 @testable import VettIDServer
 

@@ -8,6 +8,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDTestSupport
@@ -43,7 +44,7 @@ struct NATSWorkerLiveTests {
                 mints.increment()
                 return try VaultWorkerPool.credentials(server.trust)()
             },
-            registry: try Support.registry(status: status), status: status, clock: Support.FixedClock(),
+            registry: try Support.registry(status: status), status: status, clock: Support.fixedClock(),
             logger: logger ?? Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 

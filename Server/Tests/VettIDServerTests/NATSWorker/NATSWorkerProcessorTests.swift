@@ -6,6 +6,7 @@ import InMemoryLogging
 import Logging
 import NIOConcurrencyHelpers
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDTestSupport
@@ -388,7 +389,7 @@ import VettIDTestSupport
         let processor = VaultRequestProcessor(
             configuration: .init(maxPayloadBytes: 4096, workerID: "worker-test"),
             registry: try Support.registry(status: Support.activeStatus), status: Support.activeStatus,
-            clock: Support.FixedClock(), metrics: metrics)
+            clock: Support.fixedClock(), metrics: metrics)
         let namespace = try Support.namespace()
         let status = VaultMessage.statusRequest(id: "m1", timestamp: 1).encoded()
         _ = await run(processor, subject: namespace.forVault(.status), body: status)

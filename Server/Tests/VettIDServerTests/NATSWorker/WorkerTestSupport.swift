@@ -3,17 +3,18 @@
 
 import Foundation
 import Logging
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
+import VettIDTestSupport
 
 @testable import VettIDServer
 
 /// Shared pieces of the worker tests: a fixed clock, test handlers and request bodies.
 enum WorkerTestSupport {
     /// 2026-11-18T…: every response timestamp is 1_795_000_000_000.
-    struct FixedClock: WallClock {
-        func now() -> Date { Date(timeIntervalSince1970: 1_795_000_000) }
-    }
+    /// The worker's clock in these tests: it stands at ``timestamp``.
+    static func fixedClock() -> ManualClock.Wall { ManualClock(start: Date(timeIntervalSince1970: 1_795_000_000)).wall }
 
     static let timestamp: Int64 = 1_795_000_000_000
 
@@ -98,6 +99,6 @@ enum WorkerTestSupport {
     ) throws -> VaultRequestProcessor {
         VaultRequestProcessor(
             configuration: .init(maxPayloadBytes: maxPayloadBytes, workerID: "worker-test"),
-            registry: try registry(status: status), status: status, clock: FixedClock())
+            registry: try registry(status: status), status: status, clock: fixedClock())
     }
 }

@@ -7,6 +7,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 

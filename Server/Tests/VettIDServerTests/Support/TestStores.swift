@@ -6,6 +6,7 @@ import Logging
 import NIOConcurrencyHelpers
 import SQLKit
 import Testing
+import VettIDCore
 
 @testable import VettIDServer
 
@@ -56,29 +57,6 @@ struct TestStore {
         try await store.shutdown()
         try? FileManager.default.removeItem(atPath: directory)
     }
-}
-
-/// Real time plus an offset tests can move forward: servers under test see time pass (DPoP proofs carry real
-/// `iat`s), and tests can still skip ahead (rate limits, expiry).
-final class OffsetClock: WallClock, Sendable {
-    private let offset = NIOLockedValueBox<TimeInterval>(0)
-
-    init() {}
-
-    func now() -> Date { Date().addingTimeInterval(offset.withLockedValue { $0 }) }
-
-    func advance(_ seconds: TimeInterval) { offset.withLockedValue { $0 += seconds } }
-}
-
-/// A clock tests move by hand.
-final class ManualClock: WallClock, Sendable {
-    private let current: NIOLockedValueBox<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = NIOLockedValueBox(start) }
-
-    func now() -> Date { current.withLockedValue { $0 } }
-
-    func advance(_ seconds: TimeInterval) { current.withLockedValue { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// Runs `body` with a fresh store of `engine` and tears the store down afterwards, whether `body` throws or not.

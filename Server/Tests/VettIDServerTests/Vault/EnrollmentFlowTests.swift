@@ -7,7 +7,9 @@ import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
+import VettIDCore
 import VettIDCrypto
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -56,7 +58,7 @@ import VettIDCrypto
             let lat = app.components.enrollment.keyring.lat.lat(
                 userGUID: package.userGUID, credentialID: package.credentialID, version: 1)
             #expect(package.lat["token"] == lat.token)
-            #expect(package.lat["lat_id"] == lat.id)
+            #expect(package.lat["lat_id"] == lat.latID)
         }
     }
 
@@ -90,7 +92,7 @@ import VettIDCrypto
             app.clock.advance(86_401)
             var later = device
             let clock = app.clock
-            later.now = { clock.now() }
+            later.clock = clock
             let laterNonce = try await client.gateNonce(later)
             let expired = try await client.enrollStart(later, code: stale, nonce: laterNonce)
             #expect(expired.status == .gone)
@@ -116,7 +118,7 @@ import VettIDCrypto
         try await TestApp.withApp(.sqlite, configuration: VaultTest.configuration()) { client, app in
             var device = GateTest.Device()
             let clock = app.clock
-            device.now = { clock.now() }
+            device.clock = clock
             let session = try VaultTest.Session(
                 try await client.enrollStart(
                     device, code: try await client.invitationCode(), nonce: try await client.gateNonce(device)
@@ -141,7 +143,8 @@ import VettIDCrypto
                 ).json)
             // Expire the session row while the token is still valid.
             try await app.components.store.withDatabase { db in
-                try await db.raw("UPDATE enrollment_sessions SET expires_at = \(bind: UnixTime.from(Date()) - 1)").run()
+                try await db.raw("UPDATE enrollment_sessions SET expires_at = \(bind: UnixSeconds.from(Date()) - 1)")
+                    .run()
             }
             let response = try await client.enrollAttest(
                 device, session: session, nonce: try await client.gateNonce(device))

@@ -6,7 +6,9 @@ import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
+import VettIDCore
 import VettIDCrypto
+import VettIDTestSupport
 
 @testable import VettIDServer
 
@@ -143,7 +145,7 @@ import VettIDCrypto
             let (package, nonce) = try await client.enroll(device)
             let action = try await client.actionRequest(device, package: package, nonce: nonce, counter: 1)
             try await app.components.store.withDatabase { db in
-                try await db.raw("UPDATE vault_actions SET expires_at = \(bind: UnixTime.from(Date()) - 1)").run()
+                try await db.raw("UPDATE vault_actions SET expires_at = \(bind: UnixSeconds.from(Date()) - 1)").run()
             }
             let late = try await client.authExecute(device, package: package, action: action.json, nonce: nonce)
             #expect(late.status == .gone)

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import SQLKit
 import Testing
 import VettIDCrypto
+import VettIDTestSupport
 
 @testable import VettIDServer
 

@@ -7,6 +7,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDSoftwareAttestation
 
@@ -191,7 +192,7 @@ extension TestClientProtocol {
             let data =
                 clientData ?? [
                     "action": "authenticate", "credential_id": package.credentialID,
-                    "iat": Int(device.now().timeIntervalSince1970),
+                    "iat": Int(device.clock.now().timeIntervalSince1970),
                     "nonce": Base64URL.encode([UInt8](repeating: 9, count: 16)),
                 ]
             let bytes = Array(try JSONSerialization.data(withJSONObject: data))

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import VettIDClient
+public import VettIDCore
 
 /// The vault password step (seed 002's `PasswordSetupView`): the field and its confirmation, the strength meter,
 /// what is wrong with the password, and the submit button.
@@ -28,16 +29,14 @@ public struct PasswordSetupContent: Sendable, Hashable {
     ///   - strength: The rating of ``EnrollmentState/settingPassword(strength:)``.
     ///   - password: The password field.
     ///   - confirmation: The confirmation field.
-    ///   - minimumLength: The policy's minimum length (the server's, 12).
+    ///   - policy: The password rules (the product's shared policy unless given).
     ///   - isBusy: Whether a request runs.
     public init(
-        strength: PasswordStrength, password: String, confirmation: String, minimumLength: Int = 12,
+        strength: PasswordStrength, password: String, confirmation: String, policy: PasswordPolicy = .standard,
         isBusy: Bool = false
     ) {
         title = "Create Your Vault Password"
-        instructions =
-            "Use at least \(minimumLength) characters. Several unrelated words make a password that is strong "
-            + "and easy to remember. VettID never sees it: it is sealed on this device."
+        instructions = policy.hint + " VettID never sees it: it is sealed on this device."
         passwordLabel = "Password"
         confirmationLabel = "Confirm password"
         meter = password.isEmpty ? nil : PasswordStrengthMeterContent(strength: strength)

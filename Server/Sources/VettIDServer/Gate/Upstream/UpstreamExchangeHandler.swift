@@ -3,6 +3,7 @@
 
 import NIOCore
 import NIOHTTP1
+import VettIDCore
 
 /// The response to one forwarded request: its head, and its body.
 struct UpstreamResponse: Sendable {

@@ -12,7 +12,7 @@ public struct EchoVaultHandler: VaultHandler {
     /// The default ``limit``: 16 KiB.
     public static let defaultLimit = 16 * 1024
 
-    public let id = "echo"
+    public let id = VaultHandlerID.echo.rawValue
     public let description = "Returns the payload unchanged (connectivity check)."
     /// The largest payload returned, in serialized bytes.
     public let limit: Int

@@ -17,7 +17,7 @@ import VettIDMessaging
 /// `transaction_keys_remaining` is omitted when the member has no credential. When the lookup fails the
 /// request is answered with `vault_unavailable`.
 public struct VaultInfoHandler: VaultHandler {
-    public let id = "vault.info"
+    public let id = VaultHandlerID.vaultInfo.rawValue
     public let description = "The member's vault status, transaction keys remaining and NATS spaces."
     private let status: VaultRequestProcessor.StatusLookup
 

@@ -5,6 +5,7 @@
 
 import Foundation
 public import Logging
+public import VettIDCore
 import VettIDCrypto
 public import VettIDMessaging
 

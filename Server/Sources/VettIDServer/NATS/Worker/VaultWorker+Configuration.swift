@@ -5,6 +5,7 @@
 
 import Foundation
 public import NATSClient
+import VettIDCore
 public import VettIDMessaging
 
 extension VaultWorker {

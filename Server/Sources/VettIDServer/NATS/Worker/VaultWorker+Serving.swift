@@ -7,6 +7,7 @@ import Logging
 import NATSClient
 import NIOConcurrencyHelpers
 import NIOCore
+import VettIDCore
 import VettIDMessaging
 
 extension VaultWorker {

@@ -7,6 +7,7 @@ public import Logging
 import NATSClient
 import NIOConcurrencyHelpers
 public import ServiceLifecycle
+public import VettIDCore
 import VettIDMessaging
 
 /// Serves every member's vault requests from NATS.

@@ -1,16 +1,17 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Why the vault worker could not start or stopped serving, or its handler registry could not be built.
 
 /// Why a ``VaultWorker`` could not start, is not ready, or stopped serving, or why a ``VaultHandlerRegistry``
 /// refused its handlers.
-public struct VaultWorkerError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct VaultWorkerError: CodedError, Hashable {
     /// An open set of error codes.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// ``VaultWorker/start()`` was called on a worker that was already started (a worker runs once).
         public static let alreadyStarted = Code(rawValue: "already_started")
@@ -32,6 +33,4 @@ public struct VaultWorkerError: Error, Sendable, Hashable, CustomStringConvertib
         self.code = code
         self.message = message
     }
-
-    public var description: String { "VaultWorkerError(\(code)): \(message)" }
 }

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCore
+
 // The vault worker's start/stop lifecycle as a pure state machine: no locks, no tasks, no NATS.
 
 /// Where a ``VaultWorker`` is between `start()`, `stop()` and the waiters of `waitUntilReady()`.

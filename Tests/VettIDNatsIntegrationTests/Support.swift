@@ -51,7 +51,7 @@ final class LocalSigningProvider: NatsCredentialProvider, Sendable {
         let expiresAt = Date().addingTimeInterval(lifetime)
         let user = try setup.userWithKey(
             NATSUserClaims(
-                permissions: NATSPermissions(
+                permissions: NATSClaimPermissions(
                     publish: NATSPermission(allow: permissions.publish),
                     subscribe: NATSPermission(allow: permissions.subscribe)
                 )
@@ -84,7 +84,7 @@ func workerClient(_ setup: OperatorSetup, url: String, tls: NATSTLSConfiguration
     let worker = NatsPermissionSet.worker
     let user = try setup.user(
         NATSUserClaims(
-            permissions: NATSPermissions(
+            permissions: NATSClaimPermissions(
                 publish: NATSPermission(allow: worker.publish),
                 subscribe: NATSPermission(allow: worker.subscribe)
             )

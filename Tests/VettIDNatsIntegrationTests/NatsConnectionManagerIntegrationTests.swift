@@ -20,7 +20,7 @@ struct NatsConnectionManagerIntegrationTests {
     func makeManager(
         provider: LocalSigningProvider,
         store: NatsCredentialStore = NatsCredentialStore(store: InMemorySecureStore()),
-        timing: NatsConnectionStateMachine.Timing = .init(),
+        timing: NatsConnectionManagerStateMachine.Timing = .init(),
         tls: NATSTLSConfiguration = NATSTLSConfiguration(),
         logs: LogCapture = LogCapture()
     ) -> NatsConnectionManager {

@@ -4,6 +4,7 @@
 import Foundation
 import NATSClient
 import Testing
+import VettIDClientTestSupport
 
 @testable import VettIDClient
 @testable import VettIDNats
@@ -17,8 +18,8 @@ struct NatsConnectionStateMachineTests {
     }
 
     /// A machine connected with ``fresh``.
-    func connected() -> NatsConnectionStateMachine {
-        var machine = NatsConnectionStateMachine()
+    func connected() -> NatsConnectionManagerStateMachine {
+        var machine = NatsConnectionManagerStateMachine()
         _ = machine.start()
         _ = machine.storedCredentialsLoaded(fresh, now: t0)
         _ = machine.connectSucceeded(now: t0)
@@ -27,7 +28,7 @@ struct NatsConnectionStateMachineTests {
 
     @Test("stored fresh credentials are used; the refresh is scheduled one hour before expiry")
     func storedFresh() {
-        var machine = NatsConnectionStateMachine()
+        var machine = NatsConnectionManagerStateMachine()
         #expect(machine.state == .disconnected)
         #expect(machine.start() == [.loadStoredCredentials])
         #expect(machine.state == .connecting)
@@ -44,7 +45,7 @@ struct NatsConnectionStateMachineTests {
             nil, sampleNatsCredentials(issued: t0, lifetime: 1800),
             sampleNatsCredentials(issued: t0.addingTimeInterval(-7200), lifetime: 3600),
         ] {
-            var machine = NatsConnectionStateMachine()
+            var machine = NatsConnectionManagerStateMachine()
             _ = machine.start()
             #expect(machine.storedCredentialsLoaded(stored, now: t0) == [.fetchCredentials])
             #expect(machine.credentialsIssued(fresh, now: t0) == [.storeCredentials(fresh), .connect(fresh)])
@@ -55,7 +56,7 @@ struct NatsConnectionStateMachineTests {
 
     @Test("a provider that refuses at start ends in error; start again retries")
     func providerRefusesAtStart() {
-        var machine = NatsConnectionStateMachine()
+        var machine = NatsConnectionManagerStateMachine()
         _ = machine.start()
         _ = machine.storedCredentialsLoaded(nil, now: t0)
         #expect(machine.credentialsFailed("not_found: no account", now: t0) == [.cancelRefresh, .dropConnection])
@@ -65,7 +66,7 @@ struct NatsConnectionStateMachineTests {
 
     @Test("expired credentials from the provider are refused")
     func issuedExpired() {
-        var machine = NatsConnectionStateMachine()
+        var machine = NatsConnectionManagerStateMachine()
         _ = machine.start()
         _ = machine.storedCredentialsLoaded(nil, now: t0)
         let expired = sampleNatsCredentials(issued: t0.addingTimeInterval(-7200), lifetime: 3600)
@@ -121,7 +122,7 @@ struct NatsConnectionStateMachineTests {
 
     @Test("short tokens refresh at half their remaining life, never sooner than the minimum")
     func shortTokens() {
-        let machine = NatsConnectionStateMachine(timing: .init(refreshWindow: 3, minimumRefreshDelay: 0.3))
+        let machine = NatsConnectionManagerStateMachine(timing: .init(refreshWindow: 3, minimumRefreshDelay: 0.3))
         let fourSeconds = sampleNatsCredentials(issued: t0, lifetime: 4)
         #expect(machine.refreshDelay(fourSeconds, now: t0) == .seconds(1))
         #expect(machine.refreshDelay(fourSeconds, now: t0.addingTimeInterval(2)) == .seconds(1))
@@ -151,7 +152,7 @@ struct NatsConnectionStateMachineTests {
 
     @Test("stored credentials refused at connect are replaced once; fresh ones refused end in error")
     func connectRefused() {
-        var machine = NatsConnectionStateMachine()
+        var machine = NatsConnectionManagerStateMachine()
         _ = machine.start()
         _ = machine.storedCredentialsLoaded(fresh, now: t0)
         let refused = NatsDisconnectReason(NATSError(.authorizationViolation, "Authorization Violation"))
@@ -206,7 +207,7 @@ struct NatsConnectionStateMachineTests {
         #expect(machine.stop() == [.cancelRefresh, .closeConnection])
         #expect(machine.state == .disconnected)
         #expect(machine.stop() == [])
-        var racing = NatsConnectionStateMachine()
+        var racing = NatsConnectionManagerStateMachine()
         _ = racing.start()
         _ = racing.storedCredentialsLoaded(fresh, now: t0)
         _ = racing.stop()

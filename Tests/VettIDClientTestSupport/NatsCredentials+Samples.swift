@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import Foundation
+public import Foundation
+public import VettIDClient
+import VettIDCore
 import VettIDMessaging
 
-@testable import VettIDClient
-
 /// Credentials for unit tests: expiring `lifetime` after `issued`.
-func sampleNatsCredentials(
+public func sampleNatsCredentials(
     tokenID: String = "tok-1",
     issued: Date = Date(timeIntervalSince1970: 1_900_000_000),
     lifetime: TimeInterval = 24 * 3600,
@@ -28,15 +28,18 @@ func sampleNatsCredentials(
 }
 
 /// A provider that hands out scripted results (unit tests only).
-actor ScriptedNatsProvider: NatsCredentialProvider {
+public actor ScriptedNatsProvider: NatsCredentialProvider {
     private var results: [Result<NatsCredentials, APIError>]
-    private(set) var calls = 0
+    /// How many times credentials were asked for.
+    public private(set) var calls = 0
 
-    init(_ results: [Result<NatsCredentials, APIError>]) {
+    /// A provider that answers with `results`, in order, then `not_found`.
+    public init(_ results: [Result<NatsCredentials, APIError>]) {
         self.results = results
     }
 
-    func issueCredentials() async throws -> NatsCredentials {
+    /// The next scripted result.
+    public func issueCredentials() async throws -> NatsCredentials {
         calls += 1
         guard !results.isEmpty else { throw APIError(code: .notFound, description: "no more credentials") }
         return try results.removeFirst().get()

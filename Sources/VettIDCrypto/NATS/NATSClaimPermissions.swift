@@ -53,7 +53,7 @@ public struct NATSResponsePermission: Codable, Sendable, Hashable {
 }
 
 /// Publish, subscribe and response permissions.
-public struct NATSPermissions: Codable, Sendable, Hashable {
+public struct NATSClaimPermissions: Codable, Sendable, Hashable {
     /// Publish permissions (`pub`).
     public var publish: NATSPermission
     /// Subscribe permissions (`sub`).

@@ -19,7 +19,7 @@ public import VettIDClient
 ///
 /// Connection events name the client by the token id of its credentials, so late events of a replaced client are
 /// ignored.
-public struct NatsConnectionStateMachine: Sendable {
+public struct NatsConnectionManagerStateMachine: Sendable {
     /// When to refresh.
     public struct Timing: Sendable, Hashable {
         /// Refresh when less than this remains (`NatsCredentials.defaultRefreshWindow`, one hour).

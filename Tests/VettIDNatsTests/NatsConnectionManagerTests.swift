@@ -5,6 +5,8 @@ import Foundation
 import Logging
 import NATSClient
 import Testing
+import VettIDClientTestSupport
+import VettIDCore
 import VettIDTestSupport
 
 @testable import VettIDClient

@@ -5,7 +5,8 @@
 ///
 /// The server returns the current LAT in every action response; the device compares it with its stored copy
 /// (``matches(_:)``) and refuses to send the password on any difference (`lat_mismatch`): a phishing server
-/// cannot produce it. The LAT rotates (version + 1) after each successful authentication.
+/// cannot produce it. The LAT rotates (version + 1) after each successful authentication. The server derives it
+/// (`LedgerAuthTokenDeriver`, docs/protocol.md §4); this value is what both sides hold and send.
 public struct LedgerAuthToken: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The LAT's id.
     public var latID: String
@@ -39,5 +40,26 @@ public struct LedgerAuthToken: Sendable, Hashable, Codable, CustomStringConverti
         case latID = "lat_id"
         case token
         case version
+        /// The id's key in packages the server stored before the LAT had one definition (enrollment and action
+        /// rows live for minutes; read so that an upgrade does not break one in flight).
+        case legacyID = "id"
+    }
+
+    /// Decodes `lat_id` (or the older `id`), `token` and `version`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        latID =
+            try container.decodeIfPresent(String.self, forKey: .latID)
+            ?? container.decode(String.self, forKey: .legacyID)
+        token = try container.decode(String.self, forKey: .token)
+        version = try container.decode(Int.self, forKey: .version)
+    }
+
+    /// Encodes `lat_id`, `token` and `version`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(latID, forKey: .latID)
+        try container.encode(token, forKey: .token)
+        try container.encode(version, forKey: .version)
     }
 }
