@@ -469,6 +469,34 @@ import VettIDTestSupport
         return streaming
     }
 
+    /// Every client of a run shares the profile's newest `DPoP-Nonce`, and the next run starts with it: only the
+    /// profile's very first proof (the login `register` runs) meets `use_dpop_nonce`.
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func everyRunAfterTheFirstProofStartsWithTheProfilesNonce() async throws {
+        try await LiveServer.withServer(configure: { $0.gate.developmentTokens = ["cli-dev-token"] }) { server in
+            let config = server.directory.appendingPathComponent("config")
+            try await registerAndEnroll(
+                "nonce@example.com", server: server.baseURL.absoluteString, token: "cli-dev-token",
+                configDirectory: config)
+            #expect(Self.nonceRefusals(server) == 1, "register, invite create and enroll (member session and vault)")
+            let authenticated = try await run(
+                ["auth", "--output", "json"], stdin: Self.vaultPassword, configDirectory: config)
+            #expect(authenticated.status == 0, "\(authenticated.stderr)")
+            let whoami = try await run(["whoami"], configDirectory: config)
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            #expect(Self.nonceRefusals(server) == 1, "a later run opened with a refused proof")
+        }
+    }
+
+    /// How many requests the server refused with `use_dpop_nonce`, from its metrics.
+    static func nonceRefusals(_ server: LiveServer) -> Int {
+        let text = String(decoding: server.components.metrics.exposition(), as: UTF8.self)
+        return text.split(separator: "\n")
+            .filter { $0.hasPrefix("vettid_dpop_refusals_total{") && $0.contains(#"code="use_dpop_nonce""#) }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }
+            .reduce(0, +)
+    }
+
     static let vaultPassword = "correct-Horse-battery-91"
 
     /// Registers `email` on the default profile and enrolls it as its own device with the development `token`.

@@ -75,7 +75,8 @@ public struct GateRequestCommand: AsyncParsableCommand {
                 configuration: configuration,
                 deviceKeyStore: SoftwareDeviceKeyStore(store: context.store, storageKey: "\(prefix).device-key"),
                 attester: DevelopmentTokenAttester(token: token),
-                store: context.store
+                store: context.store,
+                nonceStore: context.nonceStore
             )
             var fields = HTTPFields()
             for header in headers {

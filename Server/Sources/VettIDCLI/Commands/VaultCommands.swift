@@ -148,7 +148,7 @@ struct VaultDevice {
             configuration: configuration,
             deviceKeyStore: CLIContext.deviceKeyStore(store: context.store, profile: context.options.profile),
             attester: attester, store: context.store,
-            memberSession: signedIn ? context.auth.apiClient : nil)
+            memberSession: signedIn ? context.auth.apiClient : nil, nonceStore: context.nonceStore)
     }
 
     /// Remembers which server the profile's vault lives on (an invitation link may name another than `--server`).

@@ -9,13 +9,17 @@ import VettIDClient
 ///
 /// Profiles live in one encrypted store (`<config-dir>/profiles.store`, ChaChaPoly, key in
 /// `<config-dir>/store.key`, both 0600): `profile.<name>.server` holds the profile's server URL and
-/// `profile.<name>.session.*` its session, which persists across runs.
+/// `profile.<name>.session.*` its session, which persists across runs, and `profile.<name>.dpop-nonces` the newest
+/// `DPoP-Nonce` per origin, which every client of a run shares and the next run starts with (no command opens with
+/// a `use_dpop_nonce` refusal).
 @MainActor
 struct CLIContext {
     let options: GlobalOptions
     let store: any SecureStore
     let serverURL: URL
     let auth: AuthManager
+    /// The profile's `DPoP-Nonce` memory, shared by the member session, the vault and the Gate clients.
+    let nonceStore: DPoPNonceStore
     var output: Output { Output(format: options.output) }
 
     static func open(_ options: GlobalOptions) async throws -> CLIContext {
@@ -37,16 +41,22 @@ struct CLIContext {
         }
         var logger = Logger(label: "vettid") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
+        let nonceStore = Self.nonceStore(store: store, profile: options.profile)
         let auth = AuthManager(
             configuration: try AuthManager.Configuration(
                 baseURL: serverURL, store: store,
                 // Bound to the profile's device key, the one its vault credential uses too.
                 binding: .deviceKey(Self.deviceKeyStore(store: store, profile: options.profile)),
-                logger: logger, storageKeyPrefix: "profile.\(options.profile).session"
+                logger: logger, storageKeyPrefix: "profile.\(options.profile).session", nonceStore: nonceStore
             )
         )
         await auth.restoreSession()
-        return CLIContext(options: options, store: store, serverURL: serverURL, auth: auth)
+        return CLIContext(options: options, store: store, serverURL: serverURL, auth: auth, nonceStore: nonceStore)
+    }
+
+    /// The profile's nonces, persisted in its store.
+    static func nonceStore(store: any SecureStore, profile: String) -> DPoPNonceStore {
+        DPoPNonceStore(persistingIn: store, storageKey: "profile.\(profile).dpop-nonces")
     }
 
     /// The profile's device key: it binds the member session (DPoP) and the vault credential.
