@@ -201,6 +201,10 @@ import VettIDTestSupport
             let deploy = try await run(["vault", "deploy", "--output", "json"], configDirectory: config)
             #expect(deploy.status == 0, "\(deploy.stderr)")
             #expect(deploy.json["status"] as? String == "active")
+            // The spaces are named as in the NATS account answer.
+            let guid = try #require(deploy.json["user_guid"] as? String)
+            #expect(deploy.json["owner_space_id"] as? String == "OwnerSpace.\(guid)")
+            #expect(deploy.json["message_space_id"] as? String == "MessageSpace.\(guid)")
             #expect(
                 try await run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
                     .json[
@@ -291,6 +295,8 @@ import VettIDTestSupport
             let setup = try await run(["nats", "setup", "--ca", caFile, "--output", "json"], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
             #expect(setup.json["account_created"] as? Bool == true)
+            #expect((setup.json["owner_space_id"] as? String)?.hasPrefix("OwnerSpace.") == true)
+            #expect((setup.json["message_space_id"] as? String)?.hasPrefix("MessageSpace.") == true)
             #expect((setup.json["endpoint"] as? String)?.hasPrefix("tls://") == true)
             #expect(setup.json["vault_status"] as? String == "enrolled", "the worker read the vault's state")
             let tokenID = try #require(setup.json["token_id"] as? String)
@@ -302,6 +308,7 @@ import VettIDTestSupport
             #expect(status.status == 0, "\(status.stderr)")
             #expect((status.json["active_tokens"] as? [Any])?.count == 2)
             let stored = try #require(status.json["stored_token_id"] as? String)
+            #expect(status.json["owner_space_id"] as? String == setup.json["owner_space_id"] as? String)
 
             let echo = try await run(
                 ["nats", "send", "--handler", "echo", "--payload", #"{"n":42}"#, "--output", "json"],

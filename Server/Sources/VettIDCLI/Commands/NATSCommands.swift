@@ -138,7 +138,8 @@ public struct NATSSetupCommand: AsyncParsableCommand {
                 vault: \(status.vaultStatus), answered by \(status.workerID)
                 """,
                 json: [
-                    "account_created": created, "owner_space": credentials.namespace.ownerSpace,
+                    "account_created": created, "owner_space_id": credentials.namespace.ownerSpace,
+                    "message_space_id": credentials.namespace.messageSpace,
                     "token_id": credentials.tokenID, "expires_at": expires, "endpoint": credentials.endpoint,
                     "vault_status": status.vaultStatus, "worker_id": status.workerID, "handlers": status.handlers,
                 ])
@@ -181,7 +182,8 @@ public struct NATSStatusCommand: AsyncParsableCommand {
                     ]
                 },
             ]
-            json["owner_space"] = status.account?.ownerSpace
+            json["owner_space_id"] = status.account?.ownerSpace
+            json["message_space_id"] = status.account?.messageSpace
             json["endpoint"] = status.endpoint
             json["stored_token_id"] = stored?.tokenID
             context.output.emit(lines.joined(separator: "\n"), json: json)

@@ -128,11 +128,11 @@ public struct VaultDeployCommand: AsyncParsableCommand {
                 try await client.deployVault().ok.body.json
             }
             context.output.emit(
-                "vault \(deployed.status.rawValue): owner space \(deployed.ownerSpace), message space \(deployed.messageSpace)",
+                "vault \(deployed.status.rawValue): owner space \(deployed.ownerSpaceId), message space \(deployed.messageSpaceId)",
                 json: [
                     "status": deployed.status.rawValue, "user_guid": deployed.userGuid,
-                    "owner_space": deployed.ownerSpace,
-                    "message_space": deployed.messageSpace,
+                    "owner_space_id": deployed.ownerSpaceId,
+                    "message_space_id": deployed.messageSpaceId,
                     "deployed_at": ISO8601DateFormatter().string(from: deployed.deployedAt),
                 ])
         }

@@ -82,7 +82,7 @@ extension APIHandler {
             .init(
                 body: .json(
                     .init(
-                        status: .active, userGuid: deployment.userID.key, ownerSpace: deployment.ownerSpace,
-                        messageSpace: deployment.messageSpace, deployedAt: UnixTime.date(deployment.deployedAt)))))
+                        status: .active, userGuid: deployment.userID.key, ownerSpaceId: deployment.ownerSpace,
+                        messageSpaceId: deployment.messageSpace, deployedAt: UnixTime.date(deployment.deployedAt)))))
     }
 }
