@@ -24,9 +24,9 @@ import HTTPTypes
 /// `scripts/check-openapi` fails when the committed code and this file drift apart.
 ///
 /// ## Conventions
-/// - JSON bodies with snake_case keys. Request bodies refuse unknown fields (400 `invalid_request`,
-///   `error_description` ``unknown field `<name>` ``) and `null` values; an integer outside its `minimum` /
-///   `maximum` is 400 `invalid_request` naming the field.
+/// - JSON bodies with snake_case keys. Request bodies refuse unknown fields (400 `invalid_request` whose
+///   `error_description` is "unknown field" and the field's name) and `null` values; an integer outside its
+///   `minimum` / `maximum` is 400 `invalid_request` naming the field.
 /// - Binary values are base64url without padding unless a field says otherwise.
 /// - Timestamps are RFC 3339 (`date-time`) in UTC.
 /// - Every failure answers with the `Error` body `{"error": <code>, "error_description": <text>}`, plus

@@ -7,7 +7,7 @@ import NIOCore
 
 /// Enforces the request body limit (413 `payload_too_large`, also for chunked bodies that grow past it) and
 /// the JSON content type for requests that carry a body (415 `unsupported_media_type`), and refuses the literals
-/// ``JSONLiteralScanner`` finds (400 `invalid_request` naming the field). The body is collected here, once, so
+/// `JSONLiteralScanner` finds (400 `invalid_request` naming the field). The body is collected here, once, so
 /// handlers see a bounded buffer.
 ///
 /// Exempt: the member portal's routes, which read their own forms (`PortalRoutes`), and the Gate proxy's
