@@ -520,6 +520,38 @@ import VettIDTestSupport
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
     }
 
+    /// `--output json` comes from each command's `Encodable` result: the keys are the API's snake_case names
+    /// (acronyms included: `userGUID` is `user_guid`), dates ISO 8601, absent optionals left out.
+    @Test func jsonResultsUseTheAPIsNames() throws {
+        func keys(_ value: some Encodable) throws -> [String: Any] {
+            try #require(
+                try JSONSerialization.jsonObject(with: try Output.encoder.encode(value)) as? [String: Any])
+        }
+        let date = Date(timeIntervalSince1970: 1_767_225_600)
+        let setup = try keys(
+            NATSSetupCommand.Result(
+                accountCreated: true, ownerSpaceID: "OwnerSpace.g", messageSpaceID: "MessageSpace.g", tokenID: "t",
+                expiresAt: date, endpoint: "tls://n:4222", vaultStatus: "active", workerID: "w", handlers: ["echo"]))
+        #expect(
+            Set(setup.keys) == [
+                "account_created", "owner_space_id", "message_space_id", "token_id", "expires_at", "endpoint",
+                "vault_status", "worker_id", "handlers",
+            ])
+        #expect(setup["expires_at"] as? String == "2026-01-01T00:00:00Z")
+        let enrolled = try keys(
+            EnrollCommand.Result(
+                status: "enrolled", userGUID: "g", credentialID: "c", keyVersion: 1, transactionKeys: 20, server: "s"))
+        #expect(
+            Set(enrolled.keys) == ["status", "user_guid", "credential_id", "key_version", "transaction_keys", "server"])
+        let status = try keys(
+            NATSStatusCommand.Result(
+                hasAccount: false, activeTokens: [], ownerSpaceID: nil, messageSpaceID: nil, endpoint: nil,
+                storedTokenID: nil))
+        #expect(Set(status.keys) == ["has_account", "active_tokens"])
+        let failure = try keys(CLIFailure.Body(error: "e", errorDescription: "d", reasons: []))
+        #expect(Set(failure.keys) == ["error", "error_description", "reasons"])
+    }
+
     @Test func argumentParsing() throws {
         let whoami = try #require(
             try VettIDCommand.parseAsRoot(["whoami", "--profile", "work", "--output", "json"]) as? WhoamiCommand)

@@ -3,7 +3,10 @@
 
 import Foundation
 import Logging
+import NATSClient
 import VettIDClient
+import VettIDMessaging
+import VettIDNats
 
 /// What a client command works with: the profile store, the server URL, the session.
 ///
@@ -57,6 +60,27 @@ struct CLIContext {
     /// The profile's nonces, persisted in its store.
     static func nonceStore(store: any SecureStore, profile: String) -> DPoPNonceStore {
         DPoPNonceStore(persistingIn: store, storageKey: "profile.\(profile).dpop-nonces")
+    }
+
+    /// Opens the context of `options` and runs a command's `body` with it: the one way every client command
+    /// starts. Failures (server errors, the CLI's own, a missing password, NATS errors) are reported in the chosen
+    /// output format and end the process with status 1.
+    static func run(_ options: GlobalOptions, _ body: (CLIContext) async throws -> Void) async throws {
+        do {
+            do {
+                try await body(try await open(options))
+            } catch let error as NatsConnectionError {
+                throw CLIFailure(code: error.vaultError?.code.rawValue ?? error.code.rawValue, message: error.message)
+            } catch let error as NATSError {
+                throw CLIFailure(code: error.code.rawValue, message: error.message)
+            }
+        } catch let error as APIError {
+            throw CLIFailure(error).exit(options.output)
+        } catch let failure as CLIFailure {
+            throw failure.exit(options.output)
+        } catch let error as PasswordPrompt.NoInput {
+            throw CLIFailure(code: "no_password", message: error.description).exit(options.output)
+        }
     }
 
     /// The profile's device key: it binds the member session (DPoP) and the vault credential.

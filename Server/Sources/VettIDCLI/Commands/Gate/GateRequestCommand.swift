@@ -7,17 +7,6 @@ import HTTPTypes
 import Logging
 import VettIDClient
 
-/// `vettid gate`: the Gate proxy, through the SDK's `GateClient`.
-public struct GateCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "gate",
-        abstract: "Call upstream APIs through the Gate proxy with a device-bound (DPoP) token.",
-        subcommands: [GateRequestCommand.self]
-    )
-
-    public init() {}
-}
-
 /// `vettid gate request METHOD PATH [--data ...]`.
 public struct GateRequestCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -52,7 +41,7 @@ public struct GateRequestCommand: AsyncParsableCommand {
 
     @MainActor
     public func run() async throws {
-        try await withContext(global) { context in
+        try await CLIContext.run(global) { context in
             let token = developmentToken ?? ProcessInfo.processInfo.environment["VETTID_GATE_DEVELOPMENT_TOKEN"]
             guard let token, !token.isEmpty else {
                 throw CLIFailure(
@@ -90,10 +79,9 @@ public struct GateRequestCommand: AsyncParsableCommand {
                 let text = String(decoding: response.body, as: UTF8.self)
                 context.output.emit(
                     text,
-                    json: [
-                        "status": response.status.code, "body": text,
-                        "content_type": response.headerFields[.contentType] ?? "",
-                    ]
+                    json: Result(
+                        status: response.status.code, body: text,
+                        contentType: response.headerFields[.contentType] ?? "")
                 )
             } catch {
                 throw Self.failure(error)
@@ -127,5 +115,14 @@ public struct GateRequestCommand: AsyncParsableCommand {
             message += "\n" + String(decoding: body.prefix(2048), as: UTF8.self)
         }
         return CLIFailure(code: error.serverCode?.rawValue ?? error.code.rawValue, message: message)
+    }
+}
+
+extension GateRequestCommand {
+    /// The `--output json` result: the upstream's answer.
+    struct Result: Encodable {
+        let status: Int
+        let body: String
+        let contentType: String
     }
 }
