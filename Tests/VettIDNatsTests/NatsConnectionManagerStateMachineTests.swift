@@ -10,7 +10,7 @@ import VettIDClientTestSupport
 @testable import VettIDNats
 
 @Suite("NATS connection state machine")
-struct NatsConnectionStateMachineTests {
+struct NatsConnectionManagerStateMachineTests {
     let t0 = Date(timeIntervalSince1970: 1_900_000_000)
     var fresh: NatsCredentials { sampleNatsCredentials(tokenID: "tok-1", issued: t0, lifetime: 24 * 3600) }
     var next: NatsCredentials {

@@ -201,6 +201,10 @@ import VettIDTestSupport
             let deploy = try await run(["vault", "deploy", "--output", "json"], configDirectory: config)
             #expect(deploy.status == 0, "\(deploy.stderr)")
             #expect(deploy.json["status"] as? String == "active")
+            // The spaces are named as in the NATS account answer.
+            let guid = try #require(deploy.json["user_guid"] as? String)
+            #expect(deploy.json["owner_space_id"] as? String == "OwnerSpace.\(guid)")
+            #expect(deploy.json["message_space_id"] as? String == "MessageSpace.\(guid)")
             #expect(
                 try await run(["vault", "status", "--profile", "laptop", "--output", "json"], configDirectory: config)
                     .json[
@@ -291,6 +295,8 @@ import VettIDTestSupport
             let setup = try await run(["nats", "setup", "--ca", caFile, "--output", "json"], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
             #expect(setup.json["account_created"] as? Bool == true)
+            #expect((setup.json["owner_space_id"] as? String)?.hasPrefix("OwnerSpace.") == true)
+            #expect((setup.json["message_space_id"] as? String)?.hasPrefix("MessageSpace.") == true)
             #expect((setup.json["endpoint"] as? String)?.hasPrefix("tls://") == true)
             #expect(setup.json["vault_status"] as? String == "enrolled", "the worker read the vault's state")
             let tokenID = try #require(setup.json["token_id"] as? String)
@@ -302,6 +308,7 @@ import VettIDTestSupport
             #expect(status.status == 0, "\(status.stderr)")
             #expect((status.json["active_tokens"] as? [Any])?.count == 2)
             let stored = try #require(status.json["stored_token_id"] as? String)
+            #expect(status.json["owner_space_id"] as? String == setup.json["owner_space_id"] as? String)
 
             let echo = try await run(
                 ["nats", "send", "--handler", "echo", "--payload", #"{"n":42}"#, "--output", "json"],
@@ -469,6 +476,34 @@ import VettIDTestSupport
         return streaming
     }
 
+    /// Every client of a run shares the profile's newest `DPoP-Nonce`, and the next run starts with it: only the
+    /// profile's very first proof (the login `register` runs) meets `use_dpop_nonce`.
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func everyRunAfterTheFirstProofStartsWithTheProfilesNonce() async throws {
+        try await LiveServer.withServer(configure: { $0.gate.developmentTokens = ["cli-dev-token"] }) { server in
+            let config = server.directory.appendingPathComponent("config")
+            try await registerAndEnroll(
+                "nonce@example.com", server: server.baseURL.absoluteString, token: "cli-dev-token",
+                configDirectory: config)
+            #expect(Self.nonceRefusals(server) == 1, "register, invite create and enroll (member session and vault)")
+            let authenticated = try await run(
+                ["auth", "--output", "json"], stdin: Self.vaultPassword, configDirectory: config)
+            #expect(authenticated.status == 0, "\(authenticated.stderr)")
+            let whoami = try await run(["whoami"], configDirectory: config)
+            #expect(whoami.status == 0, "\(whoami.stderr)")
+            #expect(Self.nonceRefusals(server) == 1, "a later run opened with a refused proof")
+        }
+    }
+
+    /// How many requests the server refused with `use_dpop_nonce`, from its metrics.
+    static func nonceRefusals(_ server: LiveServer) -> Int {
+        let text = String(decoding: server.components.metrics.exposition(), as: UTF8.self)
+        return text.split(separator: "\n")
+            .filter { $0.hasPrefix("vettid_dpop_refusals_total{") && $0.contains(#"code="use_dpop_nonce""#) }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }
+            .reduce(0, +)
+    }
+
     static let vaultPassword = "correct-Horse-battery-91"
 
     /// Registers `email` on the default profile and enrolls it as its own device with the development `token`.
@@ -483,6 +518,38 @@ import VettIDTestSupport
             ["enroll", code, "--development-token", token, "--output", "json"], stdin: Self.vaultPassword,
             configDirectory: config)
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
+    }
+
+    /// `--output json` comes from each command's `Encodable` result: the keys are the API's snake_case names
+    /// (acronyms included: `userGUID` is `user_guid`), dates ISO 8601, absent optionals left out.
+    @Test func jsonResultsUseTheAPIsNames() throws {
+        func keys(_ value: some Encodable) throws -> [String: Any] {
+            try #require(
+                try JSONSerialization.jsonObject(with: try Output.encoder.encode(value)) as? [String: Any])
+        }
+        let date = Date(timeIntervalSince1970: 1_767_225_600)
+        let setup = try keys(
+            NATSSetupCommand.Result(
+                accountCreated: true, ownerSpaceID: "OwnerSpace.g", messageSpaceID: "MessageSpace.g", tokenID: "t",
+                expiresAt: date, endpoint: "tls://n:4222", vaultStatus: "active", workerID: "w", handlers: ["echo"]))
+        #expect(
+            Set(setup.keys) == [
+                "account_created", "owner_space_id", "message_space_id", "token_id", "expires_at", "endpoint",
+                "vault_status", "worker_id", "handlers",
+            ])
+        #expect(setup["expires_at"] as? String == "2026-01-01T00:00:00Z")
+        let enrolled = try keys(
+            EnrollCommand.Result(
+                status: "enrolled", userGUID: "g", credentialID: "c", keyVersion: 1, transactionKeys: 20, server: "s"))
+        #expect(
+            Set(enrolled.keys) == ["status", "user_guid", "credential_id", "key_version", "transaction_keys", "server"])
+        let status = try keys(
+            NATSStatusCommand.Result(
+                hasAccount: false, activeTokens: [], ownerSpaceID: nil, messageSpaceID: nil, endpoint: nil,
+                storedTokenID: nil))
+        #expect(Set(status.keys) == ["has_account", "active_tokens"])
+        let failure = try keys(CLIFailure.Body(error: "e", errorDescription: "d", reasons: []))
+        #expect(Set(failure.keys) == ["error", "error_description", "reasons"])
     }
 
     @Test func argumentParsing() throws {

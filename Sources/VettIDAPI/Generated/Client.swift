@@ -24,7 +24,9 @@ import HTTPTypes
 /// `scripts/check-openapi` fails when the committed code and this file drift apart.
 ///
 /// ## Conventions
-/// - JSON bodies with snake_case keys. Request bodies refuse unknown fields (400 `invalid_request`).
+/// - JSON bodies with snake_case keys. Request bodies refuse unknown fields (400 `invalid_request` whose
+///   `error_description` is "unknown field" and the field's name) and `null` values; an integer outside its
+///   `minimum` / `maximum` is 400 `invalid_request` naming the field.
 /// - Binary values are base64url without padding unless a field says otherwise.
 /// - Timestamps are RFC 3339 (`date-time`) in UTC.
 /// - Every failure answers with the `Error` body `{"error": <code>, "error_description": <text>}`, plus
@@ -48,10 +50,10 @@ import HTTPTypes
 /// | invalid_email | 400 | email is not a valid address |
 /// | weak_password | 400 | password policy failed; `reasons` and `score` (zxcvbn 0-4) explain why |
 /// | invalid_grant | 400 | refresh token unknown, expired or reused (reuse revokes the whole family) |
-/// | invalid_dpop_proof | 400 / 401 | DPoP proof missing, malformed, or failing a check (400 at token endpoints, 401 at resources) |
+/// | invalid_dpop_proof | 400 / 401 | DPoP proof missing (with a DPoP-bound token), empty, malformed, or failing a check (400 at token endpoints, 401 at resources) |
 /// | use_dpop_nonce | 400 / 401 | the server requires a nonce; retry with the `DPoP-Nonce` value |
 /// | invalid_credentials | 401 | unknown email or wrong password (same answer for both) |
-/// | invalid_token | 401 | access, enrollment, action or session token missing, invalid, expired or revoked |
+/// | invalid_token | 401 | access, enrollment, action or session token missing, invalid, expired or revoked, of the wrong kind, or DPoP-bound and sent as Bearer |
 /// | not_found | 404 | no such resource or route |
 /// | invitation_not_found | 404 | unknown invitation code |
 /// | too_many_invitations | 409 | the member already has the maximum number of pending invitations |
@@ -371,13 +373,8 @@ public struct Client: APIProtocol {
                     }
                     return .created(.init(body: body))
                 case 400:
-                    let headers: Components.Responses.BadRequest.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "DPoP-Nonce",
-                        as: Components.Headers.DPoPNonce.self
-                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.BadRequest.Body
+                    let body: Operations.Register.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -396,10 +393,7 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .badRequest(.init(
-                        headers: headers,
-                        body: body
-                    ))
+                    return .badRequest(.init(body: body))
                 case 409:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Conflict.Body
@@ -4154,7 +4148,9 @@ public struct Client: APIProtocol {
     }
     /// Provision the member's vault and move it to `active` (idempotent).
     ///
-    /// Errors 401 `invalid_token`, 409 `not_enrolled`.
+    /// Only member authentication may deploy (a member access token or the cookie): any other token, a vault
+    /// session token included, is 401 `invalid_token`. 409 `not_enrolled` without a current credential.
+    ///
     ///
     /// - Remark: HTTP `POST /member/vault/deploy`.
     /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)`.
@@ -4216,7 +4212,7 @@ public struct Client: APIProtocol {
                         body: body
                     ))
                 case 401:
-                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                    let headers: Operations.DeployVault.Output.Unauthorized.Headers = .init(
                         wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "WWW-Authenticate",
@@ -4229,7 +4225,7 @@ public struct Client: APIProtocol {
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.Unauthorized.Body
+                    let body: Operations.DeployVault.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -5063,6 +5059,8 @@ public struct Client: APIProtocol {
     }
     /// A single-use attestation challenge valid for 5 minutes.
     ///
+    /// No proof is checked here; a `DPoP` header is ignored.
+    ///
     /// - Remark: HTTP `POST /attest/challenge`.
     /// - Remark: Generated from `#/paths//attest/challenge/post(createAttestationChallenge)`.
     public func createAttestationChallenge(_ input: Operations.CreateAttestationChallenge.Input) async throws -> Operations.CreateAttestationChallenge.Output {
@@ -5079,11 +5077,6 @@ public struct Client: APIProtocol {
                     method: .post
                 )
                 suppressMutabilityWarning(&request)
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "DPoP",
-                    value: input.headers.dpop
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

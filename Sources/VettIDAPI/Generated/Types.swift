@@ -188,7 +188,9 @@ public protocol APIProtocol: Sendable {
     func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output
     /// Provision the member's vault and move it to `active` (idempotent).
     ///
-    /// Errors 401 `invalid_token`, 409 `not_enrolled`.
+    /// Only member authentication may deploy (a member access token or the cookie): any other token, a vault
+    /// session token included, is 401 `invalid_token`. 409 `not_enrolled` without a current credential.
+    ///
     ///
     /// - Remark: HTTP `POST /member/vault/deploy`.
     /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)`.
@@ -224,6 +226,8 @@ public protocol APIProtocol: Sendable {
     /// - Remark: Generated from `#/paths//vault/nats/token/revoke/post(revokeNatsToken)`.
     func revokeNatsToken(_ input: Operations.RevokeNatsToken.Input) async throws -> Operations.RevokeNatsToken.Output
     /// A single-use attestation challenge valid for 5 minutes.
+    ///
+    /// No proof is checked here; a `DPoP` header is ignored.
     ///
     /// - Remark: HTTP `POST /attest/challenge`.
     /// - Remark: Generated from `#/paths//attest/challenge/post(createAttestationChallenge)`.
@@ -424,7 +428,7 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /vault/enroll/attestation`.
     /// - Remark: Generated from `#/paths//vault/enroll/attestation/post(enrollAttestation)`.
     public func enrollAttestation(
-        headers: Operations.EnrollAttestation.Input.Headers,
+        headers: Operations.EnrollAttestation.Input.Headers = .init(),
         body: Operations.EnrollAttestation.Input.Body
     ) async throws -> Operations.EnrollAttestation.Output {
         try await enrollAttestation(Operations.EnrollAttestation.Input(
@@ -443,7 +447,7 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /vault/enroll/password`.
     /// - Remark: Generated from `#/paths//vault/enroll/password/post(enrollPassword)`.
     public func enrollPassword(
-        headers: Operations.EnrollPassword.Input.Headers,
+        headers: Operations.EnrollPassword.Input.Headers = .init(),
         body: Operations.EnrollPassword.Input.Body
     ) async throws -> Operations.EnrollPassword.Output {
         try await enrollPassword(Operations.EnrollPassword.Input(
@@ -460,7 +464,7 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /vault/enroll/finalize`.
     /// - Remark: Generated from `#/paths//vault/enroll/finalize/post(enrollFinalize)`.
     public func enrollFinalize(
-        headers: Operations.EnrollFinalize.Input.Headers,
+        headers: Operations.EnrollFinalize.Input.Headers = .init(),
         body: Operations.EnrollFinalize.Input.Body
     ) async throws -> Operations.EnrollFinalize.Output {
         try await enrollFinalize(Operations.EnrollFinalize.Input(
@@ -501,7 +505,7 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /vault/auth/execute`.
     /// - Remark: Generated from `#/paths//vault/auth/execute/post(authExecute)`.
     public func authExecute(
-        headers: Operations.AuthExecute.Input.Headers,
+        headers: Operations.AuthExecute.Input.Headers = .init(),
         body: Operations.AuthExecute.Input.Body
     ) async throws -> Operations.AuthExecute.Output {
         try await authExecute(Operations.AuthExecute.Input(
@@ -536,7 +540,9 @@ extension APIProtocol {
     }
     /// Provision the member's vault and move it to `active` (idempotent).
     ///
-    /// Errors 401 `invalid_token`, 409 `not_enrolled`.
+    /// Only member authentication may deploy (a member access token or the cookie): any other token, a vault
+    /// session token included, is 401 `invalid_token`. 409 `not_enrolled` without a current credential.
+    ///
     ///
     /// - Remark: HTTP `POST /member/vault/deploy`.
     /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)`.
@@ -594,6 +600,8 @@ extension APIProtocol {
         ))
     }
     /// A single-use attestation challenge valid for 5 minutes.
+    ///
+    /// No proof is checked here; a `DPoP` header is ignored.
     ///
     /// - Remark: HTTP `POST /attest/challenge`.
     /// - Remark: Generated from `#/paths//attest/challenge/post(createAttestationChallenge)`.
@@ -2032,7 +2040,9 @@ extension Components {
             public var credentialId: Swift.String
             /// - Remark: Generated from `#/components/schemas/AuthExecuteRequest/sealed_credential`.
             public var sealedCredential: Swift.String
-            /// The `key_version` of the sealed credential sent; another version is 409 `stale_credential`.
+            /// The `key_version` of the sealed credential sent; another version is 409 `stale_credential`. A value
+            /// outside 1...2147483647 is 400 `invalid_request` naming the field.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/AuthExecuteRequest/key_version`.
             public var keyVersion: Swift.Int
@@ -2044,7 +2054,7 @@ extension Components {
             ///   - actionId:
             ///   - credentialId:
             ///   - sealedCredential:
-            ///   - keyVersion: The `key_version` of the sealed credential sent; another version is 409 `stale_credential`.
+            ///   - keyVersion: The `key_version` of the sealed credential sent; another version is 409 `stale_credential`. A value
             ///   - encryptedPassword:
             public init(
                 actionId: Swift.String,
@@ -2294,16 +2304,18 @@ extension Components {
                 case credentialVersion = "credential_version"
             }
         }
+        /// The member's active vault and its NATS namespaces, named as in `NatsAccount`.
+        ///
         /// - Remark: Generated from `#/components/schemas/VaultDeployResponse`.
         public struct VaultDeployResponse: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/status`.
             public var status: Components.Schemas.VaultStatusValue
             /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/user_guid`.
             public var userGuid: Swift.String
-            /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/owner_space`.
-            public var ownerSpace: Swift.String
-            /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/message_space`.
-            public var messageSpace: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/owner_space_id`.
+            public var ownerSpaceId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/message_space_id`.
+            public var messageSpaceId: Swift.String
             /// - Remark: Generated from `#/components/schemas/VaultDeployResponse/deployed_at`.
             public var deployedAt: Foundation.Date
             /// Creates a new `VaultDeployResponse`.
@@ -2311,35 +2323,33 @@ extension Components {
             /// - Parameters:
             ///   - status:
             ///   - userGuid:
-            ///   - ownerSpace:
-            ///   - messageSpace:
+            ///   - ownerSpaceId:
+            ///   - messageSpaceId:
             ///   - deployedAt:
             public init(
                 status: Components.Schemas.VaultStatusValue,
                 userGuid: Swift.String,
-                ownerSpace: Swift.String,
-                messageSpace: Swift.String,
+                ownerSpaceId: Swift.String,
+                messageSpaceId: Swift.String,
                 deployedAt: Foundation.Date
             ) {
                 self.status = status
                 self.userGuid = userGuid
-                self.ownerSpace = ownerSpace
-                self.messageSpace = messageSpace
+                self.ownerSpaceId = ownerSpaceId
+                self.messageSpaceId = messageSpaceId
                 self.deployedAt = deployedAt
             }
             public enum CodingKeys: String, CodingKey {
                 case status
                 case userGuid = "user_guid"
-                case ownerSpace = "owner_space"
-                case messageSpace = "message_space"
+                case ownerSpaceId = "owner_space_id"
+                case messageSpaceId = "message_space_id"
                 case deployedAt = "deployed_at"
             }
         }
         /// The member's NATS namespaces in the product documents' shape (`owner_space_id`, `message_space_id`,
-        /// `nats_endpoint`, `status`), plus `user_guid`, `account_public_key` and `created_at`. This server always sends
-        /// `owner_space_id` and `message_space_id`; servers before 2026-11-25 sent `owner_space` / `message_space`
-        /// instead, which clients read as the same values. This server always sends `status` and, with a nats-server,
-        /// `nats_endpoint`.
+        /// `nats_endpoint`, `status`), plus `user_guid`, `account_public_key` and `created_at`. Every field but
+        /// `nats_endpoint` is always sent; `nats_endpoint` is sent when the server has a nats-server.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/NatsAccount`.
@@ -2347,17 +2357,9 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/NatsAccount/user_guid`.
             public var userGuid: Swift.String
             /// - Remark: Generated from `#/components/schemas/NatsAccount/owner_space_id`.
-            public var ownerSpaceId: Swift.String?
+            public var ownerSpaceId: Swift.String
             /// - Remark: Generated from `#/components/schemas/NatsAccount/message_space_id`.
-            public var messageSpaceId: Swift.String?
-            /// The old name of `owner_space_id` (read, never sent by this server).
-            ///
-            /// - Remark: Generated from `#/components/schemas/NatsAccount/owner_space`.
-            public var ownerSpace: Swift.String?
-            /// The old name of `message_space_id` (read, never sent by this server).
-            ///
-            /// - Remark: Generated from `#/components/schemas/NatsAccount/message_space`.
-            public var messageSpace: Swift.String?
+            public var messageSpaceId: Swift.String
             /// Where apps connect (`nats_public_url`, else `nats_url`); absent when the server has no nats-server.
             ///
             /// - Remark: Generated from `#/components/schemas/NatsAccount/nats_endpoint`.
@@ -2365,9 +2367,9 @@ extension Components {
             /// `active` (an open set: clients show an unknown value as it is).
             ///
             /// - Remark: Generated from `#/components/schemas/NatsAccount/status`.
-            public var status: Swift.String?
+            public var status: Swift.String
             /// - Remark: Generated from `#/components/schemas/NatsAccount/account_public_key`.
-            public var accountPublicKey: Swift.String?
+            public var accountPublicKey: Swift.String
             /// - Remark: Generated from `#/components/schemas/NatsAccount/created_at`.
             public var createdAt: Foundation.Date
             /// Creates a new `NatsAccount`.
@@ -2376,28 +2378,22 @@ extension Components {
             ///   - userGuid:
             ///   - ownerSpaceId:
             ///   - messageSpaceId:
-            ///   - ownerSpace: The old name of `owner_space_id` (read, never sent by this server).
-            ///   - messageSpace: The old name of `message_space_id` (read, never sent by this server).
             ///   - natsEndpoint: Where apps connect (`nats_public_url`, else `nats_url`); absent when the server has no nats-server.
             ///   - status: `active` (an open set: clients show an unknown value as it is).
             ///   - accountPublicKey:
             ///   - createdAt:
             public init(
                 userGuid: Swift.String,
-                ownerSpaceId: Swift.String? = nil,
-                messageSpaceId: Swift.String? = nil,
-                ownerSpace: Swift.String? = nil,
-                messageSpace: Swift.String? = nil,
+                ownerSpaceId: Swift.String,
+                messageSpaceId: Swift.String,
                 natsEndpoint: Swift.String? = nil,
-                status: Swift.String? = nil,
-                accountPublicKey: Swift.String? = nil,
+                status: Swift.String,
+                accountPublicKey: Swift.String,
                 createdAt: Foundation.Date
             ) {
                 self.userGuid = userGuid
                 self.ownerSpaceId = ownerSpaceId
                 self.messageSpaceId = messageSpaceId
-                self.ownerSpace = ownerSpace
-                self.messageSpace = messageSpace
                 self.natsEndpoint = natsEndpoint
                 self.status = status
                 self.accountPublicKey = accountPublicKey
@@ -2407,8 +2403,6 @@ extension Components {
                 case userGuid = "user_guid"
                 case ownerSpaceId = "owner_space_id"
                 case messageSpaceId = "message_space_id"
-                case ownerSpace = "owner_space"
-                case messageSpace = "message_space"
                 case natsEndpoint = "nats_endpoint"
                 case status
                 case accountPublicKey = "account_public_key"
@@ -2956,11 +2950,22 @@ extension Components {
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
-        /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+        /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+        /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+        /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+        /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+        /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+        /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+        /// checked and the header is ignored.
+        ///
         ///
         /// - Remark: Generated from `#/components/parameters/DPoPProof`.
         public typealias DPoPProof = Swift.String
-        /// A DPoP proof JWT (RFC 9449) for this request.
+        /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
+        /// token endpoint (`enrollStart`, `actionRequest`, `registerAttestation`, `createGateToken`): a missing header
+        /// is 400 `invalid_request`; a value that is empty or not a valid proof is 400 `invalid_dpop_proof`, and a
+        /// proof without the server's current nonce 400 `use_dpop_nonce` (with `DPoP-Nonce`).
+        ///
         ///
         /// - Remark: Generated from `#/components/parameters/DPoPProofRequired`.
         public typealias DPoPProofRequired = Swift.String
@@ -3820,19 +3825,48 @@ public enum Operations {
                     }
                 }
             }
-            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
-            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/register/POST/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/register/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.Register.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.Register.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// `invalid_request` (a malformed body, a missing or unknown field), `invalid_email`, or `weak_password`:
+            /// the password is shorter than 12 characters, longer than 1024 bytes, contains control characters or
+            /// scores below `password_min_score` (3) on zxcvbn; `reasons` says why, `score` is the zxcvbn score (0-4).
             ///
             ///
             /// - Remark: Generated from `#/paths//auth/register/post(register)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.BadRequest)
+            case badRequest(Operations.Register.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Components.Responses.BadRequest {
+            public var badRequest: Operations.Register.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -4005,7 +4039,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/auth/login/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/auth/login/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -4013,7 +4054,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -4249,7 +4290,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/auth/refresh/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/auth/refresh/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -4257,7 +4305,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -4488,7 +4536,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/auth/logout/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/auth/logout/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -4496,7 +4551,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -4684,7 +4739,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/auth/me/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/auth/me/GET/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -4692,7 +4754,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -4902,7 +4964,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/invitations/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/invitations/GET/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -4910,7 +4979,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -5089,7 +5158,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/invitations/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/invitations/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -5097,7 +5173,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -5392,7 +5468,14 @@ public enum Operations {
             public var path: Operations.RevokeInvitation.Input.Path
             /// - Remark: Generated from `#/paths/vault/invitations/{code}/revoke/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/invitations/{code}/revoke/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -5400,7 +5483,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -5643,7 +5726,14 @@ public enum Operations {
             public var path: Operations.GetInvitationQRCode.Input.Path
             /// - Remark: Generated from `#/paths/vault/invitations/{code}/qr/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/invitations/{code}/qr/GET/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -5651,7 +5741,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -5896,7 +5986,11 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/enroll/start/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
+                /// token endpoint (`enrollStart`, `actionRequest`, `registerAttestation`, `createGateToken`): a missing header
+                /// is 400 `invalid_request`; a value that is empty or not a valid proof is 400 `invalid_dpop_proof`, and a
+                /// proof without the server's current nonce 400 `use_dpop_nonce` (with `DPoP-Nonce`).
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/enroll/start/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProofRequired
@@ -5904,7 +5998,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProofRequired,
@@ -6260,18 +6354,25 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/enroll/attestation/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/enroll/attestation/POST/header/DPoP`.
-                public var dpop: Components.Parameters.DPoPProofRequired
+                public var dpop: Components.Parameters.DPoPProof?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrollAttestation.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
-                    dpop: Components.Parameters.DPoPProofRequired,
+                    dpop: Components.Parameters.DPoPProof? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrollAttestation.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.dpop = dpop
@@ -6291,7 +6392,7 @@ public enum Operations {
             ///   - headers:
             ///   - body:
             public init(
-                headers: Operations.EnrollAttestation.Input.Headers,
+                headers: Operations.EnrollAttestation.Input.Headers = .init(),
                 body: Operations.EnrollAttestation.Input.Body
             ) {
                 self.headers = headers
@@ -6602,18 +6703,25 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/enroll/password/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/enroll/password/POST/header/DPoP`.
-                public var dpop: Components.Parameters.DPoPProofRequired
+                public var dpop: Components.Parameters.DPoPProof?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrollPassword.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
-                    dpop: Components.Parameters.DPoPProofRequired,
+                    dpop: Components.Parameters.DPoPProof? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrollPassword.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.dpop = dpop
@@ -6633,7 +6741,7 @@ public enum Operations {
             ///   - headers:
             ///   - body:
             public init(
-                headers: Operations.EnrollPassword.Input.Headers,
+                headers: Operations.EnrollPassword.Input.Headers = .init(),
                 body: Operations.EnrollPassword.Input.Body
             ) {
                 self.headers = headers
@@ -6942,18 +7050,25 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/enroll/finalize/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/enroll/finalize/POST/header/DPoP`.
-                public var dpop: Components.Parameters.DPoPProofRequired
+                public var dpop: Components.Parameters.DPoPProof?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrollFinalize.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
-                    dpop: Components.Parameters.DPoPProofRequired,
+                    dpop: Components.Parameters.DPoPProof? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EnrollFinalize.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.dpop = dpop
@@ -6973,7 +7088,7 @@ public enum Operations {
             ///   - headers:
             ///   - body:
             public init(
-                headers: Operations.EnrollFinalize.Input.Headers,
+                headers: Operations.EnrollFinalize.Input.Headers = .init(),
                 body: Operations.EnrollFinalize.Input.Body
             ) {
                 self.headers = headers
@@ -7262,7 +7377,11 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/action/request/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
+                /// token endpoint (`enrollStart`, `actionRequest`, `registerAttestation`, `createGateToken`): a missing header
+                /// is 400 `invalid_request`; a value that is empty or not a valid proof is 400 `invalid_dpop_proof`, and a
+                /// proof without the server's current nonce 400 `use_dpop_nonce` (with `DPoP-Nonce`).
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/action/request/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProofRequired
@@ -7270,7 +7389,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProofRequired,
@@ -7604,18 +7723,25 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/auth/execute/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/auth/execute/POST/header/DPoP`.
-                public var dpop: Components.Parameters.DPoPProofRequired
+                public var dpop: Components.Parameters.DPoPProof?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AuthExecute.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
-                    dpop: Components.Parameters.DPoPProofRequired,
+                    dpop: Components.Parameters.DPoPProof? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AuthExecute.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.dpop = dpop
@@ -7635,7 +7761,7 @@ public enum Operations {
             ///   - headers:
             ///   - body:
             public init(
-                headers: Operations.AuthExecute.Input.Headers,
+                headers: Operations.AuthExecute.Input.Headers = .init(),
                 body: Operations.AuthExecute.Input.Body
             ) {
                 self.headers = headers
@@ -7963,7 +8089,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/status/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/status/GET/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -7971,7 +8104,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -8151,7 +8284,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/sync/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/sync/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -8159,7 +8299,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -8457,7 +8597,9 @@ public enum Operations {
     }
     /// Provision the member's vault and move it to `active` (idempotent).
     ///
-    /// Errors 401 `invalid_token`, 409 `not_enrolled`.
+    /// Only member authentication may deploy (a member access token or the cookie): any other token, a vault
+    /// session token included, is 401 `invalid_token`. 409 `not_enrolled` without a current credential.
+    ///
     ///
     /// - Remark: HTTP `POST /member/vault/deploy`.
     /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)`.
@@ -8466,7 +8608,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/member/vault/deploy/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/member/vault/deploy/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -8474,7 +8623,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -8566,18 +8715,78 @@ public enum Operations {
                     }
                 }
             }
-            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            public struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/401/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The authentication challenge, e.g. `Bearer error="invalid_token"` or `DPoP error="use_dpop_nonce"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/401/headers/WWW-Authenticate`.
+                    public var wwwAuthenticate: Components.Headers.WWWAuthenticate?
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/401/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - wwwAuthenticate: The authentication challenge, e.g. `Bearer error="invalid_token"` or `DPoP error="use_dpop_nonce"`.
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(
+                        wwwAuthenticate: Components.Headers.WWWAuthenticate? = nil,
+                        dpopNonce: Components.Headers.DPoPNonce? = nil
+                    ) {
+                        self.wwwAuthenticate = wwwAuthenticate
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.DeployVault.Output.Unauthorized.Headers
+                /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/401/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/member/vault/deploy/POST/responses/401/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DeployVault.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.DeployVault.Output.Unauthorized.Headers = .init(),
+                    body: Operations.DeployVault.Output.Unauthorized.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `invalid_token` without member authentication: no token, an invalid or expired one, a bound member token
+            /// as `Bearer`, or a token of another kind (a vault session, enrollment or action token); with a DPoP-bound
+            /// member token, `invalid_dpop_proof` or `use_dpop_nonce` as at every resource.
             ///
             ///
             /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
+            case unauthorized(Operations.DeployVault.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Components.Responses.Unauthorized {
+            public var unauthorized: Operations.DeployVault.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -8678,7 +8887,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/nats/account/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/nats/account/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -8686,7 +8902,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -8867,7 +9083,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/nats/token/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/nats/token/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -8875,7 +9098,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -9178,7 +9401,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/nats/status/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/nats/status/GET/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -9186,7 +9416,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -9361,7 +9591,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/vault/nats/token/revoke/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/vault/nats/token/revoke/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProof?
@@ -9369,7 +9606,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProof? = nil,
@@ -9642,6 +9879,8 @@ public enum Operations {
     }
     /// A single-use attestation challenge valid for 5 minutes.
     ///
+    /// No proof is checked here; a `DPoP` header is ignored.
+    ///
     /// - Remark: HTTP `POST /attest/challenge`.
     /// - Remark: Generated from `#/paths//attest/challenge/post(createAttestationChallenge)`.
     public enum CreateAttestationChallenge {
@@ -9649,21 +9888,12 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/attest/challenge/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
-                ///
-                /// - Remark: Generated from `#/paths/attest/challenge/POST/header/DPoP`.
-                public var dpop: Components.Parameters.DPoPProof?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateAttestationChallenge.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request; required when the token is DPoP-bound.
                 ///   - accept:
-                public init(
-                    dpop: Components.Parameters.DPoPProof? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateAttestationChallenge.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.dpop = dpop
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateAttestationChallenge.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -9917,7 +10147,11 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/attest/register/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
+                /// token endpoint (`enrollStart`, `actionRequest`, `registerAttestation`, `createGateToken`): a missing header
+                /// is 400 `invalid_request`; a value that is empty or not a valid proof is 400 `invalid_dpop_proof`, and a
+                /// proof without the server's current nonce 400 `use_dpop_nonce` (with `DPoP-Nonce`).
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/attest/register/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProofRequired
@@ -9925,7 +10159,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProofRequired,
@@ -10259,7 +10493,11 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/token/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A DPoP proof JWT (RFC 9449) for this request.
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
+                /// token endpoint (`enrollStart`, `actionRequest`, `registerAttestation`, `createGateToken`): a missing header
+                /// is 400 `invalid_request`; a value that is empty or not a valid proof is 400 `invalid_dpop_proof`, and a
+                /// proof without the server's current nonce 400 `use_dpop_nonce` (with `DPoP-Nonce`).
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/token/POST/header/DPoP`.
                 public var dpop: Components.Parameters.DPoPProofRequired
@@ -10267,7 +10505,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request.
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. This operation is a
                 ///   - accept:
                 public init(
                     dpop: Components.Parameters.DPoPProofRequired,

@@ -68,7 +68,8 @@ public final class AuthManager {
         /// ``DeviceDPoPProofProvider`` signs the proofs and the transport is wrapped in a ``DPoPNonceTransport``,
         /// so server nonces are remembered per origin and a `use_dpop_nonce` answer is retried once. Pass
         /// ``SessionBinding/bearer`` for plain bearer tokens. An explicit `proofProvider` replaces the device key's
-        /// proofs (tests).
+        /// proofs (tests). Pass the `nonceStore` the app's ``VaultService`` and ``GateClient`` for the same server
+        /// use, so a nonce one of them received goes into the others' next proof.
         /// - Throws: ``ConfigurationError`` for an invalid base URL.
         public init(
             baseURL: URL,
@@ -79,13 +80,15 @@ public final class AuthManager {
             retryPolicy: RetryPolicy = .default,
             proofProvider: (any DPoPProofProvider)? = nil,
             storageKeyPrefix: String = "vettid.session",
+            nonceStore: DPoPNonceStore = DPoPNonceStore(),
             clock: any WallClock = SystemWallClock()
         ) throws {
             var transport = transport
             var proofProvider = proofProvider
             let deviceKeyStore = proofProvider == nil ? binding.deviceKeyStore(store: store) : nil
             if let deviceKeyStore {
-                let deviceProofs = DeviceDPoPProofProvider(keyStore: deviceKeyStore, clock: clock)
+                let deviceProofs = DeviceDPoPProofProvider(
+                    keyStore: deviceKeyStore, nonceStore: nonceStore, clock: clock)
                 proofProvider = deviceProofs
                 transport = DPoPNonceTransport(
                     base: transport ?? DefaultTransport.make(),

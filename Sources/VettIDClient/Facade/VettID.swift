@@ -44,6 +44,9 @@ public final class VettID {
     public nonisolated let vault: VaultService
     /// The Gate client.
     public nonisolated let gate: GateClient
+    /// The server's newest `DPoP-Nonce`, shared by ``auth``, ``vault`` and ``gate`` and kept in ``store`` under
+    /// `vettid.dpop-nonces`, so no part (and no relaunch) starts with a refused proof.
+    public nonisolated let nonceStore: DPoPNonceStore
     /// The member session's HTTP client (``AuthManager/apiClient``), for ``get(_:as:decoder:)`` and
     /// ``post(_:body:as:encoder:decoder:)``.
     nonisolated let memberSession: APIClient
@@ -59,24 +62,28 @@ public final class VettID {
         let attester = Self.makeAttester(configuration, store: store)
         self.store = store
         self.deviceKeyStore = deviceKeyStore
+        let nonceStore = DPoPNonceStore(persistingIn: store, storageKey: "vettid.dpop-nonces")
+        self.nonceStore = nonceStore
         self.attester = attester
         do {
             auth = AuthManager(
                 configuration: try AuthManager.Configuration(
                     baseURL: configuration.baseURL, store: store, binding: .deviceKey(deviceKeyStore),
-                    transport: configuration.transport, logger: configuration.logger, clock: configuration.clock))
+                    transport: configuration.transport, logger: configuration.logger, nonceStore: nonceStore,
+                    clock: configuration.clock))
             memberSession = auth.apiClient
             vault = VaultService(
                 configuration: try VaultServiceConfiguration(
                     baseURL: configuration.baseURL, logger: configuration.logger, transport: configuration.transport,
                     clock: configuration.clock),
-                deviceKeyStore: deviceKeyStore, attester: attester, store: store, memberSession: auth.apiClient)
+                deviceKeyStore: deviceKeyStore, attester: attester, store: store, memberSession: auth.apiClient,
+                nonceStore: nonceStore)
             gate = GateClient(
                 configuration: try GateClientConfiguration(
                     baseURL: configuration.baseURL, teamID: configuration.teamID, bundleID: configuration.bundleID,
                     logLevel: configuration.logger.logLevel, logger: configuration.logger,
                     transport: configuration.transport, clock: configuration.clock),
-                deviceKeyStore: deviceKeyStore, attester: attester, store: store)
+                deviceKeyStore: deviceKeyStore, attester: attester, store: store, nonceStore: nonceStore)
         } catch let error as ConfigurationError {
             throw error
         } catch {

@@ -56,16 +56,17 @@ public final class GateClient: Sendable {
     ///   - deviceKeyStore: The device key (``SoftwareDeviceKeyStore`` or `SecureEnclaveDeviceKeyStore`).
     ///   - attester: ``AppAttestAttester``, `SoftwareDeviceAttester` (VettIDSoftwareAttestation) or ``DevelopmentTokenAttester``.
     ///   - store: Where the registration state persists.
+    ///   - nonceStore: The per-origin nonces: pass the store the app's other clients of the same server use.
     public init(
         configuration: GateClientConfiguration,
         deviceKeyStore: any DeviceKeyStore,
         attester: any DeviceAttester,
-        store: any SecureStore
+        store: any SecureStore,
+        nonceStore: DPoPNonceStore = DPoPNonceStore()
     ) {
         self.configuration = configuration
         self.deviceKeyStore = deviceKeyStore
         self.attester = attester
-        let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
         let proofProvider = DeviceDPoPProofProvider(
             keyStore: deviceKeyStore, nonceStore: nonceStore, clock: configuration.clock)

@@ -6,7 +6,7 @@ public import Foundation
 /// A member's NATS account: the namespaces `OwnerSpace.{guid}` and `MessageSpace.{guid}` the backend allocated.
 ///
 /// Decoded from the product documents' field names (`owner_space_id`, `message_space_id`, `nats_endpoint`,
-/// `status`) and from the names servers before 2026-11-25 used (`owner_space`, `message_space`).
+/// `status`); the VettID server always sends all of them but `nats_endpoint`.
 public struct NatsAccount: Sendable, Hashable, Codable {
     /// The member's GUID.
     public let userGUID: String
@@ -20,7 +20,7 @@ public struct NatsAccount: Sendable, Hashable, Codable {
     public let createdAt: Date
     /// Where apps connect, if the server reports it.
     public let endpoint: String?
-    /// The account's status as the server reports it (`active`; an open set, `nil` from older servers).
+    /// The account's status as the server reports it (`active`; an open set).
     public let status: String?
 
     /// Creates an account record.

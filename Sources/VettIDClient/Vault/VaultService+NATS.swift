@@ -15,13 +15,14 @@ extension VaultService: NatsCredentialProvider {
     /// Allocates the member's NATS namespaces (`POST /vault/nats/account`), or reads them when they exist (the
     /// call is idempotent; servers before 2026-11-25 answered 409 `account_exists` instead).
     /// - Throws: ``APIError``: `sign_in_required`, `reauthentication_required`, `invalid_token`, `network_error`,
-    ///   `invalid_response` (an account without its spaces), ….
+    ///   `invalid_response` (an answer without a field `NatsAccount` requires, such as the older servers' one with
+    ///   `owner_space` / `message_space`), ….
     public func createNatsAccount() async throws(APIError) -> NatsAccount {
         let body = try await authorizedCall("createNatsAccount", reauthenticate: true) { client in
             try await client.createNatsAccount(.init(headers: .init(dpop: ""))).ok.body.json
         }
         configuration.logger.debug("Vault: NATS account ready")
-        return try Self.account(from: body)
+        return Self.account(from: body)
     }
 
     /// Issues a NATS token (`POST /vault/nats/token`): a fresh user NKey and JWT with the permissions of
@@ -82,7 +83,7 @@ extension VaultService: NatsCredentialProvider {
         }
         return NatsStatus(
             hasAccount: body.hasAccount,
-            account: try body.account.map { account throws(APIError) in try Self.account(from: account) },
+            account: body.account.map(Self.account(from:)),
             endpoint: body.natsEndpoint,
             activeTokens: body.activeTokens.map { token in
                 NatsTokenInfo(
@@ -113,18 +114,12 @@ extension VaultService: NatsCredentialProvider {
         try await createNatsToken(clientType: .app, deviceID: configuration.deviceID)
     }
 
-    /// The account from either field naming (`owner_space_id` or the older `owner_space`, and so on).
-    /// - Throws: `invalid_response` when neither name of a space is there.
-    static func account(from body: Components.Schemas.NatsAccount) throws(APIError) -> NatsAccount {
-        guard let ownerSpace = body.ownerSpaceId ?? body.ownerSpace,
-            let messageSpace = body.messageSpaceId ?? body.messageSpace
-        else {
-            throw APIError(code: .invalidResponse, description: "The NATS account names no owner or message space.")
-        }
-        return NatsAccount(
+    /// The account of the wire's `NatsAccount` (an answer without a required field was refused while decoding).
+    static func account(from body: Components.Schemas.NatsAccount) -> NatsAccount {
+        NatsAccount(
             userGUID: body.userGuid,
-            ownerSpace: ownerSpace,
-            messageSpace: messageSpace,
+            ownerSpace: body.ownerSpaceId,
+            messageSpace: body.messageSpaceId,
             accountPublicKey: body.accountPublicKey,
             createdAt: body.createdAt,
             endpoint: body.natsEndpoint,

@@ -58,12 +58,15 @@ public final class VaultService: VaultServiceProtocol {
     ///   - store: Where the credential package is kept (key ``VaultServiceConfiguration/credentialStorageKey``).
     ///   - memberSession: The member's session for status, sync and NATS (see ``memberSession``); `nil` uses
     ///     the vault session.
+    ///   - nonceStore: The per-origin nonces: pass the store the ``AuthManager`` of the same server uses, so a
+    ///     nonce either received goes into the other's next proof.
     public init(
         configuration: VaultServiceConfiguration,
         deviceKeyStore: any DeviceKeyStore,
         attester: any DeviceAttester,
         store: any SecureStore,
-        memberSession: APIClient? = nil
+        memberSession: APIClient? = nil,
+        nonceStore: DPoPNonceStore = DPoPNonceStore()
     ) {
         self.configuration = configuration
         self.memberSession = memberSession
@@ -73,7 +76,6 @@ public final class VaultService: VaultServiceProtocol {
             store: store, storageKey: configuration.credentialStorageKey, clock: configuration.clock)
         self.sessionStore = VaultSessionStore(
             store: store, storageKey: configuration.sessionStorageKey, clock: configuration.clock)
-        let nonceStore = DPoPNonceStore()
         self.nonceStore = nonceStore
         self.proofProvider = DeviceDPoPProofProvider(
             keyStore: deviceKeyStore, nonceStore: nonceStore, clock: configuration.clock)

@@ -30,7 +30,7 @@ public struct APIErrorCode: ErrorCode, ExpressibleByStringLiteral {
     /// `invalid_grant` (400): Refresh token unknown, expired or reused (reuse revokes the whole family).
     public static let invalidGrant = APIErrorCode(rawValue: "invalid_grant")
 
-    /// `invalid_dpop_proof` (400 or 401): DPoP proof missing, malformed, or failing a check (400 at token endpoints, 401 at resources).
+    /// `invalid_dpop_proof` (400 or 401): DPoP proof missing (with a DPoP-bound token), empty, malformed, or failing a check (400 at token endpoints, 401 at resources).
     public static let invalidDPoPProof = APIErrorCode(rawValue: "invalid_dpop_proof")
 
     /// `use_dpop_nonce` (400 or 401): The server requires a nonce; retry with the `DPoP-Nonce` value.
@@ -39,7 +39,7 @@ public struct APIErrorCode: ErrorCode, ExpressibleByStringLiteral {
     /// `invalid_credentials` (401): Unknown email or wrong password (same answer for both).
     public static let invalidCredentials = APIErrorCode(rawValue: "invalid_credentials")
 
-    /// `invalid_token` (401): Access, enrollment, action or session token missing, invalid, expired or revoked.
+    /// `invalid_token` (401): Access, enrollment, action or session token missing, invalid, expired or revoked, of the wrong kind, or DPoP-bound and sent as Bearer.
     public static let invalidToken = APIErrorCode(rawValue: "invalid_token")
 
     /// `not_found` (404): No such resource or route.

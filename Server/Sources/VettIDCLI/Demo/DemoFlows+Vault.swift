@@ -153,7 +153,7 @@ struct VaultDemo {
             let deployed = try await member.apiClient.perform { client in try await client.deployVault().ok.body.json }
             return (
                 (),
-                "member deploys: \(deployed.status.rawValue), owner space \(deployed.ownerSpace.prefix(20))…, message space \(deployed.messageSpace.prefix(22))…"
+                "member deploys: \(deployed.status.rawValue), owner space \(deployed.ownerSpaceId.prefix(20))…, message space \(deployed.messageSpaceId.prefix(22))…"
             )
         }
         try await reporter.step("vault status after deploy") {

@@ -32,10 +32,19 @@ struct CLIFailure: Error, CustomStringConvertible {
         case .human:
             FileHandle.standardError.write(Data("error: \(description)\n".utf8))
         case .json:
-            let object: [String: Any] = ["error": code, "error_description": message, "reasons": reasons]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            let body = Body(error: code, errorDescription: message, reasons: reasons)
+            let data = (try? Output.encoder.encode(body)) ?? Data()
             FileHandle.standardError.write(data + Data("\n".utf8))
         }
         return ExitCode(1)
+    }
+}
+
+extension CLIFailure {
+    /// The failure in `--output json`: the API's `Error` shape.
+    struct Body: Encodable {
+        let error: String
+        let errorDescription: String
+        let reasons: [String]
     }
 }

@@ -30,6 +30,11 @@ extension APIHandler {
 
     func authExecute(_ input: Operations.AuthExecute.Input) async throws -> Operations.AuthExecute.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
+        // openapi.yaml `AuthExecuteRequest.key_version`: minimum 1, maximum 2147483647 (the generated types do not
+        // check bounds).
+        guard (1...Int(Int32.max)).contains(body.keyVersion) else {
+            throw APIFailure.invalidRequest("field `key_version` must be between 1 and \(Int32.max)")
+        }
         let info = try request
         let token = try await authenticateDeviceToken(.action)
         let authenticated = try await components.vaultAuth.execute(

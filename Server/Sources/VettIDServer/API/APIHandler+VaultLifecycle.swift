@@ -83,7 +83,7 @@ extension APIHandler {
             .init(
                 body: .json(
                     .init(
-                        status: .active, userGuid: deployment.userID.key, ownerSpace: deployment.ownerSpace,
-                        messageSpace: deployment.messageSpace, deployedAt: UnixSeconds.date(deployment.deployedAt)))))
+                        status: .active, userGuid: deployment.userID.key, ownerSpaceId: deployment.ownerSpace,
+                        messageSpaceId: deployment.messageSpace, deployedAt: UnixSeconds.date(deployment.deployedAt)))))
     }
 }

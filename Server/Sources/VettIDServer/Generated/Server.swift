@@ -551,11 +551,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
                     suppressMutabilityWarning(&response)
-                    try converter.setHeaderFieldAsURI(
-                        in: &response.headerFields,
-                        name: "DPoP-Nonce",
-                        value: value.headers.dpopNonce
-                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -2215,10 +2210,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             deserializer: { request, requestBody, metadata in
                 let headers: Operations.EnrollAttestation.Input.Headers = .init(
-                    dpop: try converter.getRequiredHeaderFieldAsURI(
+                    dpop: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
                         name: "DPoP",
-                        as: Components.Parameters.DPoPProofRequired.self
+                        as: Components.Parameters.DPoPProof.self
                     ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
@@ -2465,10 +2460,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             deserializer: { request, requestBody, metadata in
                 let headers: Operations.EnrollPassword.Input.Headers = .init(
-                    dpop: try converter.getRequiredHeaderFieldAsURI(
+                    dpop: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
                         name: "DPoP",
-                        as: Components.Parameters.DPoPProofRequired.self
+                        as: Components.Parameters.DPoPProof.self
                     ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
@@ -2713,10 +2708,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             deserializer: { request, requestBody, metadata in
                 let headers: Operations.EnrollFinalize.Input.Headers = .init(
-                    dpop: try converter.getRequiredHeaderFieldAsURI(
+                    dpop: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
                         name: "DPoP",
-                        as: Components.Parameters.DPoPProofRequired.self
+                        as: Components.Parameters.DPoPProof.self
                     ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
@@ -3193,10 +3188,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             deserializer: { request, requestBody, metadata in
                 let headers: Operations.AuthExecute.Input.Headers = .init(
-                    dpop: try converter.getRequiredHeaderFieldAsURI(
+                    dpop: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
                         name: "DPoP",
-                        as: Components.Parameters.DPoPProofRequired.self
+                        as: Components.Parameters.DPoPProof.self
                     ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
@@ -3772,7 +3767,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Provision the member's vault and move it to `active` (idempotent).
     ///
-    /// Errors 401 `invalid_token`, 409 `not_enrolled`.
+    /// Only member authentication may deploy (a member access token or the cookie): any other token, a vault
+    /// session token included, is 401 `invalid_token`. 409 `not_enrolled` without a current credential.
+    ///
     ///
     /// - Remark: HTTP `POST /member/vault/deploy`.
     /// - Remark: Generated from `#/paths//member/vault/deploy/post(deployVault)`.
@@ -4540,6 +4537,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// A single-use attestation challenge valid for 5 minutes.
     ///
+    /// No proof is checked here; a `DPoP` header is ignored.
+    ///
     /// - Remark: HTTP `POST /attest/challenge`.
     /// - Remark: Generated from `#/paths//attest/challenge/post(createAttestationChallenge)`.
     func createAttestationChallenge(
@@ -4556,14 +4555,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.createAttestationChallenge($0)
             },
             deserializer: { request, requestBody, metadata in
-                let headers: Operations.CreateAttestationChallenge.Input.Headers = .init(
-                    dpop: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "DPoP",
-                        as: Components.Parameters.DPoPProof.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.CreateAttestationChallenge.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.CreateAttestationChallenge.Input.Body?
                 let chosenContentType = try converter.bestContentType(

@@ -80,8 +80,9 @@ public enum ErrorRendering {
         case .valueNotFound(_, let context): return "\(subject(context)) must not be null"
         case .typeMismatch(_, let context): return "\(subject(context)) has the wrong type"
         case .dataCorrupted(let context):
-            if context.debugDescription.contains("Additional properties") {
-                return "\(subject(context)) contains fields this operation does not accept"
+            // OpenAPIRuntime's `ensureNoAdditionalProperties` reports the (first) unknown key as the path's last.
+            if context.debugDescription.contains("Additional properties"), !context.codingPath.isEmpty {
+                return "unknown \(subject(context))"
             }
             if context.codingPath.isEmpty { return "the body is not valid JSON for this operation" }
             return "\(subject(context)) has an invalid value"

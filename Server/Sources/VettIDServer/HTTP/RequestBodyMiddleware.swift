@@ -7,8 +7,9 @@ import NIOCore
 import VettIDCore
 
 /// Enforces the request body limit (413 `payload_too_large`, also for chunked bodies that grow past it) and
-/// the JSON content type for requests that carry a body (415 `unsupported_media_type`). The body is collected
-/// here, once, so handlers see a bounded buffer.
+/// the JSON content type for requests that carry a body (415 `unsupported_media_type`), and refuses the literals
+/// `JSONLiteralScanner` finds (400 `invalid_request` naming the field). The body is collected here, once, so
+/// handlers see a bounded buffer.
 ///
 /// Exempt: the member portal's routes, which read their own forms (`PortalRoutes`), and the Gate proxy's
 /// (``GateProxy/pathPrefix``), whose bodies stream to the upstream unbuffered under the proxy's own limit
@@ -46,9 +47,16 @@ public struct RequestBodyMiddleware: RouterMiddleware {
                 throw APIFailure(
                     .unsupportedMediaType, .unsupportedMediaType, "the request body must be application/json")
             }
-            if case .null(let member) = JSONNullScanner.scan(buffer.readableBytesView) {
+            switch JSONLiteralScanner.scan(buffer.readableBytesView) {
+            case .none:
+                break
+            case .null(let member):
                 throw APIFailure.invalidRequest(
                     "\(member.map { "field `\($0)`" } ?? "the body") must not be null (leave optional fields out)")
+            case .integerOutOfRange(let member):
+                throw APIFailure.invalidRequest(
+                    "\(member.map { "field `\($0)`" } ?? "the body") is out of range (see the field's minimum and maximum)"
+                )
             }
         }
         return try await next(request, context)

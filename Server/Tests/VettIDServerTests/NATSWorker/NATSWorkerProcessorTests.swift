@@ -291,8 +291,8 @@ import VettIDTestSupport
         #expect(info["user_guid"] == .string(namespace.userGUID))
         #expect(info["vault_status"] == .string("enrolled"))
         #expect(info["transaction_keys_remaining"] == .integer(5))
-        #expect(info["owner_space"] == .string(namespace.ownerSpace))
-        #expect(info["message_space"] == .string(namespace.messageSpace))
+        #expect(info["owner_space_id"] == .string(namespace.ownerSpace))
+        #expect(info["message_space_id"] == .string(namespace.messageSpace))
     }
 
     @Test func vaultInfoWithAFailingStoreIsVaultUnavailable() async throws {

@@ -46,8 +46,10 @@ import VettIDTestSupport
             let deployed = try await client.post("/member/vault/deploy", [:], headers: bearer)
             #expect(deployed.status == .ok)
             #expect(deployed.json["status"] as? String == "active")
-            #expect(deployed.json["owner_space"] as? String == "OwnerSpace.\(session.userGUID)")
-            #expect(deployed.json["message_space"] as? String == "MessageSpace.\(session.userGUID)")
+            // Named as in the NATS account answer (`NatsAccount`).
+            #expect(deployed.json["owner_space_id"] as? String == "OwnerSpace.\(session.userGUID)")
+            #expect(deployed.json["message_space_id"] as? String == "MessageSpace.\(session.userGUID)")
+            #expect(deployed.json["owner_space"] == nil && deployed.json["message_space"] == nil)
             let again = try await client.post("/member/vault/deploy", [:], headers: bearer)
             #expect(
                 again.json["deployed_at"] as? String == deployed.json["deployed_at"] as? String, "deploy is idempotent")

@@ -12,7 +12,7 @@ import VettIDMessaging
 /// Result:
 /// ```json
 /// {"user_guid":"…","vault_status":"active","transaction_keys_remaining":20,
-///  "owner_space":"OwnerSpace.…","message_space":"MessageSpace.…"}
+///  "owner_space_id":"OwnerSpace.…","message_space_id":"MessageSpace.…"}
 /// ```
 /// `transaction_keys_remaining` is omitted when the member has no credential. When the lookup fails the
 /// request is answered with `vault_unavailable`.
@@ -41,8 +41,8 @@ public struct VaultInfoHandler: VaultHandler {
             members.append(("transaction_keys_remaining", .integer(Int64(remaining))))
         }
         members += [
-            ("owner_space", .string(context.namespace.ownerSpace)),
-            ("message_space", .string(context.namespace.messageSpace)),
+            ("owner_space_id", .string(context.namespace.ownerSpace)),
+            ("message_space_id", .string(context.namespace.messageSpace)),
         ]
         return .object(members)
     }

@@ -8,17 +8,6 @@ import Logging
 import VettIDClient
 import VettIDCore
 
-/// `vettid gate`: the Gate proxy, through the SDK's `GateClient`.
-public struct GateCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "gate",
-        abstract: "Call upstream APIs through the Gate proxy with a device-bound (DPoP) token.",
-        subcommands: [GateRequestCommand.self]
-    )
-
-    public init() {}
-}
-
 /// `vettid gate request METHOD PATH [--data ...]`.
 public struct GateRequestCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -53,7 +42,7 @@ public struct GateRequestCommand: AsyncParsableCommand {
 
     @MainActor
     public func run() async throws {
-        try await withContext(global) { context in
+        try await CLIContext.run(global) { context in
             let token = developmentToken ?? ProcessInfo.processInfo.environment["VETTID_GATE_DEVELOPMENT_TOKEN"]
             guard let token, !token.isEmpty else {
                 throw CLIFailure(
@@ -76,7 +65,8 @@ public struct GateRequestCommand: AsyncParsableCommand {
                 configuration: configuration,
                 deviceKeyStore: SoftwareDeviceKeyStore(store: context.store, storageKey: "\(prefix).device-key"),
                 attester: DevelopmentTokenAttester(token: token),
-                store: context.store
+                store: context.store,
+                nonceStore: context.nonceStore
             )
             var fields = HTTPFields()
             for header in headers {
@@ -90,10 +80,9 @@ public struct GateRequestCommand: AsyncParsableCommand {
                 let text = String(decoding: response.body, as: UTF8.self)
                 context.output.emit(
                     text,
-                    json: [
-                        "status": response.status.code, "body": text,
-                        "content_type": response.headerFields[.contentType] ?? "",
-                    ]
+                    json: Result(
+                        status: response.status.code, body: text,
+                        contentType: response.headerFields[.contentType] ?? "")
                 )
             } catch {
                 throw Self.failure(error)
@@ -127,5 +116,14 @@ public struct GateRequestCommand: AsyncParsableCommand {
             message += "\n" + String(decoding: body.prefix(2048), as: UTF8.self)
         }
         return CLIFailure(code: error.serverCode?.rawValue ?? error.code.rawValue, message: message)
+    }
+}
+
+extension GateRequestCommand {
+    /// The `--output json` result: the upstream's answer.
+    struct Result: Encodable {
+        let status: Int
+        let body: String
+        let contentType: String
     }
 }

@@ -32,7 +32,7 @@ public struct InviteCommand: AsyncParsableCommand {
 
         @MainActor
         public func run() async throws {
-            try await withContext(global) { context in
+            try await CLIContext.run(global) { context in
                 let request = Components.Schemas.CreateInvitationRequest(expiresIn: expiresIn, label: label)
                 let invitation = try await context.auth.apiClient.perform { client in
                     try await client.createInvitation(body: .json(request)).created.body.json
@@ -50,7 +50,7 @@ public struct InviteCommand: AsyncParsableCommand {
                     qrText
                         + "invitation \(invitation.code) (expires \(ISO8601DateFormatter().string(from: invitation.expiresAt)))\n"
                         + "payload: \(invitation.qrPayload)",
-                    json: InviteCommand.json(invitation)
+                    json: Invitation(invitation)
                 )
             }
         }
@@ -65,7 +65,7 @@ public struct InviteCommand: AsyncParsableCommand {
 
         @MainActor
         public func run() async throws {
-            try await withContext(global) { context in
+            try await CLIContext.run(global) { context in
                 let list = try await context.auth.apiClient.perform { client in
                     try await client.listInvitations().ok.body.json.invitations
                 }
@@ -74,7 +74,7 @@ public struct InviteCommand: AsyncParsableCommand {
                 }
                 context.output.emit(
                     list.isEmpty ? "no invitations" : lines.joined(separator: "\n"),
-                    json: ["invitations": list.map(InviteCommand.json)]
+                    json: Listing(invitations: list.map(Invitation.init))
                 )
             }
         }
@@ -90,22 +90,35 @@ public struct InviteCommand: AsyncParsableCommand {
 
         @MainActor
         public func run() async throws {
-            try await withContext(global) { context in
+            try await CLIContext.run(global) { context in
                 let normalised = code.uppercased().filter { !$0.isWhitespace }
                 let invitation = try await context.auth.apiClient.perform { client in
                     try await client.revokeInvitation(path: .init(code: normalised)).ok.body.json
                 }
-                context.output.emit("revoked \(invitation.code)", json: InviteCommand.json(invitation))
+                context.output.emit("revoked \(invitation.code)", json: Invitation(invitation))
             }
         }
     }
 
-    static func json(_ invitation: Components.Schemas.Invitation) -> [String: Any] {
-        var object: [String: Any] = [
-            "code": invitation.code, "status": invitation.status.rawValue, "qr_payload": invitation.qrPayload,
-            "expires_at": ISO8601DateFormatter().string(from: invitation.expiresAt),
-        ]
-        object["label"] = invitation.label
-        return object
+    /// An invitation in `--output json` (create and revoke print one, list prints them in `invitations`).
+    struct Invitation: Encodable {
+        let code: String
+        let status: String
+        let qrPayload: String
+        let expiresAt: Date
+        let label: String?
+
+        init(_ invitation: Components.Schemas.Invitation) {
+            code = invitation.code
+            status = invitation.status.rawValue
+            qrPayload = invitation.qrPayload
+            expiresAt = invitation.expiresAt
+            label = invitation.label
+        }
+    }
+
+    /// `vettid invite list --output json`.
+    struct Listing: Encodable {
+        let invitations: [Invitation]
     }
 }
