@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Where the SDK and the server read the wall-clock time.

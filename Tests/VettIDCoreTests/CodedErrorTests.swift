@@ -30,7 +30,9 @@ struct OtherError: CodedError {
 struct CodedErrorTests {
     @Test("the description is the type, the code and the message; a code describes itself by its raw value")
     func description() {
-        #expect(SampleError(code: .timeout, message: "no answer in 2 s").description == "SampleError(timeout): no answer in 2 s")
+        #expect(
+            SampleError(code: .timeout, message: "no answer in 2 s").description
+                == "SampleError(timeout): no answer in 2 s")
         #expect(SampleError.Code.closed.description == "closed")
         #expect("\(OtherError(code: .timeout, message: "late"))" == "OtherError(timeout): late")
     }
@@ -38,7 +40,8 @@ struct CodedErrorTests {
     @Test("catch matches the error's code, not another code, not another type's code of the same name")
     func matching() {
         func classify(_ error: any Error) -> String {
-            do { throw error } catch SampleError.Code.timeout { return "sample timeout" } catch SampleError.Code.closed {
+            do { throw error } catch SampleError.Code.timeout { return "sample timeout" } catch SampleError.Code.closed
+            {
                 return "sample closed"
             } catch OtherError.Code.timeout { return "other timeout" } catch { return "unmatched" }
         }
