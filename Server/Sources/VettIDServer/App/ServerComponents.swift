@@ -4,7 +4,12 @@
 import Crypto
 public import Logging
 
-/// The long-lived parts of a running server, built once from a ``ServerConfiguration``.
+/// The long-lived parts of a running server, built once from a ``ServerConfiguration``: the composition root.
+///
+/// Only application building reads it: ``buildRouter(components:)`` hands each feature controller the services it
+/// uses, ``ServerRuntime`` runs its background services and closes its stores. No controller, page or handler takes
+/// the whole struct. Its fields stay visible to programs that assemble a server (the CLI's maintenance commands,
+/// tests) and look at its state directly.
 public struct ServerComponents: Sendable {
     public let configuration: ServerConfiguration
     public let store: any SQLStore

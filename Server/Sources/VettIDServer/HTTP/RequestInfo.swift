@@ -22,6 +22,16 @@ public struct RequestInfo: Sendable {
     /// The current request's info.
     @TaskLocal public static var current: RequestInfo?
 
+    /// The current request's info; a 500 `internal_error` when no ``RequestInfoMiddleware`` set it.
+    static var required: RequestInfo {
+        get throws {
+            guard let info = current else {
+                throw APIFailure(.internalServerError, .internalError, "request context missing")
+            }
+            return info
+        }
+    }
+
     /// The header field value, if present exactly once.
     public func header(_ name: HTTPField.Name) -> String? {
         let values = head.headerFields[values: name]

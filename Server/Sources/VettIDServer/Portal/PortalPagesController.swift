@@ -11,7 +11,14 @@ import VettIDMessaging
 /// policy, the invitation limits and the security events are the API's), and answers a successful `POST` with a
 /// redirect.
 struct PortalPagesController: Sendable {
-    let components: ServerComponents
+    let auth: AuthService
+    let lifecycle: VaultLifecycleService
+    let nats: NATSCredentialService
+    let invitations: InvitationService
+    let securityEvents: SecurityEventRepository
+    let origin: PublicOrigin
+    let passwordPolicy: PasswordPolicy
+    let clock: any WallClock
     let responder: PortalResponder
     let cookies: PortalSessionCookie
     let csrf: PortalCSRF
@@ -22,15 +29,11 @@ struct PortalPagesController: Sendable {
     /// How long a browser stays known after a sign-in.
     static let knownBrowserLifetime = 180 * 86_400
 
-    private var invitations: InvitationService {
-        InvitationService(repository: components.invitations, clock: components.clock)
-    }
-
     // MARK: Account
 
     func register(_ visit: PortalVisit) -> Response {
         var page = PortalAccountPage(title: "Create your account", layout: layout(visit))
-        page.minimumLength = components.configuration.passwordPolicy.minimumLength
+        page.minimumLength = passwordPolicy.minimumLength
         return responder.page("register", page, visit)
     }
 
@@ -40,10 +43,10 @@ struct PortalPagesController: Sendable {
         page.email = PortalText.displayable(form["email"] ?? "")
         page.firstName = PortalText.displayable(form["first_name"] ?? "")
         page.lastName = PortalText.displayable(form["last_name"] ?? "")
-        page.minimumLength = components.configuration.passwordPolicy.minimumLength
+        page.minimumLength = passwordPolicy.minimumLength
         do {
             let name = try MemberName(first: form.trimmed("first_name"), last: form.trimmed("last_name"))
-            _ = try await components.auth.register(
+            _ = try await auth.register(
                 email: (form["email"] ?? "").trimmingCharacters(in: .whitespaces), password: form["password"] ?? "",
                 name: name,
                 origin: visit.origin, logger: visit.info.logger)
@@ -75,19 +78,19 @@ struct PortalPagesController: Sendable {
         var page = PortalAccountPage(title: "Sign in", layout: layout(visit))
         page.email = PortalText.displayable(visit.form["email"] ?? "")
         do {
-            let issued = try await components.auth.login(
+            let issued = try await auth.login(
                 email: (visit.form["email"] ?? "").trimmingCharacters(in: .whitespaces),
                 password: visit.form["password"] ?? "",
                 dpopJKT: nil, origin: visit.origin, sessionLifetime: .seconds(signInLifetime),
                 knownClientOf: knownMember(visit), logger: visit.info.logger)
             var visit = visit
-            let expiresAt = components.clock.now().addingTimeInterval(TimeInterval(signInLifetime))
+            let expiresAt = clock.now().addingTimeInterval(TimeInterval(signInLifetime))
             visit.cookies.append(
                 cookies.setting(
                     cookies.name, cookies.value(id: issued.session.id, expiresAt: expiresAt),
                     maxAge: signInLifetime))
             visit.cookies.append(cookies.setting(cookies.csrfName, "", maxAge: 0))
-            let knownUntil = components.clock.now().addingTimeInterval(TimeInterval(Self.knownBrowserLifetime))
+            let knownUntil = clock.now().addingTimeInterval(TimeInterval(Self.knownBrowserLifetime))
             visit.cookies.append(
                 cookies.setting(
                     cookies.knownBrowserName, knownBrowsers.value(id: issued.member.id, expiresAt: knownUntil),
@@ -108,12 +111,12 @@ struct PortalPagesController: Sendable {
     private func knownMember(_ visit: PortalVisit) -> UUID? {
         let values = visit.info.cookies(cookies.knownBrowserName)
         guard values.count == 1 else { return nil }
-        return knownBrowsers.open(values[0], now: components.clock.now())?.id
+        return knownBrowsers.open(values[0], now: clock.now())?.id
     }
 
     func signOut(_ visit: PortalVisit) async throws -> Response {
         guard let member = visit.member else { return responder.redirect("/portal/sign-in", visit) }
-        try await components.auth.logout(member, origin: visit.origin, logger: visit.info.logger)
+        try await auth.logout(member, origin: visit.origin, logger: visit.info.logger)
         var visit = visit
         visit.cookies.append(cookies.setting(cookies.name, "", maxAge: 0))
         return responder.redirect("/portal/sign-in?done=signed-out", visit)
@@ -125,7 +128,7 @@ struct PortalPagesController: Sendable {
         -> Response
     {
         let userID = try memberID(visit)
-        let status = try await components.vaultLifecycle.status(userID: userID, credentialID: nil)
+        let status = try await lifecycle.status(userID: userID, credentialID: nil)
         let credential = status.credential
         var page = PortalDashboardPage(
             layout: layout(visit, .dashboard),
@@ -144,7 +147,7 @@ struct PortalPagesController: Sendable {
 
     func deploy(_ visit: PortalVisit) async throws -> Response {
         do {
-            _ = try await components.vaultLifecycle.deploy(userID: try memberID(visit), origin: visit.origin)
+            _ = try await lifecycle.deploy(userID: try memberID(visit), origin: visit.origin)
             return responder.redirect("/portal?done=deployed", visit)
         } catch let failure as APIFailure {
             return try await dashboard(visit, formError: PortalWords.describe(failure), answer: failure.status)
@@ -154,7 +157,7 @@ struct PortalPagesController: Sendable {
     func devices(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
         -> Response
     {
-        let credentials = try await components.vaultLifecycle.credentials(userID: try memberID(visit))
+        let credentials = try await lifecycle.credentials(userID: try memberID(visit))
         var page = PortalDevicesPage(
             layout: layout(visit, .devices),
             devices: credentials.map { credential in
@@ -180,7 +183,7 @@ struct PortalPagesController: Sendable {
             return try await devices(visit, formError: "Choose a device to revoke.", answer: .badRequest)
         }
         do {
-            _ = try await components.vaultLifecycle.revoke(
+            _ = try await lifecycle.revoke(
                 userID: try memberID(visit), credentialID: credentialID, origin: visit.origin)
             return responder.redirect("/portal/devices?done=device-revoked", visit)
         } catch let failure as APIFailure {
@@ -197,7 +200,7 @@ struct PortalPagesController: Sendable {
     func invitations(_ visit: PortalVisit, label: String = "", errors: PortalFieldErrors = .init(), selected: Int = 60)
         async throws -> Response
     {
-        let now = components.clock.now()
+        let now = clock.now()
         let pending = try await invitations.list(memberID: try memberID(visit)).filter {
             $0.status(at: now) == .pending
         }
@@ -243,7 +246,7 @@ struct PortalPagesController: Sendable {
 
     func showInvitation(_ visit: PortalVisit) async throws -> Response {
         let invitation = try await namedInvitation(visit)
-        let status = invitation.status(at: components.clock.now())
+        let status = invitation.status(at: clock.now())
         guard status == .pending else {
             throw APIFailure(
                 .conflict, .init(rawValue: "invitation_\(status.rawValue)"), "the invitation is \(status.rawValue)")
@@ -269,7 +272,7 @@ struct PortalPagesController: Sendable {
     private func invitationPage(_ invitation: Invitation, _ visit: PortalVisit, status: HTTPResponse.Status = .ok)
         throws -> Response
     {
-        let link = InvitationPayload.make(code: invitation.code, origin: components.origin.url)
+        let link = InvitationPayload.make(code: invitation.code, origin: origin.url)
         let qr = try QRCode(encoding: link)
         let (scale, margin) = (4, 4)
         let png = qr.png(scale: scale, margin: margin)
@@ -287,7 +290,7 @@ struct PortalPagesController: Sendable {
     func messaging(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
         -> Response
     {
-        let status = try await components.nats.status(userID: try memberID(visit))
+        let status = try await nats.status(userID: try memberID(visit))
         var page = PortalMessagingPage(
             layout: layout(visit, .messaging),
             account: status.account.map {
@@ -311,7 +314,7 @@ struct PortalPagesController: Sendable {
             return try await messaging(visit, formError: "Choose a token to revoke.", answer: .badRequest)
         }
         do {
-            _ = try await components.nats.revoke(userID: try memberID(visit), tokenID: tokenID, origin: visit.origin)
+            _ = try await nats.revoke(userID: try memberID(visit), tokenID: tokenID, origin: visit.origin)
             return responder.redirect("/portal/messaging?done=token-revoked", visit)
         } catch let failure as APIFailure {
             return try await messaging(visit, formError: PortalWords.describe(failure), answer: failure.status)
@@ -319,7 +322,7 @@ struct PortalPagesController: Sendable {
     }
 
     func security(_ visit: PortalVisit) async throws -> Response {
-        let events = try await SecurityEventRepository(store: components.store).recent(memberID: try memberID(visit))
+        let events = try await securityEvents.recent(memberID: try memberID(visit))
         let page = PortalSecurityPage(
             layout: layout(visit, .security),
             events: events.map {

@@ -8,12 +8,28 @@ import VettIDAPI
 import VettIDCrypto
 
 /// Vault authentication (docs/protocol.md §5): action request, then auth execute.
-extension APIHandler {
+struct VaultAuthController: Sendable {
+    let vaultAuth: VaultAuthService
+    let devices: DeviceTokenAuthenticator
+    let dpop: DPoPGuard
+    /// The lifetimes of action and vault session tokens the answers state.
+    let configuration: VaultConfiguration
+
+    init(
+        vaultAuth: VaultAuthService, devices: DeviceTokenAuthenticator, dpop: DPoPGuard,
+        configuration: VaultConfiguration
+    ) {
+        self.vaultAuth = vaultAuth
+        self.devices = devices
+        self.dpop = dpop
+        self.configuration = configuration
+    }
+
     func actionRequest(_ input: Operations.ActionRequest.Input) async throws -> Operations.ActionRequest.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let info = try request
-        let proof = try await components.dpop.verify(info, endpoint: .token)
-        let issued = try await components.vaultAuth.requestAction(
+        let info = try RequestInfo.required
+        let proof = try await dpop.verify(info, endpoint: .token)
+        let issued = try await vaultAuth.requestAction(
             userGUID: body.userGuid, credentialID: body.credentialId, action: body.action.rawValue,
             assertion: body.assertion, clientData: body.clientData, proof: proof, logger: info.logger)
         info.responseHeaders.append(.cacheControl, "no-store")
@@ -22,16 +38,16 @@ extension APIHandler {
                 body: .json(
                     .init(
                         actionId: issued.action.id, actionToken: issued.token, tokenType: "DPoP",
-                        expiresIn: Int(components.configuration.vault.actionLifetime.components.seconds),
+                        expiresIn: Int(configuration.actionLifetime.components.seconds),
                         ledgerAuthToken: issued.lat.api, useKeyId: issued.transactionKey.keyID,
                         transactionKey: issued.transactionKey.api))))
     }
 
     func authExecute(_ input: Operations.AuthExecute.Input) async throws -> Operations.AuthExecute.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let info = try request
-        let token = try await authenticateDeviceToken(.action)
-        let authenticated = try await components.vaultAuth.execute(
+        let info = try RequestInfo.required
+        let token = try await devices.authenticate(.action, info)
+        let authenticated = try await vaultAuth.execute(
             actionID: body.actionId, token: token, credentialID: body.credentialId,
             sealedCredential: body.sealedCredential, keyVersion: Int64(body.keyVersion),
             encryptedPassword: body.encryptedPassword.payload, logger: info.logger)
@@ -41,7 +57,7 @@ extension APIHandler {
                 body: .json(
                     .init(
                         status: .authenticated, sessionToken: authenticated.sessionToken, tokenType: "DPoP",
-                        expiresIn: Int(components.configuration.vault.sessionLifetime.components.seconds),
+                        expiresIn: Int(configuration.sessionLifetime.components.seconds),
                         credentialPackage: authenticated.package.api))))
     }
 }

@@ -9,11 +9,11 @@ import Logging
 import NIOCore
 import VettIDCrypto
 
-/// The member web portal under `/portal` (docs/portal.md): registers the routes, and runs every request through
+/// The member web portal under `/portal` (docs/portal.md): returns its routes, and runs every request through
 /// the same steps — find the signed-in member from the session cookie, for a `POST` read the form (bounded,
 /// `application/x-www-form-urlencoded` only) and check its CSRF token, then hand over to the page, and render any
 /// failure as a page rather than JSON.
-struct PortalRoutes: Sendable {
+struct PortalController: Sendable {
     /// The largest form body accepted.
     static let maximumFormBytes = 16 * 1024
     /// How long a portal sign-in lasts (the member session behind it may live longer; signing out ends both).
@@ -25,19 +25,33 @@ struct PortalRoutes: Sendable {
     let auth: AuthService
     let clock: any WallClock
 
-    init(components: ServerComponents) {
-        let csrf = PortalCSRF(key: components.keys.derivedKey(purpose: "portal-csrf"))
-        let secure = Self.needsSecureCookies(origin: components.origin.url)
-        cookies = PortalSessionCookie(key: components.keys.derivedKey(purpose: "portal-session"), secure: secure)
+    /// - Parameters:
+    ///   - auth: Member registration, sign-in and sessions.
+    ///   - lifecycle: The vault's status, deployment and devices.
+    ///   - nats: The member's NATS account and tokens.
+    ///   - invitations: Device invitations.
+    ///   - securityEvents: The member's security events.
+    ///   - keys: The master key the portal's cookie, CSRF and invitation-reference keys are derived from.
+    ///   - origin: Where browsers reach this server (cookie flags, invitation links).
+    ///   - passwordPolicy: The password rules the registration page states.
+    ///   - clock: The time cookies expire by.
+    init(
+        auth: AuthService, lifecycle: VaultLifecycleService, nats: NATSCredentialService,
+        invitations: InvitationService, securityEvents: SecurityEventRepository, keys: ServerKeys,
+        origin: PublicOrigin, passwordPolicy: PasswordPolicy, clock: any WallClock
+    ) {
+        let csrf = PortalCSRF(key: keys.derivedKey(purpose: "portal-csrf"))
+        let secure = Self.needsSecureCookies(origin: origin.url)
+        cookies = PortalSessionCookie(key: keys.derivedKey(purpose: "portal-session"), secure: secure)
         responder = PortalResponder(csrf: csrf)
-        auth = components.auth
-        clock = components.clock
+        self.auth = auth
+        self.clock = clock
         pages = PortalPagesController(
-            components: components, responder: responder, cookies: cookies, csrf: csrf,
-            signInLifetime: Self.signInLifetime,
-            references: PortalInvitationReference(key: components.keys.derivedKey(purpose: "portal-invitation-ref")),
-            knownBrowsers: PortalSessionCookie(
-                key: components.keys.derivedKey(purpose: "portal-known-browser"), secure: secure))
+            auth: auth, lifecycle: lifecycle, nats: nats, invitations: invitations, securityEvents: securityEvents,
+            origin: origin, passwordPolicy: passwordPolicy, clock: clock, responder: responder, cookies: cookies,
+            csrf: csrf, signInLifetime: Self.signInLifetime,
+            references: PortalInvitationReference(key: keys.derivedKey(purpose: "portal-invitation-ref")),
+            knownBrowsers: PortalSessionCookie(key: keys.derivedKey(purpose: "portal-known-browser"), secure: secure))
     }
 
     /// `Secure` cookies everywhere except plain HTTP on a loopback address (where browsers would drop them).
@@ -53,9 +67,9 @@ struct PortalRoutes: Sendable {
             && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
     }
 
-    /// Adds the portal's routes to `router` and returns them (method and path), for the 405 table.
-    func register(on router: Router<AppRequestContext>) -> [(HTTPRequest.Method, String)] {
-        var routes: [(HTTPRequest.Method, String)] = [(.get, PortalStylesheet.path)]
+    /// The portal's routes: its stylesheet and pages.
+    func routes() -> RouteCollection<AppRequestContext> {
+        let router = RouteCollection(context: AppRequestContext.self)
         router.get(.init(PortalStylesheet.path)) { _, _ in responder.stylesheet() }
         get("/portal", signedIn: true) { try await pages.dashboard($0) }
         get("/portal/register", signedIn: false) { pages.register($0) }
@@ -74,15 +88,13 @@ struct PortalRoutes: Sendable {
         post("/portal/messaging/revoke", signedIn: true) { try await pages.revokeToken($0) }
         get("/portal/security", signedIn: true) { try await pages.security($0) }
 
-        return routes
+        return router
 
         func get(_ path: String, signedIn: Bool, _ page: @escaping @Sendable (PortalVisit) async throws -> Response) {
             router.get(.init(path)) { request, _ in await serve(request, isPost: false, signedIn: signedIn, page) }
-            routes.append((.get, path))
         }
         func post(_ path: String, signedIn: Bool, _ page: @escaping @Sendable (PortalVisit) async throws -> Response) {
             router.post(.init(path)) { request, _ in await serve(request, isPost: true, signedIn: signedIn, page) }
-            routes.append((.post, path))
         }
     }
 
