@@ -114,20 +114,21 @@ struct PortalPagesController: Sendable {
         return knownBrowsers.open(values[0], now: clock.now())?.id
     }
 
-    func signOut(_ visit: PortalVisit) async throws -> Response {
-        guard let member = visit.member else { return responder.redirect("/portal/sign-in", visit) }
-        try await auth.logout(member, origin: visit.origin, logger: visit.info.logger)
-        var visit = visit
+    func signOut(_ context: MemberPortalContext) async throws -> Response {
+        var visit = context.visit
+        try await auth.logout(context.member, origin: visit.origin, logger: visit.info.logger)
         visit.cookies.append(cookies.setting(cookies.name, "", maxAge: 0))
         return responder.redirect("/portal/sign-in?done=signed-out", visit)
     }
 
     // MARK: Vault
 
-    func dashboard(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
+    func dashboard(_ context: MemberPortalContext, formError: String? = nil, answer: HTTPResponse.Status = .conflict)
+        async throws
         -> Response
     {
-        let userID = try memberID(visit)
+        let visit = context.visit
+        let userID = context.member.member.id
         let status = try await lifecycle.status(userID: userID, credentialID: nil)
         let credential = status.credential
         var page = PortalDashboardPage(
@@ -145,19 +146,22 @@ struct PortalPagesController: Sendable {
         return responder.page("dashboard", page, visit, status: formError == nil ? .ok : answer)
     }
 
-    func deploy(_ visit: PortalVisit) async throws -> Response {
+    func deploy(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
         do {
-            _ = try await lifecycle.deploy(userID: try memberID(visit), origin: visit.origin)
+            _ = try await lifecycle.deploy(userID: context.member.member.id, origin: visit.origin)
             return responder.redirect("/portal?done=deployed", visit)
         } catch let failure as APIFailure {
-            return try await dashboard(visit, formError: PortalWords.describe(failure), answer: failure.status)
+            return try await dashboard(context, formError: PortalWords.describe(failure), answer: failure.status)
         }
     }
 
-    func devices(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
+    func devices(_ context: MemberPortalContext, formError: String? = nil, answer: HTTPResponse.Status = .conflict)
+        async throws
         -> Response
     {
-        let credentials = try await lifecycle.credentials(userID: try memberID(visit))
+        let visit = context.visit
+        let credentials = try await lifecycle.credentials(userID: context.member.member.id)
         var page = PortalDevicesPage(
             layout: layout(visit, .devices),
             devices: credentials.map { credential in
@@ -178,16 +182,17 @@ struct PortalPagesController: Sendable {
         return responder.page("devices", page, visit, status: formError == nil ? .ok : answer)
     }
 
-    func revokeDevice(_ visit: PortalVisit) async throws -> Response {
+    func revokeDevice(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
         guard let credentialID = visit.form.trimmed("credential_id"), credentialID.utf8.count <= 64 else {
-            return try await devices(visit, formError: "Choose a device to revoke.", answer: .badRequest)
+            return try await devices(context, formError: "Choose a device to revoke.", answer: .badRequest)
         }
         do {
             _ = try await lifecycle.revoke(
-                userID: try memberID(visit), credentialID: credentialID, origin: visit.origin)
+                userID: context.member.member.id, credentialID: credentialID, origin: visit.origin)
             return responder.redirect("/portal/devices?done=device-revoked", visit)
         } catch let failure as APIFailure {
-            return try await devices(visit, formError: PortalWords.describe(failure), answer: failure.status)
+            return try await devices(context, formError: PortalWords.describe(failure), answer: failure.status)
         }
     }
 
@@ -197,11 +202,14 @@ struct PortalPagesController: Sendable {
         (10, "10 minutes"), (60, "1 hour"), (24 * 60, "1 day"), (7 * 24 * 60, "7 days"),
     ]
 
-    func invitations(_ visit: PortalVisit, label: String = "", errors: PortalFieldErrors = .init(), selected: Int = 60)
+    func invitations(
+        _ context: MemberPortalContext, label: String = "", errors: PortalFieldErrors = .init(), selected: Int = 60
+    )
         async throws -> Response
     {
+        let visit = context.visit
         let now = clock.now()
-        let pending = try await invitations.list(memberID: try memberID(visit)).filter {
+        let pending = try await invitations.list(memberID: context.member.member.id).filter {
             $0.status(at: now) == .pending
         }
         var page = PortalInvitationsPage(
@@ -223,29 +231,31 @@ struct PortalPagesController: Sendable {
         return responder.page("invitations", page, visit, status: errors.isEmpty ? .ok : .badRequest)
     }
 
-    func createInvitation(_ visit: PortalVisit) async throws -> Response {
+    func createInvitation(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
         let label = visit.form.trimmed("label") ?? ""
         guard let minutes = visit.form["expires_in_minutes"].flatMap(Int.init),
             Self.lifetimes.contains(where: { $0.minutes == minutes })
         else {
             var errors = PortalFieldErrors()
             errors.expiresInMinutes = "Choose how long the invitation stays valid."
-            return try await invitations(visit, label: label, errors: errors)
+            return try await invitations(context, label: label, errors: errors)
         }
         do {
             let invitation = try await invitations.create(
-                memberID: try memberID(visit), lifetime: minutes * 60, label: label.isEmpty ? nil : label,
+                memberID: context.member.member.id, lifetime: minutes * 60, label: label.isEmpty ? nil : label,
                 origin: visit.origin)
             return try invitationPage(invitation, visit, status: .created)
         } catch let failure as APIFailure where failure.code == .invalidRequest {
             var errors = PortalFieldErrors()
             errors.label = "Use at most 100 characters, without control characters."
-            return try await invitations(visit, label: label, errors: errors, selected: minutes)
+            return try await invitations(context, label: label, errors: errors, selected: minutes)
         }
     }
 
-    func showInvitation(_ visit: PortalVisit) async throws -> Response {
-        let invitation = try await namedInvitation(visit)
+    func showInvitation(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
+        let invitation = try await namedInvitation(context)
         let status = invitation.status(at: clock.now())
         guard status == .pending else {
             throw APIFailure(
@@ -254,15 +264,18 @@ struct PortalPagesController: Sendable {
         return try invitationPage(invitation, visit)
     }
 
-    func revokeInvitation(_ visit: PortalVisit) async throws -> Response {
+    func revokeInvitation(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
         _ = try await invitations.revoke(
-            code: try await namedInvitation(visit).code.value, memberID: try memberID(visit), origin: visit.origin)
+            code: try await namedInvitation(context).code.value, memberID: context.member.member.id,
+            origin: visit.origin)
         return responder.redirect("/portal/invitations?done=invitation-revoked", visit)
     }
 
     /// The member's invitation the form's `invitation` reference names.
-    private func namedInvitation(_ visit: PortalVisit) async throws -> Invitation {
-        let all = try await invitations.list(memberID: try memberID(visit))
+    private func namedInvitation(_ context: MemberPortalContext) async throws -> Invitation {
+        let visit = context.visit
+        let all = try await invitations.list(memberID: context.member.member.id)
         guard let invitation = references.find(visit.form["invitation"], in: all) else {
             throw APIFailure(.notFound, .init(rawValue: "invitation_not_found"), "no such invitation")
         }
@@ -287,10 +300,12 @@ struct PortalPagesController: Sendable {
 
     // MARK: Messaging and security
 
-    func messaging(_ visit: PortalVisit, formError: String? = nil, answer: HTTPResponse.Status = .conflict) async throws
+    func messaging(_ context: MemberPortalContext, formError: String? = nil, answer: HTTPResponse.Status = .conflict)
+        async throws
         -> Response
     {
-        let status = try await nats.status(userID: try memberID(visit))
+        let visit = context.visit
+        let status = try await nats.status(userID: context.member.member.id)
         var page = PortalMessagingPage(
             layout: layout(visit, .messaging),
             account: status.account.map {
@@ -309,20 +324,22 @@ struct PortalPagesController: Sendable {
         return responder.page("messaging", page, visit, status: formError == nil ? .ok : answer)
     }
 
-    func revokeToken(_ visit: PortalVisit) async throws -> Response {
+    func revokeToken(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
         guard let tokenID = visit.form.trimmed("token_id"), tokenID.utf8.count <= 128 else {
-            return try await messaging(visit, formError: "Choose a token to revoke.", answer: .badRequest)
+            return try await messaging(context, formError: "Choose a token to revoke.", answer: .badRequest)
         }
         do {
-            _ = try await nats.revoke(userID: try memberID(visit), tokenID: tokenID, origin: visit.origin)
+            _ = try await nats.revoke(userID: context.member.member.id, tokenID: tokenID, origin: visit.origin)
             return responder.redirect("/portal/messaging?done=token-revoked", visit)
         } catch let failure as APIFailure {
-            return try await messaging(visit, formError: PortalWords.describe(failure), answer: failure.status)
+            return try await messaging(context, formError: PortalWords.describe(failure), answer: failure.status)
         }
     }
 
-    func security(_ visit: PortalVisit) async throws -> Response {
-        let events = try await securityEvents.recent(memberID: try memberID(visit))
+    func security(_ context: MemberPortalContext) async throws -> Response {
+        let visit = context.visit
+        let events = try await securityEvents.recent(memberID: context.member.member.id)
         let page = PortalSecurityPage(
             layout: layout(visit, .security),
             events: events.map {
@@ -338,10 +355,5 @@ struct PortalPagesController: Sendable {
 
     private func layout(_ visit: PortalVisit, _ section: PortalLayout.Section = .none) -> PortalLayout {
         responder.layout(visit, section)
-    }
-
-    private func memberID(_ visit: PortalVisit) throws -> UUID {
-        guard let member = visit.member else { throw APIFailure.invalidToken("sign in first") }
-        return member.member.id
     }
 }

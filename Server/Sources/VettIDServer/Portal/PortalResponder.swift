@@ -7,22 +7,6 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// One portal request as the page handlers see it: who is signed in, the form (for a `POST`), what its CSRF token
-/// must be bound to, and the cookies the answer sets.
-struct PortalVisit: Sendable {
-    let info: RequestInfo
-    let query: [String: String]
-    let member: AuthService.Authenticated?
-    /// The pre-session CSRF cookie's value (from the request, or fresh).
-    let anonymousCSRF: String
-    /// `Set-Cookie` values for the answer.
-    var cookies: [String]
-    var form = PortalForm()
-
-    var binding: PortalCSRF.Binding { member.map { .session($0.session.id) } ?? .anonymous(anonymousCSRF) }
-    var origin: SecurityEvent.Origin { info.securityOrigin }
-}
-
 extension Response {
     /// The answer with the `Retry-After` of a rate-limit `failure`, if it has one.
     func retrying(after failure: APIFailure) -> Response {
