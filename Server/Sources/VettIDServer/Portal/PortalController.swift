@@ -14,17 +14,22 @@ import Hummingbird
 ///    without one (the request is redirected to the sign-in page); pages for visitors pass
 ///    ``PortalVisitorMiddleware``, which sends a signed-in member to the dashboard;
 /// 4. ``PortalCSRFMiddleware`` reads a `POST`'s form and checks its CSRF token;
-/// 5. the page reads what it shows from the same services the API uses, and answers a successful `POST` with a
-///    redirect.
+/// 5. the page (one file each, `Portal/Pages`) reads what it shows from the same services the API uses, and
+///    answers a successful `POST` with a redirect.
 struct PortalController: Sendable {
     /// How long a portal sign-in lasts (the member session behind it may live longer; signing out ends both).
     static let signInLifetime = 12 * 3600
 
-    let pages: PortalPagesController
-    let cookies: PortalSessionCookie
+    let session: PortalSessionMiddleware
     let responder: PortalResponder
-    let auth: AuthService
-    let clock: any WallClock
+    let registration: PortalRegistrationPage
+    let signIn: PortalSignInPage
+    let dashboard: PortalDashboardPage
+    let devices: PortalDevicesPage
+    let invitations: PortalInvitationsPage
+    let invitation: PortalInvitationPage
+    let messaging: PortalMessagingPage
+    let security: PortalSecurityPage
 
     /// - Parameters:
     ///   - auth: Member registration, sign-in and sessions.
@@ -35,24 +40,32 @@ struct PortalController: Sendable {
     ///   - keys: The master key the portal's cookie, CSRF and invitation-reference keys are derived from.
     ///   - origin: Where browsers reach this server (cookie flags, invitation links).
     ///   - passwordPolicy: The password rules the registration page states.
-    ///   - clock: The time cookies expire by.
+    ///   - clock: The time cookies and invitations expire by.
     init(
         auth: AuthService, lifecycle: VaultLifecycleService, nats: NATSCredentialService,
         invitations: InvitationService, securityEvents: SecurityEventRepository, keys: ServerKeys,
         origin: PublicOrigin, passwordPolicy: PasswordPolicy, clock: any WallClock
     ) {
-        let csrf = PortalCSRF(key: keys.derivedKey(purpose: "portal-csrf"))
         let secure = Self.needsSecureCookies(origin: origin.url)
-        cookies = PortalSessionCookie(key: keys.derivedKey(purpose: "portal-session"), secure: secure)
-        responder = PortalResponder(csrf: csrf)
-        self.auth = auth
-        self.clock = clock
-        pages = PortalPagesController(
-            auth: auth, lifecycle: lifecycle, nats: nats, invitations: invitations, securityEvents: securityEvents,
-            origin: origin, passwordPolicy: passwordPolicy, clock: clock, responder: responder, cookies: cookies,
-            csrf: csrf, signInLifetime: Self.signInLifetime,
-            references: PortalInvitationReference(key: keys.derivedKey(purpose: "portal-invitation-ref")),
-            knownBrowsers: PortalSessionCookie(key: keys.derivedKey(purpose: "portal-known-browser"), secure: secure))
+        let cookies = PortalSessionCookie(key: keys.derivedKey(purpose: "portal-session"), secure: secure)
+        let responder = PortalResponder(csrf: PortalCSRF(key: keys.derivedKey(purpose: "portal-csrf")))
+        let references = PortalInvitationReference(key: keys.derivedKey(purpose: "portal-invitation-ref"))
+        self.responder = responder
+        session = PortalSessionMiddleware(auth: auth, cookies: cookies, responder: responder, clock: clock)
+        registration = PortalRegistrationPage(auth: auth, passwordPolicy: passwordPolicy, responder: responder)
+        signIn = PortalSignInPage(
+            auth: auth, cookies: cookies,
+            knownBrowsers: PortalSessionCookie(key: keys.derivedKey(purpose: "portal-known-browser"), secure: secure),
+            clock: clock, responder: responder)
+        dashboard = PortalDashboardPage(lifecycle: lifecycle, responder: responder)
+        devices = PortalDevicesPage(lifecycle: lifecycle, responder: responder)
+        invitation = PortalInvitationPage(
+            invitations: invitations, references: references, origin: origin, clock: clock, responder: responder)
+        self.invitations = PortalInvitationsPage(
+            invitations: invitations, references: references, clock: clock, invitation: invitation,
+            responder: responder)
+        messaging = PortalMessagingPage(nats: nats, responder: responder)
+        security = PortalSecurityPage(securityEvents: securityEvents, responder: responder)
     }
 
     /// `Secure` cookies everywhere except plain HTTP on a loopback address (where browsers would drop them).
@@ -72,30 +85,29 @@ struct PortalController: Sendable {
     func routes() -> RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(.init(PortalStylesheet.path)) { [responder] _, _ in responder.stylesheet() }
-        let portal = routes.group("/portal", context: PortalRequestContext.self)
-            .add(middleware: PortalSessionMiddleware(auth: auth, cookies: cookies, responder: responder, clock: clock))
+        let portal = routes.group("/portal", context: PortalRequestContext.self).add(middleware: session)
         let members = portal.group(context: MemberPortalContext.self)
             .add(middleware: PortalCSRFMiddleware<MemberPortalContext>(responder: responder))
         let visitors = portal.group()
             .add(middleware: PortalVisitorMiddleware(responder: responder))
             .add(middleware: PortalCSRFMiddleware<PortalRequestContext>(responder: responder))
 
-        members.get("") { _, context in try await pages.dashboard(context) }
-        visitors.get("register") { _, context in pages.register(context.visit) }
-        visitors.post("register") { _, context in try await pages.submitRegistration(context.visit) }
-        visitors.get("sign-in") { _, context in pages.signIn(context.visit) }
-        visitors.post("sign-in") { _, context in try await pages.submitSignIn(context.visit) }
-        members.post("sign-out") { _, context in try await pages.signOut(context) }
-        members.post("vault/deploy") { _, context in try await pages.deploy(context) }
-        members.get("devices") { _, context in try await pages.devices(context) }
-        members.post("devices/revoke") { _, context in try await pages.revokeDevice(context) }
-        members.get("invitations") { _, context in try await pages.invitations(context) }
-        members.post("invitations") { _, context in try await pages.createInvitation(context) }
-        members.post("invitations/show") { _, context in try await pages.showInvitation(context) }
-        members.post("invitations/revoke") { _, context in try await pages.revokeInvitation(context) }
-        members.get("messaging") { _, context in try await pages.messaging(context) }
-        members.post("messaging/revoke") { _, context in try await pages.revokeToken(context) }
-        members.get("security") { _, context in try await pages.security(context) }
+        members.get("") { _, context in try await dashboard.show(context) }
+        visitors.get("register") { _, context in registration.show(context) }
+        visitors.post("register") { _, context in try await registration.submit(context) }
+        visitors.get("sign-in") { _, context in signIn.show(context) }
+        visitors.post("sign-in") { _, context in try await signIn.submit(context) }
+        members.post("sign-out") { _, context in try await signIn.signOut(context) }
+        members.post("vault/deploy") { _, context in try await dashboard.deploy(context) }
+        members.get("devices") { _, context in try await devices.show(context) }
+        members.post("devices/revoke") { _, context in try await devices.revoke(context) }
+        members.get("invitations") { _, context in try await invitations.show(context) }
+        members.post("invitations") { _, context in try await invitations.create(context) }
+        members.post("invitations/show") { _, context in try await invitation.show(context) }
+        members.post("invitations/revoke") { _, context in try await invitations.revoke(context) }
+        members.get("messaging") { _, context in try await messaging.show(context) }
+        members.post("messaging/revoke") { _, context in try await messaging.revoke(context) }
+        members.get("security") { _, context in try await security.show(context) }
         return routes
     }
 }

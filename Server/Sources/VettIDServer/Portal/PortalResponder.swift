@@ -1,10 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 
 extension Response {
@@ -21,10 +19,13 @@ extension Response {
 struct PortalResponder: Sendable {
     let csrf: PortalCSRF
 
-    func page(_ template: String, _ model: Any, _ visit: PortalVisit, status: HTTPResponse.Status = .ok) -> Response {
+    /// `page` rendered with its content's template, with the visit's cookies.
+    func page<Content>(_ page: PortalPage<Content>, _ visit: PortalVisit, status: HTTPResponse.Status = .ok)
+        -> Response
+    {
         var headers = PortalSecurityHeaders.page
         for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        let html = PortalTemplates.render(template, model)
+        let html = PortalTemplates.render(Content.template.name, page)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -36,13 +37,16 @@ struct PortalResponder: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    func layout(_ visit: PortalVisit, _ section: PortalLayout.Section) -> PortalLayout {
+    /// The layout of a page of `section` for `visit` (its forms' CSRF token, the member's address).
+    func layout(_ visit: PortalVisit, _ section: PortalLayout.Section = .none) -> PortalLayout {
         PortalLayout(csrf: csrf.token(for: visit.binding), memberEmail: visit.member?.member.email, section: section)
     }
 
+    /// The error page.
     func error(_ visit: PortalVisit, status: HTTPResponse.Status, title: String, message: String) -> Response {
-        let model = PortalErrorPage(title: title, layout: layout(visit, .none), message: message)
-        return page("error", model, visit, status: status)
+        page(
+            PortalPage(title: title, layout: layout(visit), content: PortalErrorPage.Content(message: message)), visit,
+            status: status)
     }
 
     /// The stylesheet.
