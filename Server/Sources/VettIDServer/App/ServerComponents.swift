@@ -166,8 +166,10 @@ public struct ServerComponents: Sendable {
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
                 publisher: natsPublisher, logger: logger),
-            vaultWorkers: VaultWorkerPool.make(
-                configuration: configuration.nats, trust: natsTrust, lifecycle: vaultLifecycle, clock: clock,
+            vaultWorkers: try VaultWorkerPool.make(
+                configuration: configuration.nats, trust: natsTrust,
+                services: VaultHandlerServices(
+                    store: store, status: VaultWorkerPool.statusLookup(vaultLifecycle), clock: clock),
                 metrics: metrics, logger: logger),
             metrics: metrics
         )
