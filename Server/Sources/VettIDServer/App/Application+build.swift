@@ -10,7 +10,7 @@ import VettIDCrypto
 ///
 /// Order: ``RequestInfoMiddleware`` (request id, access log, error rendering — it sees every outcome) →
 /// ``RequestBodyMiddleware`` (size and content type; proxied routes exempt) → the OpenAPI operations
-/// (``APIOperations``, which forwards each to its controller), the Gate proxy's raw streaming routes, the portal and
+/// (`APIOperations`, which forwards each to its controller), the Gate proxy's raw streaming routes, the portal and
 /// `/metrics`; last ``MethodNotAllowedMiddleware``, which only sees requests no route matched.
 ///
 /// This is the one place that reads ``ServerComponents``: each controller gets exactly the services it uses.
