@@ -15,14 +15,7 @@ struct AuthController: Sendable {
     let auth: AuthService
     let members: MemberAuthenticator
     let dpop: DPoPGuard
-    let cookies: AuthCookie
-
-    init(auth: AuthService, members: MemberAuthenticator, dpop: DPoPGuard, cookies: AuthCookie = AuthCookie()) {
-        self.auth = auth
-        self.members = members
-        self.dpop = dpop
-        self.cookies = cookies
-    }
+    let cookies = AuthCookie()
 
     func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }

@@ -15,12 +15,6 @@ struct GateController: Sendable {
     let dpop: DPoPGuard
     let proxy: GateProxy
 
-    init(gate: GateService, dpop: DPoPGuard, proxy: GateProxy) {
-        self.gate = gate
-        self.dpop = dpop
-        self.proxy = proxy
-    }
-
     /// The proxy's streaming routes, `/proxy/{upstream}/**` under every method it forwards.
     func routes() -> RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)

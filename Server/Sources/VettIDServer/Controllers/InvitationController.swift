@@ -12,13 +12,6 @@ struct InvitationController: Sendable {
     let origin: PublicOrigin
     let clock: any WallClock
 
-    init(invitations: InvitationService, members: MemberAuthenticator, origin: PublicOrigin, clock: any WallClock) {
-        self.invitations = invitations
-        self.members = members
-        self.origin = origin
-        self.clock = clock
-    }
-
     func createInvitation(_ input: Operations.CreateInvitation.Input) async throws -> Operations.CreateInvitation.Output
     {
         let info = try RequestInfo.required

@@ -15,12 +15,6 @@ struct NATSCredentialsController: Sendable {
     let applicationAccountKey: String
     let callers: VaultCallerAuthenticator
 
-    init(nats: NATSCredentialService, applicationAccountKey: String, callers: VaultCallerAuthenticator) {
-        self.nats = nats
-        self.applicationAccountKey = applicationAccountKey
-        self.callers = callers
-    }
-
     func createNatsAccount(_ input: Operations.CreateNatsAccount.Input) async throws
         -> Operations.CreateNatsAccount.Output
     {

@@ -15,16 +15,6 @@ struct VaultAuthController: Sendable {
     /// The lifetimes of action and vault session tokens the answers state.
     let configuration: VaultConfiguration
 
-    init(
-        vaultAuth: VaultAuthService, devices: DeviceTokenAuthenticator, dpop: DPoPGuard,
-        configuration: VaultConfiguration
-    ) {
-        self.vaultAuth = vaultAuth
-        self.devices = devices
-        self.dpop = dpop
-        self.configuration = configuration
-    }
-
     func actionRequest(_ input: Operations.ActionRequest.Input) async throws -> Operations.ActionRequest.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
         let info = try RequestInfo.required

@@ -15,12 +15,6 @@ struct VaultEnrollmentController: Sendable {
     let devices: DeviceTokenAuthenticator
     let dpop: DPoPGuard
 
-    init(enrollment: EnrollmentService, devices: DeviceTokenAuthenticator, dpop: DPoPGuard) {
-        self.enrollment = enrollment
-        self.devices = devices
-        self.dpop = dpop
-    }
-
     func enrollStart(_ input: Operations.EnrollStart.Input) async throws -> Operations.EnrollStart.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
         let info = try RequestInfo.required

@@ -12,12 +12,6 @@ struct VaultLifecycleController: Sendable {
     let callers: VaultCallerAuthenticator
     let members: MemberAuthenticator
 
-    init(lifecycle: VaultLifecycleService, callers: VaultCallerAuthenticator, members: MemberAuthenticator) {
-        self.lifecycle = lifecycle
-        self.callers = callers
-        self.members = members
-    }
-
     func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
         let caller = try await callers.authenticate(try RequestInfo.required)
         let status = try await lifecycle.status(

@@ -10,12 +10,6 @@ struct DeviceTokenAuthenticator: Sendable {
     let dpop: DPoPGuard
     let clock: any WallClock
 
-    init(tokens: VaultTokenService, dpop: DPoPGuard, clock: any WallClock) {
-        self.tokens = tokens
-        self.dpop = dpop
-        self.clock = clock
-    }
-
     /// Authenticates `Authorization: DPoP <token>` of `kind` with a proof by the key the token is bound to.
     /// A bearer presentation, a token of another kind, an expired or forged token are 401 `invalid_token`.
     func authenticate(_ kind: VaultTokenService.Kind, _ info: RequestInfo) async throws -> VaultTokenService.Verified {

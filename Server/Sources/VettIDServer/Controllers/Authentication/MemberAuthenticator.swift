@@ -12,11 +12,6 @@ struct MemberAuthenticator: Sendable {
     let auth: AuthService
     let dpop: DPoPGuard
 
-    init(auth: AuthService, dpop: DPoPGuard) {
-        self.auth = auth
-        self.dpop = dpop
-    }
-
     /// The member and session of `info`'s credentials.
     /// - Throws: ``APIFailure`` 401 `invalid_token` (missing, wrong scheme, expired or revoked), 400
     ///   `invalid_request` for more than one `Authorization` header, or a DPoP proof's failure.

@@ -16,11 +16,6 @@ struct VaultCallerAuthenticator: Sendable {
     let devices: DeviceTokenAuthenticator
     let members: MemberAuthenticator
 
-    init(devices: DeviceTokenAuthenticator, members: MemberAuthenticator) {
-        self.devices = devices
-        self.members = members
-    }
-
     /// The caller of `info`: a valid vault session token first, any member authentication otherwise.
     func authenticate(_ info: RequestInfo) async throws -> Caller {
         if let token = DeviceTokenAuthenticator.token(of: info),
