@@ -14,6 +14,7 @@ import VettIDClient
 import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient
+import VettIDCore
 
 @testable import VettIDCLI
 

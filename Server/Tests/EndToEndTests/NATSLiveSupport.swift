@@ -10,6 +10,7 @@ import VettIDAPI
 import VettIDClient
 import VettIDServer
 import VettIDTestSupport
+import VettIDCore
 
 /// A real nats-server in operator mode with the live server's trust, and the live server connected to it.
 struct NATSLive {

@@ -10,6 +10,7 @@ import VettIDCrypto
 import VettIDMessaging
 import VettIDServer
 import VettIDTestSupport
+import VettIDCore
 
 /// Issued NATS tokens against a real nats-server in operator mode: nats-server itself enforces each member's
 /// space and every revocation.

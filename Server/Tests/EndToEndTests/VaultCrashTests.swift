@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import Testing
 import VettIDClient
 import VettIDCrypto
+import VettIDCore
 
 /// Issue 4, crash safety: the real `vettid server` process killed with SIGKILL between any two steps of vault
 /// enrollment and authentication, then started again on the same data directory (SQLite) or database

@@ -10,6 +10,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 import VettIDTestSupport
+import VettIDCore
 
 @testable import VettIDServer
 

@@ -8,6 +8,7 @@ import Testing
 import VettIDAttestation
 import VettIDCrypto
 import VettIDTestSupport
+import VettIDCore
 
 @testable import VettIDServer
 

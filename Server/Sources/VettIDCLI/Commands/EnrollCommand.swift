@@ -5,6 +5,7 @@ public import ArgumentParser
 import Foundation
 import Logging
 import VettIDClient
+import VettIDCore
 
 /// `vettid enroll`: enrolls this machine as the member's vault device from an invitation.
 public struct EnrollCommand: AsyncParsableCommand {

@@ -7,6 +7,7 @@ import NATSClient
 import VettIDClient
 import VettIDMessaging
 import VettIDNats
+import VettIDCore
 
 /// What a client command works with: the profile store, the server URL, the session.
 ///

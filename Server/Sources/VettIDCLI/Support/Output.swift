@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Foundation
+import VettIDCore
 
 /// Prints command results as human text or as one JSON object per result. Every result is flushed as it is
 /// printed, so a pipe (`vettid nats listen | jq`) sees each line when it happens, not when a buffer fills.

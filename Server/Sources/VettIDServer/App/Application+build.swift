@@ -4,34 +4,31 @@
 public import Hummingbird
 import Logging
 import NIOCore
-import OpenAPIHummingbird
+import VettIDCrypto
+import VettIDCore
 
-/// Builds the router: middlewares outermost first, then every generated operation.
+/// Builds the router: middlewares outermost first, then the route collections of the feature controllers.
 ///
 /// Order: ``RequestInfoMiddleware`` (request id, access log, error rendering — it sees every outcome) →
-/// ``RequestBodyMiddleware`` (size and content type; proxied routes exempt) → the generated OpenAPI routes and
-/// the Gate proxy's raw streaming routes (``GateProxy``); last ``MethodNotAllowedMiddleware``, which only sees
-/// requests no route matched.
+/// ``RequestBodyMiddleware`` (size and content type; proxied routes exempt) → the OpenAPI operations
+/// (`APIOperations`, which forwards each to its controller), the Gate proxy's raw streaming routes, the portal and
+/// `/metrics`; last ``MethodNotAllowedMiddleware``, which only sees requests no route matched.
+///
+/// This is the one place that reads ``ServerComponents``: each controller gets exactly the services it uses.
 public func buildRouter(components: ServerComponents) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(
         middleware: RequestInfoMiddleware(
             trustForwardedFor: components.configuration.trustForwardedFor, metrics: components.metrics))
     router.add(middleware: RequestBodyMiddleware(maxBytes: components.configuration.maxBodyBytes))
-    let handler = APIHandler(components: components, cookies: AuthCookie())
-    let transport = RouteRecordingTransport(router: router)
-    try handler.registerHandlers(on: transport, middlewares: [EmptyBodyMiddleware()])
-    components.gateProxy.register(on: router)
-    for (method, path) in PortalRoutes(components: components).register(on: router) {
-        transport.record(method, path)
-    }
-    for method in GateProxy.methods { transport.record(method, GateProxy.routePath) }
-    if let token = components.configuration.metricsToken {
-        MetricsEndpoint(metrics: components.metrics, token: token).register(on: router)
-        transport.record(.get, MetricsEndpoint.path)
-    }
+    let controllers = Controllers(components)
+    let routes = RouteRecorder(router: router)
+    routes.addRoutes(try controllers.api.routes())
+    routes.addRoutes(controllers.api.gate.routes())
+    routes.addRoutes(controllers.portal.routes())
+    routes.addRoutes(controllers.api.operations.routes())
     // Last: it wraps only the not-found responder (405 with Allow for a known path).
-    router.add(middleware: MethodNotAllowedMiddleware(routes: transport.table))
+    router.add(middleware: MethodNotAllowedMiddleware(routes: routes.table))
     return router
 }
 
@@ -54,4 +51,42 @@ public func buildApplication(
         },
         logger: components.logger
     )
+}
+
+/// The feature controllers, each built from the services it needs and nothing else.
+private struct Controllers {
+    let api: APIOperations
+    let portal: PortalController
+
+    init(_ components: ServerComponents) {
+        let dpop = components.dpop
+        let members = MemberAuthenticator(auth: components.auth, dpop: dpop)
+        let devices = DeviceTokenAuthenticator(tokens: components.vaultTokens, dpop: dpop, clock: components.clock)
+        let callers = VaultCallerAuthenticator(devices: devices, members: members)
+        let invitations = InvitationService(repository: components.invitations, clock: components.clock)
+        api = APIOperations(
+            operations: OperationsController(
+                store: components.store, natsPublisher: components.natsPublisher,
+                metrics: components.configuration.metricsToken.map {
+                    MetricsEndpoint(metrics: components.metrics, token: $0)
+                }),
+            auth: AuthController(auth: components.auth, members: members, dpop: dpop),
+            invitations: InvitationController(
+                invitations: invitations, members: members, origin: components.origin, clock: components.clock),
+            enrollment: VaultEnrollmentController(enrollment: components.enrollment, devices: devices, dpop: dpop),
+            vaultAuth: VaultAuthController(
+                vaultAuth: components.vaultAuth, devices: devices, dpop: dpop,
+                configuration: components.configuration.vault),
+            vaultLifecycle: VaultLifecycleController(
+                lifecycle: components.vaultLifecycle, callers: callers, members: members),
+            nats: NATSCredentialsController(
+                nats: components.nats, applicationAccountKey: components.natsTrust.applicationAccount.publicKey,
+                callers: callers),
+            gate: GateController(gate: components.gate, dpop: dpop, proxy: components.gateProxy))
+        portal = PortalController(
+            auth: components.auth, lifecycle: components.vaultLifecycle, nats: components.nats,
+            invitations: invitations, securityEvents: SecurityEventRepository(store: components.store),
+            keys: components.keys, origin: components.origin,
+            passwordPolicy: components.configuration.passwordPolicy, clock: components.clock)
+    }
 }

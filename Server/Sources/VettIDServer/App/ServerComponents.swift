@@ -5,40 +5,46 @@ import Crypto
 public import Logging
 public import VettIDCore
 
-/// The long-lived parts of a running server, built once from a ``ServerConfiguration``.
+/// The long-lived parts of a running server, built once from a ``ServerConfiguration``: the composition root.
+///
+/// Only application building reads it: ``buildRouter(components:)`` hands each feature controller the services it
+/// uses, ``ServerRuntime`` runs its background services and closes its stores. No controller, page or handler takes
+/// the whole struct. The few fields that stay public are what programs that assemble a server (the CLI's
+/// maintenance commands, the benchmarks, tests) use directly: the configuration, the store, the key material they
+/// rotate or publish, and the background services.
 public struct ServerComponents: Sendable {
     public let configuration: ServerConfiguration
     public let store: any SQLStore
     /// The DPoP replay store when it is not ``store`` (SQLite deployments); shut down with it.
-    public let separateReplayStore: (any SQLStore)?
-    public let keys: ServerKeys
+    let separateReplayStore: (any SQLStore)?
+    let keys: ServerKeys
     /// The token-signing keys of every generation the key ring holds.
-    public let signingKeys: TokenSigningKeys
+    let signingKeys: TokenSigningKeys
     /// The keys that seal secrets at rest, every generation the key ring holds.
     public let sealingKeys: SealingKeys
     /// Re-reads the key ring while the server runs; `nil` when the components have no data directory of their own
     /// (tests that pass keys in).
     public let keyRingReloader: KeyRingReloader?
     public let auth: AuthService
-    public let clock: any WallClock
-    public let logger: Logger
+    let clock: any WallClock
+    let logger: Logger
     /// Where clients reach this server.
-    public let origin: PublicOrigin
-    public let invitations: InvitationRepository
+    let origin: PublicOrigin
+    let invitations: InvitationRepository
     /// Verifies DPoP proofs (shared replay cache, stateless nonces).
-    public let dpop: DPoPGuard
+    let dpop: DPoPGuard
     /// The Gate: attestation challenges, App Attest keys and Gate tokens.
-    public let gate: GateService
+    let gate: GateService
     /// The Gate's streaming proxy.
-    public let gateProxy: GateProxy
+    let gateProxy: GateProxy
     /// Enrollment, action and vault session tokens.
-    public let vaultTokens: VaultTokenService
+    let vaultTokens: VaultTokenService
     /// Vault enrollment.
-    public let enrollment: EnrollmentService
+    let enrollment: EnrollmentService
     /// Vault authentication.
-    public let vaultAuth: VaultAuthService
+    let vaultAuth: VaultAuthService
     /// Vault status, sync and deploy.
-    public let vaultLifecycle: VaultLifecycleService
+    let vaultLifecycle: VaultLifecycleService
     /// The NATS operator, system and application accounts.
     public let natsTrust: NATSTrust
     /// Builds the application account JWT (with revocations) from the store.
@@ -46,7 +52,7 @@ public struct ServerComponents: Sendable {
     /// Pushes account updates to nats-server; `nil` without `nats_url`.
     public let natsPublisher: NATSAccountPublisher?
     /// NATS namespaces and tokens.
-    public let nats: NATSCredentialService
+    let nats: NATSCredentialService
     /// The vault workers this process runs (none without `nats_url`).
     public let vaultWorkers: [VaultWorker]
     /// The metrics `/metrics` renders.
@@ -162,8 +168,10 @@ public struct ServerComponents: Sendable {
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
                 publisher: natsPublisher, logger: logger),
-            vaultWorkers: VaultWorkerPool.make(
-                configuration: configuration.nats, trust: natsTrust, lifecycle: vaultLifecycle, clock: clock,
+            vaultWorkers: try VaultWorkerPool.make(
+                configuration: configuration.nats, trust: natsTrust,
+                services: VaultHandlerServices(
+                    store: store, status: VaultWorkerPool.statusLookup(vaultLifecycle), clock: clock),
                 metrics: metrics, logger: logger),
             metrics: metrics
         )

@@ -3,7 +3,7 @@
 
 import Foundation
 import HTTPTypes
-public import Hummingbird
+import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -39,10 +39,10 @@ public struct GateProxy: Sendable {
     /// The methods the proxy forwards.
     static let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .head, .options]
 
-    /// Adds the proxy routes to `router`.
-    public func register(on router: Router<AppRequestContext>) {
+    /// Adds the proxy routes to `routes`.
+    func register(on routes: some RouterMethods<AppRequestContext>) {
         for method in Self.methods {
-            router.on(RouterPath(Self.routePath), method: method) { request, context in
+            routes.on(RouterPath(Self.routePath), method: method) { request, context in
                 try await self.handle(request, context: context)
             }
         }

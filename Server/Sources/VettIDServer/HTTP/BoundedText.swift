@@ -9,7 +9,7 @@ import VettIDCore
 enum BoundedText {
     /// The trimmed value, or `nil` for none.
     /// - Throws: ``APIFailure`` 400 `invalid_request` naming `field`.
-    static func validated(_ value: String?, field: String, maximumLength: Int) throws -> String? {
+    static func validated(_ value: String?, field: String, maximumLength: Int) throws(APIFailure) -> String? {
         guard let value else { return nil }
         guard value.unicodeScalars.count <= maximumLength else {
             throw APIFailure.invalidRequest("\(field) must be at most \(maximumLength) characters (code points)")

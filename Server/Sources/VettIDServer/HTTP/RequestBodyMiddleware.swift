@@ -11,7 +11,7 @@ import VettIDCore
 /// `JSONLiteralScanner` finds (400 `invalid_request` naming the field). The body is collected here, once, so
 /// handlers see a bounded buffer.
 ///
-/// Exempt: the member portal's routes, which read their own forms (`PortalRoutes`), and the Gate proxy's
+/// Exempt: the member portal's routes, which read their own forms (`PortalCSRFMiddleware`), and the Gate proxy's
 /// (``GateProxy/pathPrefix``), whose bodies stream to the upstream unbuffered under the proxy's own limit
 /// (`gate_proxy_max_body_bytes`).
 public struct RequestBodyMiddleware: RouterMiddleware {
@@ -20,7 +20,7 @@ public struct RequestBodyMiddleware: RouterMiddleware {
 
     public init(maxBytes: Int) { self.maxBytes = maxBytes }
 
-    /// The member portal reads its own HTML forms (``PortalRoutes``, bounded and CSRF-checked there).
+    /// The member portal reads its own HTML forms (``PortalCSRFMiddleware``, bounded and CSRF-checked there).
     static func isPortal(_ path: String) -> Bool { path == "/portal" || path.hasPrefix("/portal/") }
 
     public func handle(

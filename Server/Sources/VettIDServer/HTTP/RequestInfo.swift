@@ -4,6 +4,7 @@
 import Foundation
 public import HTTPTypes
 public import Logging
+import VettIDCore
 
 /// What the generated OpenAPI handlers cannot see on their own: the raw request line and headers, the client
 /// address and the request's logger. Set for the duration of each request by ``RequestInfoMiddleware``.
@@ -21,6 +22,16 @@ public struct RequestInfo: Sendable {
 
     /// The current request's info.
     @TaskLocal public static var current: RequestInfo?
+
+    /// The current request's info; a 500 `internal_error` when no ``RequestInfoMiddleware`` set it.
+    static var required: RequestInfo {
+        get throws {
+            guard let info = current else {
+                throw APIFailure(.internalServerError, .internalError, "request context missing")
+            }
+            return info
+        }
+    }
 
     /// The header field value, if present exactly once.
     public func header(_ name: HTTPField.Name) -> String? {

@@ -8,26 +8,33 @@ import VettIDCore
 import VettIDMessaging
 
 /// The vault workers one server process runs (`nats_worker_instances`), each its own NATS connection in the
-/// `vault-workers` queue group, answering from this server's store.
+/// `vault-workers` queue group, answering from this server's store with the handlers of
+/// ``VaultHandlerRegistry/serverHandlers``.
 enum VaultWorkerPool {
+    /// The workers, none without `nats_url` or with no instances configured.
+    /// - Throws: ``VaultWorkerError`` when the server's handlers do not make a registry (a repeated or invalid id).
     static func make(
-        configuration: NATSConfiguration, trust: NATSTrust, lifecycle: VaultLifecycleService, clock: any WallClock,
+        configuration: NATSConfiguration, trust: NATSTrust, services: VaultHandlerServices,
         metrics: ServerMetrics? = nil, logger: Logger
-    ) -> [VaultWorker] {
+    ) throws -> [VaultWorker] {
         guard let url = configuration.url, configuration.workerInstances > 0 else { return [] }
-        let status: VaultRequestProcessor.StatusLookup = { guid in
-            guard let userID = UUID(uuidString: guid) else { return ("not_enrolled", nil) }
-            let status = try await lifecycle.status(userID: userID, credentialID: nil)
-            return (status.value.rawValue, status.transactionKeysRemaining)
-        }
-        let registry = VaultHandlerRegistry.builtIn(status: status)
+        let registry = try VaultHandlerRegistry.server(services)
         return (0..<configuration.workerInstances).map { _ in
             VaultWorker(
                 configuration: .init(
                     servers: [url], tls: NATSTLSConfiguration(rootCertificatesPath: configuration.caFile),
                     maxPayloadBytes: configuration.workerMaxPayloadBytes, retryOnFailedConnect: true),
-                credentials: credentials(trust), registry: registry, status: status, clock: clock, metrics: metrics,
-                logger: logger)
+                credentials: credentials(trust), registry: registry, status: services.status, clock: services.clock,
+                metrics: metrics, logger: logger)
+        }
+    }
+
+    /// A member's vault status by GUID from `lifecycle` (`not_enrolled` for a GUID that is not a UUID).
+    static func statusLookup(_ lifecycle: VaultLifecycleService) -> VaultRequestProcessor.StatusLookup {
+        { guid in
+            guard let userID = UUID(uuidString: guid) else { return ("not_enrolled", nil) }
+            let status = try await lifecycle.status(userID: userID, credentialID: nil)
+            return (status.value.rawValue, status.transactionKeysRemaining)
         }
     }
 

@@ -4,7 +4,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
-public import Hummingbird
+import Hummingbird
 import NIOCore
 import VettIDCore
 
@@ -23,9 +23,9 @@ public struct MetricsEndpoint: Sendable {
         self.tokenHash = SHA256.hash(data: Array(token.utf8))
     }
 
-    /// Adds the route to `router`.
-    public func register(on router: Router<AppRequestContext>) {
-        router.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
+    /// Adds the route to `routes`.
+    func register(on routes: some RouterMethods<AppRequestContext>) {
+        routes.get(RouterPath(Self.path)) { request, _ in try respond(to: request) }
     }
 
     func respond(to request: Request) throws -> Response {

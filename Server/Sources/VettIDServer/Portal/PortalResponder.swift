@@ -1,28 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import VettIDCore
-
-/// One portal request as the page handlers see it: who is signed in, the form (for a `POST`), what its CSRF token
-/// must be bound to, and the cookies the answer sets.
-struct PortalVisit: Sendable {
-    let info: RequestInfo
-    let query: [String: String]
-    let member: AuthService.Authenticated?
-    /// The pre-session CSRF cookie's value (from the request, or fresh).
-    let anonymousCSRF: String
-    /// `Set-Cookie` values for the answer.
-    var cookies: [String]
-    var form = PortalForm()
-
-    var binding: PortalCSRF.Binding { member.map { .session($0.session.id) } ?? .anonymous(anonymousCSRF) }
-    var origin: SecurityEvent.Origin { info.securityOrigin }
-}
 
 extension Response {
     /// The answer with the `Retry-After` of a rate-limit `failure`, if it has one.
@@ -38,10 +20,13 @@ extension Response {
 struct PortalResponder: Sendable {
     let csrf: PortalCSRF
 
-    func page(_ template: String, _ model: Any, _ visit: PortalVisit, status: HTTPResponse.Status = .ok) -> Response {
+    /// `page` rendered with its content's template, with the visit's cookies.
+    func page<Content>(_ page: PortalPage<Content>, _ visit: PortalVisit, status: HTTPResponse.Status = .ok)
+        -> Response
+    {
         var headers = PortalSecurityHeaders.page
         for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
-        let html = PortalTemplates.render(template, model)
+        let html = PortalTemplates.render(Content.template.name, page)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -53,13 +38,16 @@ struct PortalResponder: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    func layout(_ visit: PortalVisit, _ section: PortalLayout.Section) -> PortalLayout {
+    /// The layout of a page of `section` for `visit` (its forms' CSRF token, the member's address).
+    func layout(_ visit: PortalVisit, _ section: PortalLayout.Section = .none) -> PortalLayout {
         PortalLayout(csrf: csrf.token(for: visit.binding), memberEmail: visit.member?.member.email, section: section)
     }
 
+    /// The error page.
     func error(_ visit: PortalVisit, status: HTTPResponse.Status, title: String, message: String) -> Response {
-        let model = PortalErrorPage(title: title, layout: layout(visit, .none), message: message)
-        return page("error", model, visit, status: status)
+        page(
+            PortalPage(title: title, layout: layout(visit), content: PortalErrorPage.Content(message: message)), visit,
+            status: status)
     }
 
     /// The stylesheet.

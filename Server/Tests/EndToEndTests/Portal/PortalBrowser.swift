@@ -6,6 +6,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import VettIDCore
 
 /// A minimal browser for the portal's live tests: keeps cookies as a browser would for one origin (honouring
 /// `Max-Age=0`), posts forms URL-encoded, never follows redirects (tests look at them), and reads the values the

@@ -9,6 +9,7 @@ import NIOConcurrencyHelpers
 import SQLKit
 import Testing
 import VettIDTestSupport
+import VettIDCore
 
 @testable import VettIDServer
 

@@ -90,7 +90,8 @@ struct NATSWorkerLiveTests {
             configuration: .init(
                 servers: [server.url], reconnect: Self.fastReconnect, retryOnFailedConnect: retryOnFailedConnect),
             credentials: { throw LocalNATSServer.Failure(description: "never asked") },
-            registry: .builtIn(status: Support.activeStatus), status: Support.activeStatus,
+            registry: try VaultHandlerRegistry([EchoVaultHandler(), VaultInfoHandler(status: Support.activeStatus)]),
+            status: Support.activeStatus,
             logger: Logger(label: "vault-worker", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 

@@ -5,6 +5,7 @@ import Testing
 import VettIDCrypto
 import VettIDMessaging
 import VettIDTestSupport
+import VettIDCore
 
 @testable import VettIDServer
 
@@ -31,13 +32,34 @@ import VettIDTestSupport
         #expect(try VaultHandlerRegistry([Named(id: String(repeating: "h", count: 128))]).ids.count == 1)
     }
 
-    @Test func builtInHandlersAreEchoAndVaultInfoInOrder() {
-        let registry = VaultHandlerRegistry.builtIn(status: WorkerTestSupport.activeStatus)
-        #expect(registry.ids == ["echo", "vault.info"])
-        #expect(registry.eventTypes.map(\.handlerID) == ["echo", "vault.info"])
-        #expect(registry.handler(for: "echo") is EchoVaultHandler)
-        #expect(registry.handler(for: "vault.info") is VaultInfoHandler)
-        #expect(registry.handler(for: "Echo") == nil)
+    @Test func theServersHandlersAreEchoAndVaultInfoInOrder() async throws {
+        try await withTestStore(.sqlite) { store in
+            let registry = try VaultHandlerRegistry.server(
+                VaultHandlerServices(store: store, status: WorkerTestSupport.activeStatus, clock: SystemWallClock()))
+            #expect(registry.ids == ["echo", "vault.info"])
+            #expect(registry.eventTypes.map(\.handlerID) == ["echo", "vault.info"])
+            #expect(registry.handler(for: "echo") is EchoVaultHandler)
+            #expect(registry.handler(for: "vault.info") is VaultInfoHandler)
+            #expect(registry.handler(for: "Echo") == nil)
+        }
+    }
+
+    /// A server's handler is made from the services it names: `vault.info` answers from the status lookup given.
+    @Test func theServersHandlersAreMadeFromTheServicesGiven() async throws {
+        try await withTestStore(.sqlite) { store in
+            let services = VaultHandlerServices(
+                store: store, status: { _ in ("enrolled", 3) }, clock: SystemWallClock())
+            let info = try #require(try VaultHandlerRegistry.server(services).handler(for: "vault.info"))
+            let context = VaultHandlerContext(
+                namespace: try WorkerTestSupport.namespace(), requestID: "r",
+                logger: LogCapture().logger(label: "worker-test"))
+            guard case .object(let members) = try await info.handle(.object([]), context: context) else {
+                Issue.record("vault.info answered something other than an object")
+                return
+            }
+            #expect(members.first { $0.0 == "vault_status" }?.1 == .string("enrolled"))
+            #expect(members.first { $0.0 == "transaction_keys_remaining" }?.1 == .integer(3))
+        }
     }
 
     @Test func echoReturnsThePayloadUpToItsLimit() async throws {

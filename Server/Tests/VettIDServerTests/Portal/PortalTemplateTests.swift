@@ -4,6 +4,7 @@
 import Foundation
 import Mustache
 import Testing
+import VettIDCore
 
 @testable import VettIDServer
 
@@ -23,55 +24,66 @@ struct PortalTemplateTests {
     @Test func memberAndClientTextIsEscapedEverywhere() {
         let time = PortalTime(Date(timeIntervalSince1970: 1_800_000_000))
         var pages: [(String, Any)] = []
-        var account = PortalAccountPage(title: Self.hostile, layout: layout)
-        account.email = Self.hostile
-        account.firstName = Self.hostile
-        account.errors.email = Self.hostile
-        account.passwordReasons = [Self.hostile]
-        account.errors.password = Self.hostile
-        pages.append(("register", account))
-        pages.append(("sign-in", account))
+        var registration = PortalPage(
+            title: Self.hostile, layout: layout, content: PortalRegistrationPage.Content(email: Self.hostile))
+        registration.content.firstName = Self.hostile
+        registration.content.errors[.email] = Self.hostile
+        registration.content.passwordReasons = [Self.hostile]
+        registration.content.errors[.password] = Self.hostile
+        pages.append(("register", registration))
+        var signIn = PortalPage(
+            title: Self.hostile, layout: layout, content: PortalSignInPage.Content(email: Self.hostile))
+        signIn.content.errors[.password] = Self.hostile
+        pages.append(("sign-in", signIn))
         pages.append(
             (
                 "devices",
-                PortalDevicesPage(
-                    layout: layout,
-                    devices: [
-                        .init(
-                            id: Self.hostile, kind: Self.hostile, assurance: Self.hostile, enrolled: time,
-                            lastUsed: time,
-                            state: "active", stateLabel: Self.hostile, isActive: true)
-                    ])
+                PortalPage(
+                    title: "Devices", layout: layout,
+                    content: PortalDevicesPage.Content(
+                        devices: [
+                            .init(
+                                id: Self.hostile, kind: Self.hostile, assurance: Self.hostile, enrolled: time,
+                                lastUsed: time,
+                                state: "active", stateLabel: Self.hostile, isActive: true)
+                        ]))
             ))
         pages.append(
             (
                 "invitations",
-                PortalInvitationsPage(
-                    layout: layout, label: Self.hostile,
-                    lifetimes: [.init(minutes: 10, label: Self.hostile, selected: true)],
-                    pending: [.init(reference: Self.hostile, label: Self.hostile, created: time, expires: time)])
+                PortalPage(
+                    title: "Invite a device", layout: layout,
+                    content: PortalInvitationsPage.Content(
+                        label: Self.hostile,
+                        lifetimes: [.init(minutes: 10, label: Self.hostile, selected: true)],
+                        pending: [.init(reference: Self.hostile, label: Self.hostile, created: time, expires: time)]))
             ))
         pages.append(
             (
                 "security",
-                PortalSecurityPage(
-                    layout: layout,
-                    events: [
-                        .init(
-                            kind: "login", label: Self.hostile, at: time, ip: Self.hostile, client: Self.hostile,
-                            detail: Self.hostile)
-                    ])
+                PortalPage(
+                    title: "Security events", layout: layout,
+                    content: PortalSecurityPage.Content(
+                        events: [
+                            .init(
+                                kind: "login", label: Self.hostile, at: time, ip: Self.hostile, client: Self.hostile,
+                                detail: Self.hostile)
+                        ]))
             ))
         pages.append(
             (
                 "messaging",
-                PortalMessagingPage(
-                    layout: layout,
-                    account: .init(
-                        ownerSpace: Self.hostile, messageSpace: Self.hostile, created: time, endpoint: Self.hostile),
-                    tokens: [
-                        .init(id: Self.hostile, client: Self.hostile, device: Self.hostile, issued: time, expires: time)
-                    ])
+                PortalPage(
+                    title: "Messaging", layout: layout,
+                    content: PortalMessagingPage.Content(
+                        account: .init(
+                            ownerSpace: Self.hostile, messageSpace: Self.hostile, created: time,
+                            endpoint: Self.hostile),
+                        tokens: [
+                            .init(
+                                id: Self.hostile, client: Self.hostile, device: Self.hostile, issued: time,
+                                expires: time)
+                        ]))
             ))
         for (name, model) in pages {
             let html = PortalTemplates.render(name, model)
@@ -86,8 +98,8 @@ struct PortalTemplateTests {
     @Test func aQuoteWithACombiningMarkCannotEndAnAttribute() {
         let quoteWithMark = String(decoding: [0x22, 0xCC, 0x81] as [UInt8], as: UTF8.self)  // " + U+0301
         let hostile = "x" + quoteWithMark + " autofocus onfocus=" + quoteWithMark + "alert(1)"
-        var page = PortalAccountPage(title: "t", layout: layout)
-        page.email = PortalText.displayable(hostile)
+        let page = PortalPage(
+            title: "t", layout: layout, content: PortalRegistrationPage.Content(email: PortalText.displayable(hostile)))
         let html = PortalTemplates.render("register", page)
         #expect(!html.contains(quoteWithMark))
         #expect(html.contains(#"value="x&quot; autofocus onfocus=&quot;alert(1)""#))
@@ -103,6 +115,27 @@ struct PortalTemplateTests {
             #expect(!source.contains("{{{"), "\(name): every value is escaped")
             #expect(!source.contains("{{&"), "\(name): every value is escaped")
         }
+    }
+
+    @Test func fieldErrorsAreCarriedByFieldAndShownNextToIt() throws {
+        var page = PortalPage(title: "t", layout: layout, content: PortalRegistrationPage.Content())
+        page.content.errors[.lastName] = "too long"
+        #expect(page.content.errors.all == [PortalFieldError(field: .lastName, message: "too long")])
+        let html = PortalTemplates.render("register", page)
+        #expect(html.contains(#"<p class="field-error" id="last_name-error">too long</p>"#))
+        #expect(!html.contains("first_name-error"))
+        page.content.errors[.lastName] = nil
+        #expect(page.content.errors.isEmpty)
+    }
+
+    @Test func aRefusedNameSaysWhichPart() {
+        let last = #expect(throws: MemberName.InvalidPart.self) { try MemberName(checking: "Ada", "a\u{1}b") }
+        #expect(last?.part == .last)
+        #expect(last?.failure.code == .invalidRequest)
+        let first = #expect(throws: MemberName.InvalidPart.self) {
+            try MemberName(checking: String(repeating: "x", count: 101), "a\u{1}b")
+        }
+        #expect(first?.part == .first, "the first part is checked first")
     }
 
     @Test func timesAreUTCToTheMinute() {

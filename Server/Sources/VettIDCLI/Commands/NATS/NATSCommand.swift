@@ -10,6 +10,7 @@ import VettIDClient
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
+import VettIDCore
 
 /// `vettid nats`: the profile's device talks to its vault over NATS with a token the server issued.
 public struct NATSCommand: AsyncParsableCommand {

@@ -10,6 +10,7 @@ import VettIDClient
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
+import VettIDCore
 
 /// `vettid nats revoke`: revoke a token (the stored one by default); nats-server cuts it off.
 public struct NATSRevokeCommand: AsyncParsableCommand {

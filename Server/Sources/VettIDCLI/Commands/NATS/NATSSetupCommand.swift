@@ -10,6 +10,7 @@ import VettIDClient
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
+import VettIDCore
 
 /// `vettid nats setup`: namespaces, an app token kept in the profile's store, a TLS connection, a status request.
 public struct NATSSetupCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import VettIDClient
+import VettIDCore
 
 /// The profile's vault device: its key, credential and vault server, all in the profile's encrypted store.
 @MainActor

@@ -7,7 +7,8 @@ public import VettIDMessaging
 
 /// The handlers a vault worker runs, by id; immutable once built.
 ///
-/// The order handlers are given in is the order of the event types the worker publishes.
+/// The order handlers are given in is the order of the event types the worker publishes. A server's workers run
+/// ``serverHandlers``, made by ``server(_:)``.
 public struct VaultHandlerRegistry: Sendable {
     private let ordered: [any VaultHandler]
     private let byID: [String: any VaultHandler]
@@ -29,23 +30,6 @@ public struct VaultHandlerRegistry: Sendable {
         }
         self.ordered = handlers
         self.byID = byID
-    }
-
-    /// The built-in handlers: ``EchoVaultHandler`` and ``VaultInfoHandler``.
-    ///
-    /// - Parameters:
-    ///   - status: Looks up a member's vault status (see ``VaultRequestProcessor/StatusLookup``).
-    ///   - echoLimit: The largest payload `echo` returns, in serialized bytes.
-    public static func builtIn(
-        status: @escaping VaultRequestProcessor.StatusLookup, echoLimit: Int = EchoVaultHandler.defaultLimit
-    ) -> VaultHandlerRegistry {
-        let handlers: [any VaultHandler] = [EchoVaultHandler(limit: echoLimit), VaultInfoHandler(status: status)]
-        return VaultHandlerRegistry(unchecked: handlers)
-    }
-
-    private init(unchecked handlers: [any VaultHandler]) {
-        ordered = handlers
-        byID = Dictionary(uniqueKeysWithValues: handlers.map { ($0.id, $0) })
     }
 
     /// The handler with `id`, if registered.

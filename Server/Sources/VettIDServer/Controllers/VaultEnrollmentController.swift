@@ -11,12 +11,16 @@ import VettIDVerification
 
 /// Vault enrollment (docs/protocol.md §4): `start` is proven by a DPoP proof alone and binds the session to its
 /// key; the other steps take the enrollment token with the DPoP scheme and a proof by that key.
-extension APIHandler {
+struct VaultEnrollmentController: Sendable {
+    let enrollment: EnrollmentService
+    let devices: DeviceTokenAuthenticator
+    let dpop: DPoPGuard
+
     func enrollStart(_ input: Operations.EnrollStart.Input) async throws -> Operations.EnrollStart.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let info = try request
-        let proof = try await components.dpop.verify(info, endpoint: .token)
-        let started = try await components.enrollment.start(
+        let info = try RequestInfo.required
+        let proof = try await dpop.verify(info, endpoint: .token)
+        let started = try await enrollment.start(
             invitationCode: body.invitationCode, deviceType: body.deviceType.rawValue, deviceID: body.deviceId,
             deviceJKT: proof.thumbprint, clientIP: info.clientIP, logger: info.logger)
         let session = started.session
@@ -38,13 +42,13 @@ extension APIHandler {
         -> Operations.EnrollAttestation.Output
     {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let info = try request
-        let session = try await components.enrollment.session(
-            body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
+        let info = try RequestInfo.required
+        let session = try await enrollment.session(
+            body.enrollmentSessionId, token: try await devices.authenticate(.enrollment, info))
         guard let format = DeviceAttestationFormatName(rawValue: body.format.rawValue) else {
             throw APIFailure.invalidRequest("format is not a known attestation format")
         }
-        let attested = try await components.enrollment.attest(
+        let attested = try await enrollment.attest(
             session, format: format, keyID: body.keyId, attestationObject: body.attestationObject,
             developmentToken: body.developmentToken, logger: info.logger)
         return .ok(
@@ -60,52 +64,21 @@ extension APIHandler {
 
     func enrollPassword(_ input: Operations.EnrollPassword.Input) async throws -> Operations.EnrollPassword.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let info = try request
-        let session = try await components.enrollment.session(
-            body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
-        try await components.enrollment.setPassword(
-            session, encrypted: body.encryptedPassword.payload, logger: info.logger)
+        let info = try RequestInfo.required
+        let session = try await enrollment.session(
+            body.enrollmentSessionId, token: try await devices.authenticate(.enrollment, info))
+        try await enrollment.setPassword(session, encrypted: body.encryptedPassword.payload, logger: info.logger)
         return .ok(.init(body: .json(.init(status: .passwordSet, nextStep: .finalize))))
     }
 
     func enrollFinalize(_ input: Operations.EnrollFinalize.Input) async throws -> Operations.EnrollFinalize.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
-        let info = try request
-        let session = try await components.enrollment.session(
-            body.enrollmentSessionId, token: try await authenticateDeviceToken(.enrollment))
-        let package = try await components.enrollment.finalize(
-            session, origin: info.securityOrigin, logger: info.logger)
+        let info = try RequestInfo.required
+        let session = try await enrollment.session(
+            body.enrollmentSessionId, token: try await devices.authenticate(.enrollment, info))
+        let package = try await enrollment.finalize(session, origin: info.securityOrigin, logger: info.logger)
         info.responseHeaders.append(.cacheControl, "no-store")
         return .ok(.init(body: .json(.init(status: .enrolled, credentialPackage: package.api, vaultStatus: .enrolled))))
-    }
-
-    /// Authenticates `Authorization: DPoP <token>` of `kind` with a proof by the key the token is bound to.
-    /// A bearer presentation, a token of another kind, an expired or forged token are 401 `invalid_token`.
-    func authenticateDeviceToken(_ kind: VaultTokenService.Kind) async throws -> VaultTokenService.Verified {
-        guard let token = try deviceTokenHeader() else {
-            throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is DPoP-bound and must use the DPoP scheme")
-        }
-        guard let verified = await components.vaultTokens.verify(token, as: kind, now: components.clock.now()) else {
-            throw APIFailure.invalidDeviceToken("the \(kind.rawValue) token is invalid or expired")
-        }
-        return try await proveDeviceToken(token, verified)
-    }
-
-    /// The token of the request's single `Authorization: DPoP <token>` header; `nil` for another scheme or none.
-    func deviceTokenHeader() throws -> String? {
-        let authorizations = try request.headers(.authorization)
-        guard authorizations.count == 1, let header = authorizations.first else { return nil }
-        guard let authorization = AuthorizationHeader(header), authorization.scheme == .dpop else { return nil }
-        return authorization.credentials
-    }
-
-    /// Checks the request's DPoP proof against a verified device token (`ath`, and the key it is bound to).
-    func proveDeviceToken(_ token: String, _ verified: VaultTokenService.Verified) async throws
-        -> VaultTokenService.Verified
-    {
-        _ = try await components.dpop.verify(
-            try request, endpoint: .resource, accessToken: token, boundJKT: verified.boundJKT)
-        return verified
     }
 }
 

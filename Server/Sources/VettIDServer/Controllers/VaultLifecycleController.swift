@@ -8,32 +8,14 @@ import VettIDAPI
 import VettIDCore
 
 /// Vault status, sync and deploy (docs/protocol.md §6).
-extension APIHandler {
-    /// Who asks: a device with a vault session token, or a member.
-    struct VaultCaller: Sendable {
-        let userID: UUID
-        /// The credential of the device's vault session; `nil` for a member.
-        let credentialID: String?
-    }
-
-    /// A vault session (`Authorization: DPoP <session token>` + proof) or any member authentication.
-    func authenticateVaultCaller() async throws -> VaultCaller {
-        if let token = try deviceTokenHeader(),
-            let verified = await components.vaultTokens.verify(token, as: .session, now: components.clock.now())
-        {
-            let session = try await proveDeviceToken(token, verified)
-            guard let userID = UUID(uuidString: session.userGUID) else {
-                throw APIFailure.invalidDeviceToken("the vault session names no member")
-            }
-            return VaultCaller(userID: userID, credentialID: session.contextID)
-        }
-        let member = try await authenticate()
-        return VaultCaller(userID: member.member.id, credentialID: nil)
-    }
+struct VaultLifecycleController: Sendable {
+    let lifecycle: VaultLifecycleService
+    let callers: VaultCallerAuthenticator
+    let members: MemberAuthenticator
 
     func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
-        let caller = try await authenticateVaultCaller()
-        let status = try await components.vaultLifecycle.status(
+        let caller = try await callers.authenticate(try RequestInfo.required)
+        let status = try await lifecycle.status(
             userID: caller.userID, credentialID: caller.credentialID)
         let credential = status.credential
         return .ok(
@@ -55,7 +37,8 @@ extension APIHandler {
     }
 
     func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output {
-        let caller = try await authenticateVaultCaller()
+        let info = try RequestInfo.required
+        let caller = try await callers.authenticate(info)
         var credentialID = caller.credentialID
         if case .json(let body)? = input.body, let requested = body.credentialId {
             guard caller.credentialID == nil || caller.credentialID == requested else {
@@ -63,8 +46,8 @@ extension APIHandler {
             }
             credentialID = requested
         }
-        let synced = try await components.vaultLifecycle.sync(userID: caller.userID, credentialID: credentialID)
-        try request.responseHeaders.append(.cacheControl, "no-store")
+        let synced = try await lifecycle.sync(userID: caller.userID, credentialID: credentialID)
+        info.responseHeaders.append(.cacheControl, "no-store")
         return .ok(
             .init(
                 body: .json(
@@ -76,9 +59,9 @@ extension APIHandler {
     }
 
     func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {
-        let member = try await authenticate()
-        let deployment = try await components.vaultLifecycle.deploy(
-            userID: member.member.id, origin: try request.securityOrigin)
+        let info = try RequestInfo.required
+        let member = try await members.authenticate(info)
+        let deployment = try await lifecycle.deploy(userID: member.member.id, origin: info.securityOrigin)
         return .ok(
             .init(
                 body: .json(

@@ -10,22 +10,29 @@ import VettIDCrypto
 import VettIDMessaging
 
 /// NATS namespaces and tokens (docs/protocol.md §7). Callers are vault sessions or members, as for vault status.
-extension APIHandler {
+struct NATSCredentialsController: Sendable {
+    let nats: NATSCredentialService
+    /// The public key of the NATS application account every member account lives in.
+    let applicationAccountKey: String
+    let callers: VaultCallerAuthenticator
+
     func createNatsAccount(_ input: Operations.CreateNatsAccount.Input) async throws
         -> Operations.CreateNatsAccount.Output
     {
-        let caller = try await authenticateVaultCaller()
-        let account = try await components.nats.createAccount(userID: caller.userID)
+        let info = try RequestInfo.required
+        let caller = try await callers.authenticate(info)
+        let account = try await nats.createAccount(userID: caller.userID)
         return .ok(
             .init(
                 body: .json(
                     account.api(
-                        accountKey: components.natsTrust.applicationAccount.publicKey,
-                        endpoint: components.nats.advertisedEndpoint))))
+                        accountKey: applicationAccountKey,
+                        endpoint: nats.advertisedEndpoint))))
     }
 
     func createNatsToken(_ input: Operations.CreateNatsToken.Input) async throws -> Operations.CreateNatsToken.Output {
-        let caller = try await authenticateVaultCaller()
+        let info = try RequestInfo.required
+        let caller = try await callers.authenticate(info)
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("a JSON body is required") }
         guard let clientType = NatsClientType(rawValue: body.clientType.rawValue) else {
             throw APIFailure.invalidRequest("client_type must be app or vault")
@@ -34,9 +41,9 @@ extension APIHandler {
         if let deviceID = body.deviceId, deviceID.unicodeScalars.count > 128 {
             throw APIFailure.invalidRequest("device_id is at most 128 characters")
         }
-        let issued = try await components.nats.issueToken(
+        let issued = try await nats.issueToken(
             userID: caller.userID, clientType: clientType, deviceID: body.deviceId)
-        try request.responseHeaders.append(.cacheControl, "no-store")
+        info.responseHeaders.append(.cacheControl, "no-store")
         return .ok(
             .init(
                 body: .json(
@@ -49,15 +56,15 @@ extension APIHandler {
     }
 
     func getNatsStatus(_ input: Operations.GetNatsStatus.Input) async throws -> Operations.GetNatsStatus.Output {
-        let caller = try await authenticateVaultCaller()
-        let status = try await components.nats.status(userID: caller.userID)
-        let accountKey = components.natsTrust.applicationAccount.publicKey
+        let info = try RequestInfo.required
+        let caller = try await callers.authenticate(info)
+        let status = try await nats.status(userID: caller.userID)
         return .ok(
             .init(
                 body: .json(
                     .init(
                         hasAccount: status.account != nil,
-                        account: status.account?.api(accountKey: accountKey, endpoint: status.endpoint),
+                        account: status.account?.api(accountKey: applicationAccountKey, endpoint: status.endpoint),
                         natsEndpoint: status.endpoint,
                         activeTokens: status.activeTokens.map { token in
                             .init(
@@ -71,13 +78,14 @@ extension APIHandler {
     }
 
     func revokeNatsToken(_ input: Operations.RevokeNatsToken.Input) async throws -> Operations.RevokeNatsToken.Output {
-        let caller = try await authenticateVaultCaller()
+        let info = try RequestInfo.required
+        let caller = try await callers.authenticate(info)
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("a JSON body is required") }
         guard (1...128).contains(body.tokenId.utf8.count) else {
             throw APIFailure.invalidRequest("token_id must be 1 to 128 characters")
         }
-        let record = try await components.nats.revoke(
-            userID: caller.userID, tokenID: body.tokenId, origin: try request.securityOrigin)
+        let record = try await nats.revoke(
+            userID: caller.userID, tokenID: body.tokenId, origin: info.securityOrigin)
         return .ok(
             .init(
                 body: .json(

@@ -1,0 +1,107 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
+import Foundation
+import Hummingbird
+import VettIDCore
+
+/// `GET /portal/sign-in`, `POST /portal/sign-in` and `POST /portal/sign-out`: signing in through the same
+/// ``AuthService/login(email:password:dpopJKT:origin:sessionLifetime:knownClientOf:logger:)`` as the API (so the
+/// same rate limits, lockout and security events), then the portal's cookies; signing out ends the member session.
+struct PortalSignInPage: Sendable {
+    struct Content: PortalPageContent {
+        var email = ""
+        var errors = PortalFormErrors()
+
+        static let template = PortalTemplate(
+            name: "sign-in",
+            source: #"""
+                {{> head}}
+                <form method="post" action="/portal/sign-in" class="card" novalidate>
+                <input type="hidden" name="csrf" value="{{layout.csrf}}">
+                <div class="field">
+                <label for="email">Email</label>
+                <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}"{{#errors.email}} aria-invalid="true" aria-describedby="email-error"{{/errors.email}}>
+                {{#errors.email}}<p class="field-error" id="email-error">{{errors.email}}</p>{{/errors.email}}
+                </div>
+                <div class="field">
+                <label for="password">Password</label>
+                <input id="password" name="password" type="password" autocomplete="current-password" required{{#errors.password}} aria-invalid="true" aria-describedby="password-error"{{/errors.password}}>
+                {{#errors.password}}<p class="field-error" id="password-error">{{errors.password}}</p>{{/errors.password}}
+                </div>
+                <button type="submit">Sign in</button>
+                </form>
+                <p>New to VettID? <a href="/portal/register">Create an account</a>.</p>
+                {{> foot}}
+                """#)
+    }
+
+    static let title = "Sign in"
+    /// How long a browser stays known after a sign-in.
+    static let knownBrowserLifetime = 180 * 86_400
+
+    let auth: AuthService
+    /// Sets the sign-in and pre-session CSRF cookies.
+    let cookies: PortalSessionCookie
+    /// Signs and opens the known-browser cookie (``PortalSessionCookie/knownBrowserName``).
+    let knownBrowsers: PortalSessionCookie
+    let clock: any WallClock
+    let responder: PortalResponder
+
+    func show(_ context: PortalRequestContext) -> Response {
+        let visit = context.visit
+        let page = PortalPage(
+            title: Self.title, layout: responder.layout(visit), notice: PortalWords.notice(visit.query["done"]),
+            content: Content())
+        return responder.page(page, visit)
+    }
+
+    func submit(_ context: PortalRequestContext) async throws -> Response {
+        var visit = context.visit
+        var page = PortalPage(
+            title: Self.title, layout: responder.layout(visit),
+            content: Content(email: PortalText.displayable(visit.form["email"] ?? "")))
+        let lifetime = PortalController.signInLifetime
+        do {
+            let issued = try await auth.login(
+                email: (visit.form["email"] ?? "").trimmingCharacters(in: .whitespaces),
+                password: visit.form["password"] ?? "",
+                dpopJKT: nil, origin: visit.origin, sessionLifetime: .seconds(lifetime),
+                knownClientOf: knownMember(visit), logger: visit.info.logger)
+            let expiresAt = clock.now().addingTimeInterval(TimeInterval(lifetime))
+            visit.cookies.append(
+                cookies.setting(
+                    cookies.name, cookies.value(id: issued.session.id, expiresAt: expiresAt), maxAge: lifetime))
+            visit.cookies.append(cookies.setting(cookies.csrfName, "", maxAge: 0))
+            let knownUntil = clock.now().addingTimeInterval(TimeInterval(Self.knownBrowserLifetime))
+            visit.cookies.append(
+                cookies.setting(
+                    cookies.knownBrowserName, knownBrowsers.value(id: issued.member.id, expiresAt: knownUntil),
+                    maxAge: Self.knownBrowserLifetime))
+            return responder.redirect("/portal", visit)
+        } catch let failure as APIFailure {
+            if failure.code == .invalidCredentials {
+                page.content.errors[.password] = PortalWords.describe(failure)
+                page.formError = PortalWords.fieldSummary
+            } else {
+                page.formError = PortalWords.describe(failure)
+            }
+            return responder.page(page, visit, status: failure.status).retrying(after: failure)
+        }
+    }
+
+    /// Ends the member session behind the portal sign-in, and the cookie that named it.
+    func signOut(_ context: MemberPortalContext) async throws -> Response {
+        var visit = context.visit
+        try await auth.logout(context.member, origin: visit.origin, logger: visit.info.logger)
+        visit.cookies.append(cookies.setting(cookies.name, "", maxAge: 0))
+        return responder.redirect("/portal/sign-in?done=signed-out", visit)
+    }
+
+    /// The member this browser signed in as before, from an authentic, unexpired known-browser cookie (exactly one).
+    private func knownMember(_ visit: PortalVisit) -> UUID? {
+        let values = visit.info.cookies(cookies.knownBrowserName)
+        guard values.count == 1 else { return nil }
+        return knownBrowsers.open(values[0], now: clock.now())?.id
+    }
+}
