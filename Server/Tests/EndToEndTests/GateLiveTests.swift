@@ -11,10 +11,10 @@ import OpenAPIRuntime
 import Testing
 import VettIDAttestation
 import VettIDClient
+import VettIDCore
 import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient
-import VettIDCore
 
 @testable import VettIDCLI
 

@@ -8,9 +8,9 @@ import OpenAPIRuntime
 import Testing
 import VettIDAPI
 import VettIDClient
+import VettIDCore
 import VettIDServer
 import VettIDTestSupport
-import VettIDCore
 
 /// A real nats-server in operator mode with the live server's trust, and the live server connected to it.
 struct NATSLive {

@@ -6,11 +6,11 @@ import NATSClient
 import NIOCore
 import Testing
 import VettIDAPI
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDServer
 import VettIDTestSupport
-import VettIDCore
 
 /// Issued NATS tokens against a real nats-server in operator mode: nats-server itself enforces each member's
 /// space and every revocation.

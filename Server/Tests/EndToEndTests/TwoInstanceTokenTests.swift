@@ -6,9 +6,9 @@ import HTTPTypes
 import OpenAPIRuntime
 import Testing
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDServer
-import VettIDCore
 
 /// Tokens, nonces and proofs across two instances behind one public origin (as behind a load balancer), sent as
 /// raw HTTP so each request goes to the instance the test picks: a login on A refreshes on B with a nonce A

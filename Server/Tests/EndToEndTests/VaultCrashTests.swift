@@ -5,8 +5,8 @@ import Foundation
 import OpenAPIRuntime
 import Testing
 import VettIDClient
-import VettIDCrypto
 import VettIDCore
+import VettIDCrypto
 
 /// Issue 4, crash safety: the real `vettid server` process killed with SIGKILL between any two steps of vault
 /// enrollment and authentication, then started again on the same data directory (SQLite) or database

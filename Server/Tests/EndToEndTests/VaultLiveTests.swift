@@ -6,10 +6,10 @@ import SQLKit
 import Testing
 import VettIDAttestation
 import VettIDClient
+import VettIDCore
 import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient
-import VettIDCore
 
 /// The SDK's vault enrollment and authentication against a real server over HTTP, on SQLite and (when
 /// `VETTID_TEST_DATABASE_URL` is set) PostgreSQL: issue 4 end to end.

@@ -9,8 +9,8 @@ import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
 import Testing
-import VettIDTestSupport
 import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 

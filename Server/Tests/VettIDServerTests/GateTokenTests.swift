@@ -6,9 +6,9 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDCrypto
 import VettIDTestSupport
-import VettIDCore
 
 @testable import VettIDServer
 

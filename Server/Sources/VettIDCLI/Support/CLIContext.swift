@@ -5,9 +5,9 @@ import Foundation
 import Logging
 import NATSClient
 import VettIDClient
+import VettIDCore
 import VettIDMessaging
 import VettIDNats
-import VettIDCore
 
 /// What a client command works with: the profile store, the server URL, the session.
 ///

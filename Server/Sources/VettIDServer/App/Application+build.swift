@@ -4,8 +4,8 @@
 public import Hummingbird
 import Logging
 import NIOCore
-import VettIDCrypto
 import VettIDCore
+import VettIDCrypto
 
 /// Builds the router: middlewares outermost first, then the route collections of the feature controllers.
 ///

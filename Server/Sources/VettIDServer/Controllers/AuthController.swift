@@ -5,8 +5,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import VettIDAPI
-import VettIDVerification
 import VettIDCore
+import VettIDVerification
 
 /// Member accounts and their tokens (docs/protocol.md §2): register, login, refresh, logout and `GET /auth/me`.
 ///

@@ -8,8 +8,8 @@ import Logging
 import NIOConcurrencyHelpers
 import SQLKit
 import Testing
-import VettIDTestSupport
 import VettIDCore
+import VettIDTestSupport
 
 @testable import VettIDServer
 

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDTestSupport
-import VettIDCore
 
 @testable import VettIDServer
 

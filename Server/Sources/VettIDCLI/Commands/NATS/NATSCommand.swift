@@ -7,10 +7,10 @@ import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
-import VettIDCore
 
 /// `vettid nats`: the profile's device talks to its vault over NATS with a token the server issued.
 public struct NATSCommand: AsyncParsableCommand {

@@ -7,10 +7,10 @@ import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
-import VettIDCore
 
 /// `vettid nats revoke`: revoke a token (the stored one by default); nats-server cuts it off.
 public struct NATSRevokeCommand: AsyncParsableCommand {

@@ -7,10 +7,10 @@ import Logging
 import NATSClient
 import NIOCore
 import VettIDClient
+import VettIDCore
 import VettIDCrypto
 import VettIDMessaging
 import VettIDNats
-import VettIDCore
 
 /// `vettid nats setup`: namespaces, an app token kept in the profile's store, a TLS connection, a status request.
 public struct NATSSetupCommand: AsyncParsableCommand {

@@ -4,8 +4,8 @@
 import Crypto
 import Hummingbird
 import Logging
-import VettIDCrypto
 import VettIDCore
+import VettIDCrypto
 
 /// The first step of every portal request: finds the signed-in member from the session cookie, makes sure a browser
 /// that is not signed in has a pre-session CSRF cookie, and puts both in the context's ``PortalVisit``. It also

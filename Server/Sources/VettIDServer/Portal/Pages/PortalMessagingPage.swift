@@ -4,8 +4,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import VettIDMessaging
 import VettIDCore
+import VettIDMessaging
 
 /// `GET /portal/messaging` and `POST /portal/messaging/revoke`: the member's NATS account and active tokens, and
 /// revoking one, through the API's ``NATSCredentialService``.
