@@ -90,7 +90,14 @@ struct GateLiveTests {
         let reporter = DemoReporter(format: .json)
         var logger = Logger(label: "gate-demo-test")
         logger.logLevel = .error
-        try await GateDemo(reporter: reporter, logger: logger).run()
+        let backend = try await DemoBackend.start(reporter: reporter, logger: logger)
+        do {
+            try await GateDemo(reporter: reporter).run(on: backend)
+        } catch {
+            await backend.stop()
+            throw error
+        }
+        await backend.stop()
         #expect(reporter.failures == 0)
     }
 

@@ -50,21 +50,20 @@ public struct DemoCommand: AsyncParsableCommand {
         }
 
         reporter.section("backend")
-        let server = try await reporter.step("start backend") {
-            let server = try await LoopbackServer.start(label: "vettid-demo", logger: serverLogger)
-            return (server, "\(server.baseURL.absoluteString), SQLite in \(server.directory.path)")
-        }
+        let backend = try await DemoBackend.start(reporter: reporter, logger: serverLogger)
         var failure: (any Error)?
         do {
-            try await DemoFlows(server: server, reporter: reporter).run()
-            try await GateDemo(reporter: reporter, logger: serverLogger).run()
-            try await VaultDemo(reporter: reporter, logger: serverLogger).run()
+            // The sections, in order, on the one backend.
+            try await MemberAuthDemo(reporter: reporter).run(on: backend)
+            try await GateDemo(reporter: reporter).run(on: backend)
+            let device = try await VaultDemo(reporter: reporter).run(on: backend)
+            try await MessagingDemo(reporter: reporter, logger: serverLogger).run(on: backend, device: device)
         } catch {
             failure = error
         }
         reporter.section("shutdown")
         try? await reporter.step("stop backend") {
-            await server.stop()
+            await backend.stop()
             return ((), "graceful shutdown, temporary data removed")
         }
         reporter.finish(total: ContinuousClock.now - started)

@@ -8,13 +8,14 @@ import VettIDClient
 import VettIDCore
 import VettIDServer
 
-/// The flows the demo walks, against a running server, through the SDK as an app would use it.
+/// The demo's member section: registration (a weak password refused first), sign-in, the session and sign-out,
+/// through the SDK's `AuthManager` as an app would use it.
 @MainActor
-struct DemoFlows {
-    let server: LoopbackServer
+struct MemberAuthDemo {
     let reporter: DemoReporter
 
-    func run() async throws {
+    func run(on backend: DemoBackend) async throws {
+        let server = backend.server
         let email = "demo-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let password = "vivid-Otter-parsley-42"
         let deviceDirectory = server.directory.appendingPathComponent("device")
@@ -26,7 +27,7 @@ struct DemoFlows {
         )
 
         reporter.section("member auth")
-        let auth = try makeManager(store: store)
+        let auth = try makeManager(server: server, store: store)
         try await reporter.step("refuse weak password") {
             do {
                 try await auth.register(email: email, password: "password1234")
@@ -68,7 +69,7 @@ struct DemoFlows {
             return ((), "POST /auth/refresh → new access token and a new single-use refresh token")
         }
         try await reporter.step("restart restores session") {
-            let restarted = try makeManager(store: store)
+            let restarted = try makeManager(server: server, store: store)
             await restarted.restoreSession()
             guard restarted.currentUser?.email == email else {
                 throw restarted.error ?? DemoFailure("session not restored")
@@ -96,7 +97,7 @@ struct DemoFlows {
         }
     }
 
-    private func makeManager(store: any SecureStore) throws -> AuthManager {
+    private func makeManager(server: LoopbackServer, store: any SecureStore) throws -> AuthManager {
         var logger = Logger(label: "vettid-sdk") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
         return AuthManager(configuration: try .init(baseURL: server.baseURL, store: store, logger: logger))

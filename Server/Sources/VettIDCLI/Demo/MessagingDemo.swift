@@ -11,20 +11,20 @@ import VettIDMessaging
 import VettIDNats
 import VettIDServer
 
-/// The NATS part of the demo: the enrolled device sets up its vault messaging (namespaces, a 24 h app token kept in
+/// The demo's messaging section: the device the vault section enrolled sets up its vault messaging (namespaces, a 24 h app token kept in
 /// the SecureStore, a TLS connection to a local nats-server in operator mode), asks the backend's vault worker for
 /// its status and runs a handler; nats-server refuses a publish into another member's space and cuts off a revoked
 /// token.
 @MainActor
-struct NATSDemo {
+struct MessagingDemo {
     let reporter: DemoReporter
-    let server: LoopbackServer
-    let vault: VaultService
-    let deviceStore: any SecureStore
     let logger: Logger
 
-    func run() async throws {
-        guard let nats = server.nats else { throw DemoFailure("the vault backend runs without nats-server") }
+    func run(on backend: DemoBackend, device: EnrolledDemoDevice) async throws {
+        let server = backend.server
+        let vault = device.vault
+        let deviceStore = device.deviceStore
+        guard let nats = server.nats else { throw DemoFailure("the backend runs without nats-server") }
         reporter.section("vault messaging over NATS")
         let account = try await reporter.step("nats: account") {
             let account = try await vault.createNatsAccount()

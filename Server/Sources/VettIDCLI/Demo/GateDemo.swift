@@ -15,46 +15,19 @@ import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient
 
-/// The Gate part of the demo: a local upstream (a tiny Hummingbird app on loopback), a backend whose Gate
-/// proxies to it and trusts a software App Attest root, and the SDK's `GateClient` walking challenge, register,
-/// token, proxied calls and a DPoP nonce retry.
+/// The demo's Gate section: on the backend whose Gate proxies to the local upstream (a tiny Hummingbird app on
+/// loopback, ``DemoUpstream``) and trusts the demo's software App Attest root, the SDK's `GateClient` walks
+/// challenge, register, token, proxied calls and a DPoP nonce retry.
 @MainActor
 struct GateDemo {
     let reporter: DemoReporter
-    let logger: Logger
 
-    /// Runs the Gate steps; everything it starts is stopped before it returns.
-    func run() async throws {
+    /// Runs the Gate steps on the demo's backend.
+    func run(on backend: DemoBackend) async throws {
         reporter.section("gate proxy")
-        let upstream = try await reporter.step("start upstream") {
-            let upstream = try await DemoUpstream.start()
-            return (upstream, "echo API on \(upstream.baseURL.absoluteString) (Hummingbird, loopback)")
-        }
-        let authority = try SoftwareAttestationAuthority.generate()
-        let appID = "VETTIDDEMO.dev.vettid.demo"
-        let developmentToken = UUID().uuidString
-        var gate = GateConfiguration(
-            appID: appID,
-            allowedEnvironments: [.development],
-            trustSoftwareRoot: true,
-            softwareRoots: [authority.rootCertificate],
-            developmentTokens: [developmentToken],
-            upstreams: ["demo": GateUpstream(baseURL: upstream.baseURL.absoluteString + "/api")]
-        )
-        gate.tokenLifetime = .seconds(600)
-        let server = try await reporter.step("start gate backend") {
-            let server = try await LoopbackServer.start(label: "vettid-demo-gate", logger: logger) { $0.gate = gate }
-            return (server, "\(server.baseURL.absoluteString), trusts the demo's software App Attest root only")
-        }
-        do {
-            try await walk(server: server, authority: authority, appID: appID, developmentToken: developmentToken)
-            await server.stop()
-            await upstream.stop()
-        } catch {
-            await server.stop()
-            await upstream.stop()
-            throw error
-        }
+        try await walk(
+            server: backend.server, authority: backend.authority, appID: DemoBackend.appID,
+            developmentToken: backend.developmentToken)
     }
 
     private func walk(

@@ -12,41 +12,22 @@ import VettIDServer
 import VettIDSoftwareAttestation
 import VettIDSoftwareAttestationClient
 
-/// The vault part of the demo: a member invites a device (QR rendered by the server, decoded with zbarimg), the
+/// The demo's vault section: a member invites a device (QR rendered by the server, decoded with zbarimg), the
 /// device enrolls with a software App Attest object, sets its password HPKE-encrypted to a transaction key, and
 /// authenticates; a weak password, a wrong password and a forged LAT are refused.
 @MainActor
 struct VaultDemo {
     let reporter: DemoReporter
-    let logger: Logger
 
-    /// Runs the vault steps on a backend of its own; everything it starts is stopped before it returns.
-    func run() async throws {
+    /// Runs the vault steps on the demo's backend; returns the enrolled device for the messaging section.
+    func run(on backend: DemoBackend) async throws -> EnrolledDemoDevice {
         reporter.section("vault enrollment and authentication")
-        let authority = try SoftwareAttestationAuthority.generate()
-        let appID = "VETTIDDEMO.dev.vettid.vault"
-        let gate = GateConfiguration(
-            appID: appID, allowedEnvironments: [.development], trustSoftwareRoot: true,
-            softwareRoots: [authority.rootCertificate])
-        let server = try await reporter.step("start vault backend") {
-            let server = try await LoopbackServer.start(label: "vettid-demo-vault", logger: logger, nats: .tls) {
-                $0.gate = gate
-            }
-            return (
-                server,
-                "\(server.baseURL.absoluteString), attestation required, trusts the demo's software root only; nats-server (operator mode) at \(server.nats?.url ?? "-")"
-            )
-        }
-        do {
-            try await walk(server: server, authority: authority, appID: appID)
-            await server.stop()
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await walk(server: backend.server, authority: backend.authority, appID: DemoBackend.appID)
     }
 
-    private func walk(server: LoopbackServer, authority: SoftwareAttestationAuthority, appID: String) async throws {
+    private func walk(
+        server: LoopbackServer, authority: SoftwareAttestationAuthority, appID: String
+    ) async throws -> EnrolledDemoDevice {
         var sdkLogger = Logger(label: "vettid-vault") { StreamLogHandler.standardError(label: $0) }
         sdkLogger.logLevel = .error
         let memberStore = InMemorySecureStore()
@@ -189,7 +170,12 @@ struct VaultDemo {
             }
             return ((), "lat_mismatch: the server's LAT differs from the stored one, so the password was never sent")
         }
-        try await NATSDemo(reporter: reporter, server: server, vault: vault, deviceStore: deviceStore, logger: logger)
-            .run()
+        return EnrolledDemoDevice(vault: vault, deviceStore: deviceStore)
     }
+}
+
+/// The device the vault section enrolled: what the messaging section connects with.
+struct EnrolledDemoDevice {
+    let vault: VaultService
+    let deviceStore: any SecureStore
 }
