@@ -25,7 +25,7 @@ import VettIDCore
         // layer walks): a key missing there is silently ignored as VETTID_<KEY>.
         let source = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../Sources/VettIDServer/Configuration/ConfigurationLoader.swift"),
+                .appendingPathComponent("../../../Sources/VettIDServer/Configuration/ConfigurationLoader.swift"),
             encoding: .utf8)
         let applied = source.matches(of: /case "([a-z0-9_]+)":/).map { String($0.output.1) }
             .filter { $0.contains("_") || ConfigurationLoader.keys.contains($0) }
