@@ -49,7 +49,8 @@ struct DemoBackend {
                         + "\(server.nats?.url ?? "-")"
                 )
             }
-            return DemoBackend(server: server, upstream: upstream, authority: authority, developmentToken: developmentToken)
+            return DemoBackend(
+                server: server, upstream: upstream, authority: authority, developmentToken: developmentToken)
         } catch {
             await upstream.stop()
             throw error
