@@ -40,7 +40,8 @@ public struct EnrollCommand: AsyncParsableCommand {
     public func run() async throws {
         try await CLIContext.run(global) { context in
             let link = try await resolveInvitation(context)
-            let password = try PasswordPrompt.read(prompt: "Vault password (at least 12 characters): ")
+            let password = try PasswordPrompt.read(
+                prompt: "Vault password (at least \(PasswordPolicy.standard.minimumLength) characters): ")
             let token = developmentToken ?? ProcessInfo.processInfo.environment["VETTID_GATE_DEVELOPMENT_TOKEN"] ?? ""
             let vault = try await VaultDevice(context: context, serverURL: link.apiOrigin).service(
                 attester: DevelopmentTokenAttester(token: token))

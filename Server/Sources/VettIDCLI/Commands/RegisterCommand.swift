@@ -4,6 +4,7 @@
 public import ArgumentParser
 import Foundation
 import VettIDClient
+import VettIDCore
 
 /// `vettid register`: creates an account and signs in.
 public struct RegisterCommand: AsyncParsableCommand {
@@ -19,7 +20,8 @@ public struct RegisterCommand: AsyncParsableCommand {
     @MainActor
     public func run() async throws {
         try await CLIContext.run(global) { context in
-            let password = try PasswordPrompt.read(prompt: "Password (at least 12 characters): ")
+            let password = try PasswordPrompt.read(
+                prompt: "Password (at least \(PasswordPolicy.standard.minimumLength) characters): ")
             try await context.auth.register(email: email, password: password)
             let user = context.auth.currentUser
             context.output.emit(
