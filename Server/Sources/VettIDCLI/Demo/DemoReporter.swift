@@ -7,8 +7,23 @@ import VettIDCore
 /// Prints one line per demo step — what happened and how long it took — or collects them as JSON.
 @MainActor
 final class DemoReporter {
+    /// One step of the `--output json` document.
+    struct Step: Encodable {
+        let step: String
+        let ok: Bool
+        let detail: String
+        let ms: Double
+    }
+
+    /// The `--output json` document.
+    struct Document: Encodable {
+        let ok: Bool
+        let steps: [Step]
+        let totalMs: Double
+    }
+
     private let format: OutputFormat
-    private var steps: [[String: Any]] = []
+    private var steps: [Step] = []
     private(set) var failures = 0
 
     init(format: OutputFormat) { self.format = format }
@@ -40,16 +55,16 @@ final class DemoReporter {
         case .human:
             print("\n\(failures == 0 ? "demo complete" : "demo FAILED"): \(steps.count) steps in \(Self.format(total))")
         case .json:
-            let document: [String: Any] = ["ok": failures == 0, "steps": steps, "total_ms": Self.milliseconds(total)]
-            let data =
-                (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted]))
-                ?? Data()
+            let encoder = Output.encoder
+            encoder.outputFormatting.insert(.prettyPrinted)
+            let document = Document(ok: failures == 0, steps: steps, totalMs: Self.milliseconds(total))
+            let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
             print(String(decoding: data, as: UTF8.self))
         }
     }
 
     private func record(name: String, ok: Bool, detail: String, elapsed: Duration) {
-        steps.append(["step": name, "ok": ok, "detail": detail, "ms": Self.milliseconds(elapsed)])
+        steps.append(Step(step: name, ok: ok, detail: detail, ms: Self.milliseconds(elapsed)))
         guard format == .human else { return }
         let mark = ok ? "✔" : "✘"
         let padded = name.padding(toLength: max(28, name.count), withPad: " ", startingAt: 0)
