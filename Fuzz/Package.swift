@@ -54,6 +54,7 @@ let package = Package(
         fuzzer(
             "DPoPProofFuzzer",
             [
+                .product(name: "VettIDCore", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
                 .product(name: "VettIDVerification", package: "VettID"),
             ]),

@@ -22,6 +22,7 @@
 //   fragment left).
 
 import FuzzSupport
+import VettIDCore
 import VettIDCrypto
 import VettIDVerification
 
@@ -53,6 +54,7 @@ private let method = "POST"
 private let targetURI = "https://api.vettid.dev/v1/auth/token"
 private let accessToken = "fuzz-access-token"
 private let now = Date(timeIntervalSince1970: 1_780_000_000)
+private let fixedNow = now
 private let nonceIssuer = DPoPNonceIssuer(key: .init(data: Array("vettid-fuzz-dpop-nonce-key-0123456789".utf8)))
 
 /// A cache that never holds anything, so every valid proof verifies every time.
@@ -61,7 +63,13 @@ private struct ForgetfulReplayCache: DPoPReplayCache {
     func insert(_ key: DPoPReplayKey, expiresAt: Date, now: Date) -> Bool { true }
 }
 
-private let dpopVerifier = DPoPVerifier(replayCache: ForgetfulReplayCache(), nonceValidator: nonceIssuer, now: { now })
+/// The wall clock of the fuzzed verifier and of the seed proofs: it stands at `now`.
+private struct FixedWallClock: WallClock {
+    func now() -> Date { fixedNow }
+}
+
+private let dpopVerifier = DPoPVerifier(
+    replayCache: ForgetfulReplayCache(), nonceValidator: nonceIssuer, clock: FixedWallClock())
 
 /// Key A signed the committed proofs (in seed-writing mode only); key B signs fuzzed headers and claims
 /// during the run. Nothing B signs reaches libFuzzer's inputs, so a raw input cannot borrow its signatures.
@@ -109,7 +117,7 @@ private let refusedProofs: [(String, DPoPError.Code)] = [
 ]
 
 private func writeSeeds(to directory: String) {
-    let builder = DPoPProofBuilder(signer: keyA, now: { now })
+    let builder = DPoPProofBuilder(signer: keyA, clock: FixedWallClock())
     let nonce = nonceIssuer.issue(now: now)
     func build(_ method: String, _ url: String, token: String? = nil, nonce: String? = nil) -> String {
         runBlocking {
