@@ -239,16 +239,38 @@ let package = Package(
         ),
         .testTarget(
             name: "VettIDAttestationTests",
+            dependencies: ["VettIDCore", "VettIDAttestation"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDVerificationTests",
             dependencies: [
                 "VettIDCore",
+                "VettIDCrypto",
                 "VettIDAttestation",
                 "VettIDVerification",
                 "VettIDSoftwareAttestation",
                 "VettIDTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDSoftwareAttestationTests",
+            dependencies: [
+                "VettIDCore",
+                "VettIDAttestation",
+                "VettIDVerification",
+                "VettIDSoftwareAttestation",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VettIDNatsViewModelsTests",
+            dependencies: ["VettIDCore", "VettIDNatsViewModels", "VettIDViewModels", "VettIDNats", "VettIDClient"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -395,7 +417,7 @@ let package = Package(
             name: "VettIDViewModelsTests",
             dependencies: [
                 "VettIDCore",
-                "VettIDViewModels", "VettIDNatsViewModels", "VettIDNats", "VettIDClient", "VettIDMessaging",
+                "VettIDViewModels", "VettIDNats", "VettIDClient", "VettIDMessaging",
             ],
             swiftSettings: swiftSettings
         ),

@@ -15,9 +15,9 @@ extension PasswordPolicy {
     }
 
     /// Checks `password`; `userInputs` are words the member is likely to reuse (email parts).
-    public func check(_ password: String, userInputs: [String] = []) -> Result<PasswordStrength, Violation> {
+    public func check(_ password: String, userInputs: [String] = []) -> Result<ZxcvbnEstimate, Violation> {
         // The estimate reads at most `maximumBytes`: hashing cost and memory per request stay bounded.
-        let strength = PasswordStrength.estimate(
+        let strength = ZxcvbnEstimate.estimate(
             String(password.utf8.prefix(maximumBytes)) ?? password,
             userInputs: userInputs
         )

@@ -60,6 +60,6 @@ import VettIDCore
         (0.0, 0), (9.9, 0), (10.0, 1), (19.9, 1), (20.0, 2), (26.5, 2), (26.6, 3), (33.2, 3), (33.3, 4), (80, 4),
     ])
     func scoreFollowsZxcvbnThresholds(bits: Double, score: Int) {
-        #expect(PasswordStrength.score(bits: bits) == score)
+        #expect(ZxcvbnEstimate.score(bits: bits) == score)
     }
 }

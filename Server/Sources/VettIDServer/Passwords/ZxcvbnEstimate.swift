@@ -10,7 +10,7 @@ import CZxcvbn
 #endif
 
 /// zxcvbn's verdict on a password: a 0–4 score and the patterns that weakened it.
-public struct PasswordStrength: Sendable, Equatable {
+public struct ZxcvbnEstimate: Sendable, Equatable {
     /// log2 of the estimated number of guesses.
     public let entropyBits: Double
     /// 0 (too guessable) … 4 (very unguessable), on zxcvbn's guess thresholds 10^3, 10^6, 10^8, 10^10.
@@ -19,7 +19,7 @@ public struct PasswordStrength: Sendable, Equatable {
     public let reasons: [String]
 
     /// Estimates `password` with libzxcvbn; `userInputs` (e.g. the email's parts) count as known words.
-    public static func estimate(_ password: String, userInputs: [String] = []) -> PasswordStrength {
+    public static func estimate(_ password: String, userInputs: [String] = []) -> ZxcvbnEstimate {
         var info: UnsafeMutablePointer<ZxcMatch_t>?
         let inputs = userInputs.filter { !$0.isEmpty }.map { strdup($0) }
         defer { inputs.forEach { free($0) } }
@@ -35,7 +35,7 @@ public struct PasswordStrength: Sendable, Equatable {
             kinds.insert(match.pointee.Type.rawValue & ~UInt32(MULTIPLE_MATCH.rawValue))
             node = match.pointee.Next
         }
-        return PasswordStrength(entropyBits: bits, score: score(bits: bits), reasons: reasons(for: kinds))
+        return ZxcvbnEstimate(entropyBits: bits, score: score(bits: bits), reasons: reasons(for: kinds))
     }
 
     static func score(bits: Double) -> Int {

@@ -3,15 +3,13 @@
 
 import Foundation
 public import HTTPTypes
-public import Hummingbird
-import NIOCore
 public import VettIDCore
 
 /// An error the API reports to the client as `{"error": code, "error_description": text}` with a status.
 ///
 /// Every failure of every endpoint becomes one of these (see ``ErrorRendering``); the code set is open and
 /// documented in docs/protocol.md.
-public struct APIFailure: CodedError, HTTPResponseError {
+public struct APIFailure: CodedError {
     /// The error code: the wire codes of `openapi.yaml`'s error table, generated into VettIDCore.
     public typealias Code = APIErrorCode
 
@@ -47,19 +45,6 @@ public struct APIFailure: CodedError, HTTPResponseError {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(body))) ?? Array(#"{"error":"internal_error","error_description":""}"#.utf8)
-    }
-
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        makeResponse()
-    }
-
-    /// The HTTP response for this failure.
-    public func makeResponse() -> Response {
-        var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        fields[.cacheControl] = "no-store"
-        let bytes = bodyBytes
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
 

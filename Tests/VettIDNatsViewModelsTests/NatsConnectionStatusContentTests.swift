@@ -8,6 +8,10 @@ import VettIDViewModels
 
 @testable import VettIDNatsViewModels
 
+/// A set-up status as the backend answers it once messaging is set up.
+private let setupStatus = NatsStatus(
+    hasAccount: true, account: nil, endpoint: "tls://nats.example.com:4222", activeTokens: [])
+
 @Suite("Messaging status line presentation")
 struct NatsConnectionStatusContentTests {
     @Test("every set-up state: indicator, text, action")
