@@ -43,6 +43,16 @@ struct PortalResponder: Sendable {
         PortalLayout(csrf: csrf.token(for: visit.binding), memberEmail: visit.member?.member.email, section: section)
     }
 
+    /// A page for `visit`: the layout with `section` marked, the notice of a redirect (`?done=…`) and `formError`.
+    func makePage<Content: PortalPageContent>(
+        _ visit: PortalVisit, title: String, section: PortalLayout.Section = .none, formError: String? = nil,
+        content: Content
+    ) -> PortalPage<Content> {
+        PortalPage(
+            title: title, layout: layout(visit, section), notice: PortalWords.notice(visit.query["done"]),
+            formError: formError, content: content)
+    }
+
     /// The error page.
     func error(_ visit: PortalVisit, status: HTTPResponse.Status, title: String, message: String) -> Response {
         page(

@@ -8,9 +8,9 @@ import Mustache
 /// `&`, `"`, `'`), so member-supplied text (names, labels, a client's `User-Agent`) can only ever be text; the
 /// templates never use the unescaped `{{{…}}}` form.
 enum PortalTemplates {
-    /// Every template: the `head` and `foot` partials and each page's.
+    /// Every template: the partials (`head`, `foot`, `email-field`) and each page's.
     static let all: [PortalTemplate] = [
-        PortalLayout.head, PortalLayout.foot, PortalErrorPage.Content.template,
+        PortalLayout.head, PortalLayout.foot, PortalLayout.emailField, PortalErrorPage.Content.template,
         PortalRegistrationPage.Content.template, PortalSignInPage.Content.template,
         PortalDashboardPage.Content.template, PortalDevicesPage.Content.template,
         PortalInvitationsPage.Content.template, PortalInvitationPage.Content.template,

@@ -61,9 +61,8 @@ struct PortalDashboardPage: Sendable {
     {
         let status = try await lifecycle.status(userID: context.member.member.id, credentialID: nil)
         let credential = status.credential
-        let page = PortalPage(
-            title: Self.title, layout: responder.layout(context.visit, .dashboard),
-            notice: PortalWords.notice(context.visit.query["done"]), formError: formError,
+        let page = responder.makePage(
+            context.visit, title: Self.title, section: .dashboard, formError: formError,
             content: Content(
                 status: PortalWords.vaultStatus(status.value.rawValue, error: status.errorMessage),
                 lastSync: credential?.lastSyncAt.map(PortalTime.init(unix:)),

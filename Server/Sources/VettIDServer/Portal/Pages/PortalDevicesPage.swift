@@ -61,9 +61,8 @@ struct PortalDevicesPage: Sendable {
         async throws -> Response
     {
         let credentials = try await lifecycle.credentials(userID: context.member.member.id)
-        let page = PortalPage(
-            title: Self.title, layout: responder.layout(context.visit, .devices),
-            notice: PortalWords.notice(context.visit.query["done"]), formError: formError,
+        let page = responder.makePage(
+            context.visit, title: Self.title, section: .devices, formError: formError,
             content: Content(
                 devices: credentials.map { credential in
                     let revoked = credential.revokedAt != nil

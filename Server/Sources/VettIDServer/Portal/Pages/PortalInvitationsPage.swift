@@ -99,9 +99,8 @@ struct PortalInvitationsPage: Sendable {
         let pending = try await invitations.list(memberID: context.member.member.id).filter {
             $0.status(at: now) == .pending
         }
-        var page = PortalPage(
-            title: Self.title, layout: responder.layout(context.visit, .invitations),
-            notice: PortalWords.notice(context.visit.query["done"]),
+        var page = responder.makePage(
+            context.visit, title: Self.title, section: .invitations,
             content: Content(
                 lifetimes: Self.lifetimes.map {
                     .init(minutes: $0.minutes, label: $0.label, selected: $0.minutes == selected)

@@ -67,6 +67,18 @@ struct PortalLayout: Sendable {
             {{#formError}}<p class="form-error" role="alert">{{formError}}</p>{{/formError}}
             """#)
 
+    /// The email field of the registration and sign-in forms: the page's `email`, `emailAutocomplete` and
+    /// `errors.email`.
+    static let emailField = PortalTemplate(
+        name: "email-field",
+        source: #"""
+            <div class="field">
+            <label for="email">Email</label>
+            <input id="email" name="email" type="email" autocomplete="{{emailAutocomplete}}" required value="{{email}}"{{#errors.email}} aria-invalid="true" aria-describedby="email-error"{{/errors.email}}>
+            {{#errors.email}}<p class="field-error" id="email-error">{{errors.email}}</p>{{/errors.email}}
+            </div>
+            """#)
+
     /// The partial every page ends with.
     static let foot = PortalTemplate(
         name: "foot",

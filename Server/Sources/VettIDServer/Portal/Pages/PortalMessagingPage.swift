@@ -79,9 +79,8 @@ struct PortalMessagingPage: Sendable {
         async throws -> Response
     {
         let status = try await nats.status(userID: context.member.member.id)
-        let page = PortalPage(
-            title: Self.title, layout: responder.layout(context.visit, .messaging),
-            notice: PortalWords.notice(context.visit.query["done"]), formError: formError,
+        let page = responder.makePage(
+            context.visit, title: Self.title, section: .messaging, formError: formError,
             content: Content(
                 account: status.account.map {
                     .init(

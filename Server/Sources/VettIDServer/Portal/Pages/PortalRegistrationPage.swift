@@ -11,6 +11,8 @@ import VettIDCore
 struct PortalRegistrationPage: Sendable {
     struct Content: PortalPageContent {
         var email = ""
+        /// The email field's `autocomplete` (the `email-field` partial of ``PortalLayout``).
+        let emailAutocomplete = "email"
         var firstName = ""
         var lastName = ""
         var errors = PortalFormErrors()
@@ -23,11 +25,7 @@ struct PortalRegistrationPage: Sendable {
                 {{> head}}
                 <form method="post" action="/portal/register" class="card" novalidate>
                 <input type="hidden" name="csrf" value="{{layout.csrf}}">
-                <div class="field">
-                <label for="email">Email</label>
-                <input id="email" name="email" type="email" autocomplete="email" required value="{{email}}"{{#errors.email}} aria-invalid="true" aria-describedby="email-error"{{/errors.email}}>
-                {{#errors.email}}<p class="field-error" id="email-error">{{errors.email}}</p>{{/errors.email}}
-                </div>
+                {{> email-field}}
                 <div class="field">
                 <label for="password">Password</label>
                 <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint{{#errors.password}} password-error{{/errors.password}}"{{#errors.password}} aria-invalid="true"{{/errors.password}}>

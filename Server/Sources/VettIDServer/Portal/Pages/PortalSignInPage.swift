@@ -11,6 +11,8 @@ import VettIDCore
 struct PortalSignInPage: Sendable {
     struct Content: PortalPageContent {
         var email = ""
+        /// The email field's `autocomplete` (the `email-field` partial of ``PortalLayout``).
+        let emailAutocomplete = "username"
         var errors = PortalFormErrors()
 
         static let template = PortalTemplate(
@@ -19,11 +21,7 @@ struct PortalSignInPage: Sendable {
                 {{> head}}
                 <form method="post" action="/portal/sign-in" class="card" novalidate>
                 <input type="hidden" name="csrf" value="{{layout.csrf}}">
-                <div class="field">
-                <label for="email">Email</label>
-                <input id="email" name="email" type="email" autocomplete="username" required value="{{email}}"{{#errors.email}} aria-invalid="true" aria-describedby="email-error"{{/errors.email}}>
-                {{#errors.email}}<p class="field-error" id="email-error">{{errors.email}}</p>{{/errors.email}}
-                </div>
+                {{> email-field}}
                 <div class="field">
                 <label for="password">Password</label>
                 <input id="password" name="password" type="password" autocomplete="current-password" required{{#errors.password}} aria-invalid="true" aria-describedby="password-error"{{/errors.password}}>
@@ -50,9 +48,7 @@ struct PortalSignInPage: Sendable {
 
     func show(_ context: PortalRequestContext) -> Response {
         let visit = context.visit
-        let page = PortalPage(
-            title: Self.title, layout: responder.layout(visit), notice: PortalWords.notice(visit.query["done"]),
-            content: Content())
+        let page = responder.makePage(visit, title: Self.title, content: Content())
         return responder.page(page, visit)
     }
 
