@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The authenticator data of an App Attest assertion.
 
 /// Authenticator data as `DCAppAttestService.generateAssertion` produces it:
@@ -34,7 +36,7 @@ public struct AssertionAuthenticatorData: Sendable, Hashable {
     public let extensions: [UInt8]
 
     /// Parses assertion authenticator data.
-    /// - Throws: ``AppAttestError/Code/malformedAuthenticatorData`` when the header is short, the ED flag
+    /// - Throws: `AppAttestError.Code.malformedAuthenticatorData` when the header is short, the ED flag
     ///   promises extensions that are not there, or the bytes after the header are not one CBOR map.
     public init(bytes: [UInt8]) throws(AppAttestError) {
         guard bytes.count >= 37 else {

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // WebAuthn-style authenticator data of an App Attest attestation.
 
 /// Parsed attestation authenticator data (assertions use ``AssertionAuthenticatorData``): `rpIdHash(32) ‖ flags(1) ‖ counter(4, big-endian)` and, when attested

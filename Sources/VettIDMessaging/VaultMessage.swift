@@ -3,6 +3,7 @@
 
 // What the app sends to its vault on OwnerSpace.{guid}.forVault.{type}.
 
+public import VettIDCore
 public import VettIDCrypto
 
 /// The kinds of request an app sends; the raw value is the last subject token and the body's `type`.

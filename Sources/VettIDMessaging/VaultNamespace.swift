@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The subjects of one member's NATS namespaces, built in one place for the SDK, the server and the worker.
 
 /// A member's NATS namespaces: `OwnerSpace.{guid}` (app ↔ vault) and `MessageSpace.{guid}` (vault ↔ others).

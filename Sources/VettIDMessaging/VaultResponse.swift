@@ -3,6 +3,7 @@
 
 // What the vault answers on OwnerSpace.{guid}.forApp.{type}.response or on the request's reply subject.
 
+public import VettIDCore
 public import VettIDCrypto
 
 /// A handler the vault offers, as listed in its event types.

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDSoftwareAttestation
 import VettIDVerification
 import X509

@@ -45,7 +45,7 @@ public final class NATSClient: Sendable {
     ///   - eventLoopGroup: Where the connection runs (one event loop of it). By default the shared singleton
     ///     of the transport ``Configuration/transport`` selects: `NIOTSEventLoopGroup` for Network.framework,
     ///     `MultiThreadedEventLoopGroup` for POSIX sockets.
-    /// - Throws: ``NATSError/Code/invalidConfiguration`` if no server URL parses, or if the transport cannot
+    /// - Throws: `NATSError.Code.invalidConfiguration` if no server URL parses, or if the transport cannot
     ///   run on this platform or on `eventLoopGroup`.
     public init(
         configuration: Configuration,

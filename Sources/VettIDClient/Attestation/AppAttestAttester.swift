@@ -16,7 +16,7 @@ import VettIDAttestation
 ///   attempt is made with a new key.
 /// - ``generateAssertion(challenge:deviceKeyThumbprint:)`` signs `SHA-256(challenge ‖ jkt)` with the stored key.
 ///   On `invalidKey` (the key died: reinstall, restore, migration) it forgets the key and throws
-///   ``DeviceAttestationError/Code/invalidKey`` so the caller registers a new key and retries once.
+///   `DeviceAttestationError.Code.invalidKey` so the caller registers a new key and retries once.
 ///
 /// Other `DCError` codes are reported as they are (``AppAttestErrorClassifier``) and never reset the key. On
 /// Apple platforms create it with `DeviceCheckAppAttestService()`; tests inject a fake ``AppAttestService``.

@@ -3,7 +3,7 @@
 
 import Foundation
 
-/// Maps errors from App Attest to ``DeviceAttestationError/Code`` by `DCError` domain and code.
+/// Maps errors from App Attest to `DeviceAttestationError.Code` by `DCError` domain and code.
 ///
 /// Apple's `DCError.Code`: 0 `unknownSystemFailure`, 1 `featureUnsupported`, 2 `invalidInput`, **3 `invalidKey`**,
 /// 4 `serverUnavailable`. Only 3 means the key is gone; 0 and 2 are not key problems (reading them as such was a

@@ -26,8 +26,8 @@ public protocol DeviceAttester: Sendable {
         -> DeviceKeyAttestation
 
     /// Signs an assertion over `challenge` with the attested key, bound to the device key.
-    /// - Throws: ``DeviceAttestationError/Code/keyNotAttested`` without an attested key;
-    ///   ``DeviceAttestationError/Code/invalidKey`` when the platform lost the key (it has been reset: attest and
+    /// - Throws: `DeviceAttestationError.Code.keyNotAttested` without an attested key;
+    ///   `DeviceAttestationError.Code.invalidKey` when the platform lost the key (it has been reset: attest and
     ///   register a new key, then try once more).
     func generateAssertion(challenge: [UInt8], deviceKeyThumbprint: [UInt8]) async throws(DeviceAttestationError)
         -> DeviceKeyAssertion

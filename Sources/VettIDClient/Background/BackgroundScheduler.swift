@@ -33,41 +33,24 @@ public protocol BackgroundScheduler: Sendable {
     func cancel(identifier: String)
 }
 
+/// The family of ``BackgroundSchedulerError``.
+public enum BackgroundSchedulerErrorDomain: ErrorDomain {}
+
 /// A failure to register or schedule background work. The code set is open.
-public struct BackgroundSchedulerError: CodedError {
-    /// A stable code.
-    public struct Code: ErrorCode {
-        /// The wire-style value.
-        public let rawValue: String
-        /// Creates a code.
-        public init(rawValue: String) { self.rawValue = rawValue }
+public typealias BackgroundSchedulerError = DomainError<BackgroundSchedulerErrorDomain>
 
-        /// `not_registered`: no handler is registered for the identifier (on iOS: it was not registered with
-        /// ``BackgroundRefreshScheduler/registerLaunchHandlers(for:)`` at launch).
-        public static let notRegistered = Code(rawValue: "not_registered")
-        /// `registration_failed`: the system refused the registration (e.g. not in `BGTaskSchedulerPermittedIdentifiers`).
-        public static let registrationFailed = Code(rawValue: "registration_failed")
-        /// `already_registered`: another scheduler of this process registered the identifier's launch handler
-        /// (`BGTaskScheduler` allows one per process; use `BackgroundRefreshScheduler.shared`).
-        public static let alreadyRegistered = Code(rawValue: "already_registered")
-        /// `registration_closed`: launch handlers can be registered only before the app finishes launching (and
-        /// before the first request is submitted).
-        public static let registrationClosed = Code(rawValue: "registration_closed")
-        /// `submit_failed`: the system refused the request (background refresh off, too many pending requests, …).
-        public static let submitFailed = Code(rawValue: "submit_failed")
-    }
-
-    /// The code.
-    public var code: Code
-    /// What went wrong.
-    public var message: String
-    /// The system's error, if any.
-    public var underlying: (any Error)?
-
-    /// Creates an error.
-    public init(code: Code, message: String, underlying: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-    }
+extension BackgroundSchedulerError.Code {
+    /// `not_registered`: no handler is registered for the identifier (on iOS: it was not registered with
+    /// ``BackgroundRefreshScheduler/registerLaunchHandlers(for:)`` at launch).
+    public static let notRegistered = Self(rawValue: "not_registered")
+    /// `registration_failed`: the system refused the registration (e.g. not in `BGTaskSchedulerPermittedIdentifiers`).
+    public static let registrationFailed = Self(rawValue: "registration_failed")
+    /// `already_registered`: another scheduler of this process registered the identifier's launch handler
+    /// (`BGTaskScheduler` allows one per process; use `BackgroundRefreshScheduler.shared`).
+    public static let alreadyRegistered = Self(rawValue: "already_registered")
+    /// `registration_closed`: launch handlers can be registered only before the app finishes launching (and
+    /// before the first request is submitted).
+    public static let registrationClosed = Self(rawValue: "registration_closed")
+    /// `submit_failed`: the system refused the request (background refresh off, too many pending requests, …).
+    public static let submitFailed = Self(rawValue: "submit_failed")
 }

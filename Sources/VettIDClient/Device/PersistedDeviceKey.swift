@@ -10,7 +10,7 @@ enum PersistedDeviceKey {
     /// The stored key, or a new one stored under `storageKey` first.
     /// - Parameters:
     ///   - restore: Makes the key from its stored bytes; a failure is reported as
-    ///     ``DeviceKeyError/Code/corrupted`` (the entry is never overwritten).
+    ///     `DeviceKeyError.Code.corrupted` (the entry is never overwritten).
     ///   - create: Makes a new key and the bytes to store; its ``DeviceKeyError`` is reported as it is.
     static func loadOrCreate(
         store: any SecureStore,

@@ -10,7 +10,7 @@ import VettIDCrypto
 ///
 /// The 32-byte private scalar is stored under ``storageKey``; the key is loaded once and kept in memory
 /// (`DeviceKeyLoader`: concurrent first calls create one key). A stored value that is not a valid key is reported
-/// as ``DeviceKeyError/Code/corrupted`` and never silently replaced (that would unbind every token); call
+/// as `DeviceKeyError.Code.corrupted` and never silently replaced (that would unbind every token); call
 /// ``reset()`` to start over. Keep the store protected: whoever reads it can sign as this device.
 public actor SoftwareDeviceKeyStore: DeviceKeyStore {
     /// The store key under which the private scalar is kept.

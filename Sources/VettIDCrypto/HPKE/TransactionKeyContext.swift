@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The context a transaction-key envelope is bound to, and its exact HPKE info bytes.
 
 /// What an encrypted payload is bound to: its purpose, the enrollment session or action it belongs to,
@@ -36,7 +38,7 @@ public struct TransactionKeyContext: Sendable, Hashable {
     }
 
     /// The exact HPKE `info` bytes (see the layout above).
-    /// - Throws: ``TransactionKeyEnvelopeError/Code/invalidContext`` when a field is empty or too long.
+    /// - Throws: `TransactionKeyEnvelopeError.Code.invalidContext` when a field is empty or too long.
     public func info() throws(TransactionKeyEnvelopeError) -> [UInt8] {
         var output = [UInt8]()
         for field in [Self.label, purpose.rawValue, contextID, keyID] {

@@ -4,6 +4,7 @@
 // HPKE (RFC 9180) base mode envelope to a transaction key.
 
 public import Crypto
+public import VettIDCore
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -16,7 +17,7 @@ public import Crypto
 /// HPKE base mode with `DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305`; the `info` is
 /// ``TransactionKeyContext/info()`` (purpose, session or action id, key id), and an optional AAD binds
 /// further request data (for example the DPoP key thumbprint). Opening with another purpose, context,
-/// key id, AAD or private key fails with ``TransactionKeyEnvelopeError/Code/decryptionFailed``.
+/// key id, AAD or private key fails with `TransactionKeyEnvelopeError.Code.decryptionFailed`.
 public enum TransactionKeyEnvelope {
     /// The HPKE cipher suite.
     public static let ciphersuite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly

@@ -4,6 +4,7 @@
 // X25519 key pairs used as one-time transaction keys.
 
 public import Crypto
+public import VettIDCore
 
 /// A one-time X25519 transaction key held by the server, with its id.
 public struct TransactionKeyPair: Sendable, CustomStringConvertible {

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Compact JWS serialization (RFC 7515 §7.1): parse and build.
 
 /// A parsed compact JWS: `base64url(header).base64url(payload).base64url(signature)`.

@@ -4,6 +4,7 @@
 // ES256 (RFC 7518 §3.4): ECDSA P-256 with SHA-256, signatures as raw r||s.
 
 public import Crypto
+import VettIDCore
 
 /// ES256 signing and verification with JOSE's 64-byte raw `r || s` signature format (not DER).
 public enum ES256 {

@@ -4,6 +4,7 @@
 // A P-256 public key as a JSON Web Key (RFC 7517/7518) with its RFC 7638 thumbprint.
 
 public import Crypto
+public import VettIDCore
 
 /// A P-256 public key in JWK form: `{"kty":"EC","crv":"P-256","x":…,"y":…}`.
 ///

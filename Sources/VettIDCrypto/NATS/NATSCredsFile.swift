@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The standard NATS creds file: a decorated user JWT followed by a decorated user seed
 // (nats-io/jwt v2 creds_utils.go, nats-io/nkeys creds_utils.go).
 

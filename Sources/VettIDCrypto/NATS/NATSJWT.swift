@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Encoding, signing, decoding and verifying NATS JWT v2 tokens (nats-io/jwt v2 claims.go, decoder.go).
 
 #if canImport(FoundationEssentials)

@@ -4,6 +4,7 @@
 // NKeys: Ed25519 keys with a typed, checksummed base32 text form (nats-io/nkeys strkey.go).
 
 import Crypto
+public import VettIDCore
 
 /// An Ed25519 key pair (or public key alone) in the NKeys encoding used by NATS.
 ///

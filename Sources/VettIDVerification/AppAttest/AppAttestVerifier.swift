@@ -4,6 +4,7 @@
 public import Crypto
 import SwiftASN1
 public import VettIDAttestation
+public import VettIDCore
 import X509
 
 // Server-side verification of App Attest attestations and assertions (Apple's documented steps).

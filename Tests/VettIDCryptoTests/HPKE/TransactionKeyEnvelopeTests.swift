@@ -4,6 +4,7 @@
 import Crypto
 import Foundation
 import Testing
+import VettIDCore
 import VettIDCrypto
 
 @Suite struct TransactionKeyEnvelopeTests {

@@ -3,6 +3,7 @@
 
 import Foundation
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDTestSupport
 

@@ -6,6 +6,7 @@ import Foundation
 import SwiftASN1
 import Testing
 import VettIDAttestation
+import VettIDCore
 import VettIDSoftwareAttestation
 import VettIDTestSupport
 import VettIDVerification

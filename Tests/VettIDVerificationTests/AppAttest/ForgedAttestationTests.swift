@@ -4,6 +4,7 @@
 import Crypto
 import Foundation
 import Testing
+import VettIDCore
 
 @testable import VettIDAttestation
 @testable import VettIDSoftwareAttestation

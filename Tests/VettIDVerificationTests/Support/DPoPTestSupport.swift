@@ -3,6 +3,7 @@
 
 import Crypto
 import Foundation
+import VettIDCore
 import VettIDCrypto
 import VettIDTestSupport
 import VettIDVerification

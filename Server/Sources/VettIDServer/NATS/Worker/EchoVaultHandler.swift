@@ -3,6 +3,7 @@
 
 // The `echo` handler: returns its payload, for connectivity checks and benchmarks.
 
+import VettIDCore
 public import VettIDCrypto
 import VettIDMessaging
 

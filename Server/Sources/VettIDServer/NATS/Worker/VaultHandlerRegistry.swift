@@ -3,6 +3,7 @@
 
 // The handlers a vault worker offers, fixed when the worker is built.
 
+public import VettIDCore
 public import VettIDMessaging
 
 /// The handlers a vault worker runs, by id; immutable once built.

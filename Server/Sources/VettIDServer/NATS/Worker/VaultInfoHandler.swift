@@ -4,6 +4,7 @@
 // The `vault.info` handler: what the server knows about the member's vault.
 
 import Logging
+import VettIDCore
 public import VettIDCrypto
 import VettIDMessaging
 
