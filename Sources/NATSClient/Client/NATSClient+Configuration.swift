@@ -50,6 +50,9 @@ extension NATSClient {
         public var transport: NATSTransport
         /// Longest a graceful shutdown of ``NATSClient/run()`` waits for ``NATSClient/drain(timeout:)``.
         public var drainTimeout: Duration
+        /// Opens the connection's channels in place of the network: tests set it to run the client over in-memory
+        /// channels; `nil` (always, outside tests) connects as ``transport`` says.
+        var connector: NATSChannelConnector?
 
         /// Creates a configuration. Defaults follow nats.go where it has one.
         public init(

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Opening a connection: the TCP (or Network.framework) connect with the protocol decoder and the channel
-// handler in the pipeline, and the CONNECT options the client sends once it has the server's INFO.
+// Opening a connection: the TCP (or Network.framework) connect (or a test's connector) with the channel handler in
+// the pipeline, and the CONNECT options the client sends once it has the server's INFO.
 
 import NIOCore
 import NIOPosix
@@ -16,18 +16,16 @@ struct NATSConnectionBootstrap: Sendable {
     /// Network.framework (NIOTransportServices) instead of POSIX sockets; only ever true on Apple platforms.
     let usesTransportServices: Bool
 
-    /// Connects to `server` on `eventLoop`; the channel's handler reports to `core`.
+    /// Connects to `server` on `eventLoop`; the channel's handler reports to `core`. A configured
+    /// ``NATSClient/Configuration/connector`` (tests) opens the channel instead, with the same pipeline.
     func connect(
         to server: NATSServerAddress,
         on eventLoop: any EventLoop,
         core: NATSConnectionCore
     ) -> EventLoopFuture<any Channel> {
-        let maxControlLine = configuration.maxControlLine
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(
-                    NATSChannelHandler(core: core, maxControlLine: maxControlLine))
-            }
+        let initializer = Self.pipelineInitializer(core: core, maxControlLine: configuration.maxControlLine)
+        if let connector = configuration.connector {
+            return connector.connect(server, eventLoop, initializer)
         }
         let timeout = TimeAmount(configuration.connectTimeout)
         #if canImport(Network) && canImport(NIOTransportServices)
@@ -45,6 +43,17 @@ struct NATSConnectionBootstrap: Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer(initializer)
             .connect(host: server.host, port: server.port)
+    }
+
+    /// The pipeline of every connection, however its channel was opened: the channel handler, which parses the
+    /// server's bytes and reports to `core` (TLS goes in front of it after INFO, ``NATSTLSUpgrade``).
+    static func pipelineInitializer(core: NATSConnectionCore, maxControlLine: Int) -> NATSChannelConnector.Initializer {
+        { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    NATSChannelHandler(core: core, maxControlLine: maxControlLine))
+            }
+        }
     }
 
     /// The CONNECT options for `server` after its INFO: the configuration's flags, credentials from the

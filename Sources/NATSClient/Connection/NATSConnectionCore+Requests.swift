@@ -5,7 +5,7 @@
 // from the multiplexer, and the publish through `send`, so a request waits for room in a full outbound buffer
 // instead of failing. Timeouts share one timer set for the earliest deadline: requests with the same timeout
 // come in deadline order, so a steady stream schedules nothing per request (a timer per request cost a
-// cross-thread wake-up of the event loop each).
+// cross-thread wake-up of the event loop each). Deadlines are on the event loop's clock, the one its timers use.
 
 import NIOConcurrencyHelpers
 import NIOCore
@@ -21,7 +21,7 @@ extension NATSConnectionCore {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
         let promise = eventLoop.makePromise(of: NATSMessage.self)
-        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let deadline = eventLoop.now + TimeAmount(timeout)
         let reply: Result<(replySubject: String, token: UInt64), NATSError> = state.withLockedValue { state in
             if state.isShutDown { return .failure(NATSError(.connectionClosed, "connection closed")) }
             if state.requests.inbox == nil {
@@ -73,7 +73,7 @@ extension NATSConnectionCore {
     /// Fails the requests whose deadline has passed, and the sends still waiting for room to publish them
     /// (the timeout includes that wait), and sets the timer for the next deadline.
     private func requestTimerFired() {
-        let now = NIODeadline.now()
+        let now = eventLoop.now
         let (expired, unsent): ([PendingRequest], [PendingSend]) = state.withLockedValue { state in
             state.requestTimer = nil
             let expired = state.requests.removeAll { $0.deadline <= now }

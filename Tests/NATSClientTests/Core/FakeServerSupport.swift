@@ -1,24 +1,36 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Helpers for the core's tests against FakeNATSServer: a client configured for quick failures, and a
-// connected pair.
+// Helpers for the core's tests against FakeNATSServer: a client configured for quick failures on the server's
+// in-memory channels, and a connected pair.
 
-import NATSClient
 import NIOCore
 
+@testable import NATSClient
+
 enum FakeServerSupport {
-    /// A configuration pointing at `server`, with short timeouts and reconnects so a test never waits long.
+    /// A configuration for `url`, with short timeouts and reconnects so a test never waits long.
     static func configuration(
-        _ server: FakeNATSServer,
+        url: String,
         _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
     ) -> NATSClient.Configuration {
-        var configuration = NATSClient.Configuration(servers: [server.url], name: "core-test")
+        var configuration = NATSClient.Configuration(servers: [url], name: "core-test")
         configuration.connectTimeout = .seconds(2)
         configuration.reconnect = NATSReconnectPolicy(
             maxAttemptsPerServer: 50, wait: .milliseconds(20), jitter: .zero)
         adjust(&configuration)
         return configuration
+    }
+
+    /// A client of `server` (see ``configuration(url:_:)``) whose connections are the server's in-memory channels,
+    /// on the server's event loop.
+    static func client(
+        _ server: FakeNATSServer,
+        _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
+    ) throws -> NATSClient {
+        var configuration = configuration(url: server.url, adjust)
+        configuration.connector = server.connector
+        return try NATSClient(configuration: configuration, eventLoopGroup: server.eventLoop)
     }
 
     /// A client connected to a fresh fake server, the server's side of the connection, and the CONNECT JSON.
@@ -29,14 +41,13 @@ enum FakeServerSupport {
         return (server, client, connection, json)
     }
 
-    /// ``connected(_:)`` plus an iterator over the client's events made before it connected. For a test whose event
-    /// comes from a timer after the handshake (a stale connection's disconnect): a stream made after `connected`
-    /// returns can be made too late on a loaded machine, and then misses it.
+    /// ``connected(_:)`` plus an iterator over the client's events made before it connected, for a test that expects
+    /// an event the client reports on its own later (a stale connection's disconnect).
     static func connectedObservingEvents(
         _ adjust: (inout NATSClient.Configuration) -> Void = { _ in }
     ) async throws -> (FakeNATSServer, NATSClient, FakeNATSConnection, String, AsyncStream<NATSEvent>.Iterator) {
-        let server = try await FakeNATSServer.start()
-        let client = try NATSClient(configuration: configuration(server, adjust))
+        let server = FakeNATSServer()
+        let client = try client(server, adjust)
         let events = client.makeEventStream().makeAsyncIterator()
         async let connecting: Void = client.connect()
         let connection = try await server.nextConnection()

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Back-pressure against a scripted in-process server that stops reading: `publish` refuses at once when the
-// outbound buffer is full, `send` waits for room and keeps its place, nothing is lost or reordered.
+// Back-pressure against a scripted server that stops reading, on in-memory channels (FakeReadPauseHandler plays
+// the socket): `publish` refuses at once when the outbound buffer is full, `send` waits for room and keeps its
+// place, nothing is lost or reordered.
 
 import NIOCore
 import Testing
@@ -105,9 +106,10 @@ import VettIDTestSupport
                 await client.close(); await server.stop()
             }
         }
-        let error = await #expect(throws: NATSError.self) {
-            _ = try await client.request(Self.last, to: "service", timeout: .milliseconds(300))
-        }
+        let requesting = Task { try await client.request(Self.last, to: "service", timeout: .milliseconds(300)) }
+        #expect(await eventually { client.waitingSends == 1 })
+        await server.advanceClock(by: .milliseconds(300))
+        let error = await #expect(throws: NATSError.self) { _ = try await requesting.value }
         #expect(error?.code == .timeout)
         #expect(client.waitingSends == 0)
         // Once the server reads again, what was accepted arrives (after the inbox subscription), the request not.
@@ -224,6 +226,7 @@ import VettIDTestSupport
         try await client.send("first fits", to: "q")
         let sending = Task { try await client.send("second waits", to: "q") }
         #expect(await eventually { client.waitingSends == 1 })
+        await server.advanceClock(by: .milliseconds(20))  // the reconnect wait
         let second = try await server.nextConnection()
         _ = try await second.acceptHandshake()
         try await sending.value

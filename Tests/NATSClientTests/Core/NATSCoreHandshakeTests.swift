@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// The connection core's handshake, keepalive and authentication errors, against a scripted in-process server
-// (no nats-server).
+// The connection core's handshake, keepalive and authentication errors, against a scripted server on in-memory
+// channels (no nats-server, no socket); the client's clock moves when the test moves it.
 
 import Foundation
 import NATSClient
@@ -28,28 +28,28 @@ import Testing
     }
 
     @Test func aServerThatNeverAnswersThePingTimesTheHandshakeOut() async throws {
-        let server = try await FakeNATSServer.start()
+        let server = FakeNATSServer()
         defer { Task { await server.stop() } }
-        let client = try NATSClient(
-            configuration: FakeServerSupport.configuration(server) {
-                $0.connectTimeout = .milliseconds(300)
-                $0.reconnect = .disabled
-            })
+        let client = try FakeServerSupport.client(server) {
+            $0.connectTimeout = .milliseconds(300)
+            $0.reconnect = .disabled
+        }
         let connecting = Task { try await client.connect() }
         let connection = try await server.nextConnection()
         guard case .connect = try await connection.next() else {
             Issue.record("expected CONNECT")
             return
         }
+        await server.advanceClock(by: .milliseconds(300))
         let error = await #expect(throws: NATSError.self) { try await connecting.value }
         #expect(error?.code == .timeout)
         await connection.waitUntilClosed()
     }
 
     @Test func authorizationViolationFailsConnectAndIsNotRetried() async throws {
-        let server = try await FakeNATSServer.start()
+        let server = FakeNATSServer()
         defer { Task { await server.stop() } }
-        let client = try NATSClient(configuration: FakeServerSupport.configuration(server))
+        let client = try FakeServerSupport.client(server)
         let connecting = Task { try await client.connect() }
         let connection = try await server.nextConnection()
         guard case .connect = try await connection.next() else {
@@ -61,7 +61,8 @@ import Testing
         #expect(error?.code == .authorizationViolation)
         await connection.waitUntilClosed()
         // Fatal: no second connection within several reconnect waits (20 ms each).
-        await #expect(throws: FakeTimeout.self) { _ = try await server.nextConnection(timeout: .milliseconds(500)) }
+        await server.advanceClock(by: .milliseconds(500))
+        await #expect(throws: FakeTimeout.self) { _ = try await server.nextConnection(timeout: .milliseconds(100)) }
     }
 
     @Test func theClientAnswersTheServersPing() async throws {
@@ -76,8 +77,7 @@ import Testing
     }
 
     @Test func unansweredPingsMakeTheConnectionStaleAndTheClientReconnects() async throws {
-        // The events are observed from before the handshake: the stale disconnect comes 300 ms after it, whether or
-        // not this task ran in between (on a loaded machine a stream made afterwards missed it).
+        // The events are observed from before the handshake, so none of them can be missed.
         let (server, client, connection, _, observed) = try await FakeServerSupport.connectedObservingEvents {
             $0.pingInterval = .milliseconds(100)
             $0.maxPingsOut = 2
@@ -89,8 +89,11 @@ import Testing
         }
         var events = observed
         // The server never answers: two pings go out, the third timer tick finds both outstanding.
+        await server.advanceClock(by: .milliseconds(100))
         #expect(try await connection.next() == .ping)
+        await server.advanceClock(by: .milliseconds(100))
         #expect(try await connection.next() == .ping)
+        await server.advanceClock(by: .milliseconds(100))
         let disconnected = await events.first { if case .disconnected = $0 { true } else { false } }
         guard case .disconnected(let reason) = disconnected else {
             Issue.record("no disconnected event")
@@ -98,6 +101,7 @@ import Testing
         }
         #expect(reason?.code == .staleConnection)
         await connection.waitUntilClosed()
+        await server.advanceClock(by: .milliseconds(20))  // the reconnect wait
         let second = try await server.nextConnection()
         _ = try await second.acceptHandshake()
         let reconnected = await events.first { if case .reconnected = $0 { true } else { false } }

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // The connection core's subscriptions, reconnect buffering, slow consumers, drain, request/reply and headers,
-// against a scripted in-process server (no nats-server).
+// against a scripted server on in-memory channels (no nats-server, no socket; one test on a loopback socket, see
+// LoopbackNATSServer); the client's clock moves when the test moves it.
 
 import NATSClient
 import NIOCore
@@ -31,6 +32,7 @@ import VettIDTestSupport
         try client.publish("buffered-1", to: "audit")
         try client.publish("buffered-2", to: "audit", replyTo: "answers")
 
+        await server.advanceClock(by: .milliseconds(20))  // the reconnect wait
         let second = try await server.nextConnection()
         _ = try await second.acceptHandshake()
         // The subscription again with what is left of its limit, then the buffered publishes in order.
@@ -59,13 +61,10 @@ import VettIDTestSupport
             }
         }
         var messages = iterator
-        // Cut inside the control line, inside the payload, and between payload and CRLF; then many in one read.
-        // A pause after each piece so the client reads it on its own (a PING/PONG round trip cannot be used:
-        // the PONG would land inside the unfinished frame). Were two pieces read together, the test would
-        // still pass, only less sharply.
+        // Cut inside the control line, inside the payload, and between payload and CRLF (each send is one read of
+        // the client's); then many in one read.
         for piece in ["MS", "G parts 1 11\r\nhello", " worl", "d", "\r\n"] {
             try await connection.send(piece)
-            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(await messages.next()?.payloadString == "hello world")
         try await connection.send((1...300).map { "MSG parts 1 \(String($0).utf8.count)\r\n\($0)\r\n" }.joined())
@@ -80,11 +79,10 @@ import VettIDTestSupport
         // The payloads of one read share a buffer of their own: later reads (a partial frame kept and then
         // completed) do not change what the application kept.
         try await connection.send("MSG parts 1 5\r\nla")
-        try await Task.sleep(for: .milliseconds(20))
         try await connection.send("ter\r\n")
         #expect(await messages.next()?.payloadString == "later")
         #expect(kept.map(\.payloadString) == (1...300).map(String.init))
-        // Each keeps at most its read's payloads (under 900 bytes here), not the socket's read buffer (2 KiB or more).
+        // Each keeps at most its read's payloads (under 900 bytes here), not the read's buffer (over 2 KiB here).
         #expect(kept.allSatisfy { $0.payload.storageCapacity < 2048 }, "a kept message holds only its read's payloads")
     }
 
@@ -132,10 +130,7 @@ import VettIDTestSupport
         // 40,000 bytes: a partial frame too large to be copied into a buffer of its own.
         let fortyHead: String = "MSG parts 1 40000\r\n" + String(forty.prefix(20_000))
         pieces += [fortyHead, String(forty.suffix(20_000)) + "\r\n"]
-        for piece in pieces {
-            try await connection.send(piece)
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        for piece in pieces { try await connection.send(piece) }
         for expected in ["later", "abc", "xy", ten, "ok", forty] {
             let payload = await messages.next()?.payloadString
             guard payload == expected else {
@@ -256,10 +251,12 @@ import VettIDTestSupport
         #expect(try await first.payloadString == "ONE")
     }
 
+    /// On a loopback socket: the loop must be one of a MultiThreadedEventLoopGroup's (see LoopbackNATSServer).
     @Test func aRequestLoopOnTheTaskExecutorRunsOnTheConnectionsEventLoop() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let server = try await FakeNATSServer.start()
-        let client = try NATSClient(configuration: FakeServerSupport.configuration(server), eventLoopGroup: group)
+        let server = try await LoopbackNATSServer.start()
+        let client = try NATSClient(
+            configuration: FakeServerSupport.configuration(url: server.url), eventLoopGroup: group)
         async let connecting: Void = client.connect()
         let connection = try await server.nextConnection()
         _ = try await connection.acceptHandshake()
@@ -314,15 +311,22 @@ import VettIDTestSupport
     }
 
     @Test func aRequestWithoutAnswerTimesOut() async throws {
-        let (server, client, _, _) = try await FakeServerSupport.connected()
+        let (server, client, connection, _) = try await FakeServerSupport.connected()
         defer {
             Task {
                 await client.close(); await server.stop()
             }
         }
-        let error = await #expect(throws: NATSError.self) {
-            _ = try await client.request("hello", to: "void", timeout: .milliseconds(100))
+        let requesting = Task { try await client.request("hello", to: "void", timeout: .milliseconds(100)) }
+        // Sent (the inbox subscription, then the request) before its time runs out.
+        guard case .subscribe = try await connection.next(),
+            case .publish("void", _?, "hello") = try await connection.next()
+        else {
+            Issue.record("expected the request")
+            return
         }
+        await server.advanceClock(by: .milliseconds(100))
+        let error = await #expect(throws: NATSError.self) { _ = try await requesting.value }
         #expect(error?.code == .timeout)
     }
 
@@ -343,13 +347,16 @@ import VettIDTestSupport
     }
 
     @Test func headersAreRefusedByAServerWithoutHeaderSupport() async throws {
-        let server = try await FakeNATSServer.start(info: #"{"server_id":"OLD","proto":1,"headers":false}"#)
-        defer { Task { await server.stop() } }
-        let client = try NATSClient(configuration: FakeServerSupport.configuration(server))
+        let server = FakeNATSServer(info: #"{"server_id":"OLD","proto":1,"headers":false}"#)
+        let client = try FakeServerSupport.client(server)
+        defer {
+            Task {
+                await client.close(); await server.stop()
+            }
+        }
         async let connecting: Void = client.connect()
         _ = try await server.nextConnection().acceptHandshake()
         try await connecting
-        defer { Task { await client.close() } }
         let error = #expect(throws: NATSError.self) {
             try client.publish("x", to: "s", headers: NATSHeaders([("A", "b")]))
         }
