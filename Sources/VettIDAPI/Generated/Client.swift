@@ -3877,6 +3877,140 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// The vault identity keys an app pins for sealed sessions.
+    ///
+    /// The public keys the member's vault signs sealed-session handshakes with (docs/protocol.md §7.3): every
+    /// generation of the server's token-signing key ring, a generation added for rotation included before it is
+    /// used, and the `kid` of the one signing now. An app pins this set with its credential (it first gets it in
+    /// the enrollment finalize answer) and fetches it again when a handshake names a `kid` it has not pinned.
+    /// Errors: 401 `invalid_token`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /vault/session-keys`.
+    /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)`.
+    public func vaultSessionKeys(_ input: Operations.VaultSessionKeys.Input) async throws -> Operations.VaultSessionKeys.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.VaultSessionKeys.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/vault/session-keys",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "DPoP",
+                    value: input.headers.dpop
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.VaultSessionKeys.Output.Ok.Headers = .init(dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "DPoP-Nonce",
+                        as: Components.Headers.DPoPNonce.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.VaultSessionKeys.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.VaultSessionKeySet.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        ),
+                        dpopNonce: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "DPoP-Nonce",
+                            as: Components.Headers.DPoPNonce.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .`default`(
+                        statusCode: response.status.code,
+                        .init(body: body)
+                    )
+                }
+            }
+        )
+    }
     /// Sync the vault and replenish transaction keys when the pool is low.
     ///
     /// Pool rule: a credential holds up to 20 unused transaction keys; when fewer than 10 remain, sync adds

@@ -176,6 +176,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /vault/status`.
     /// - Remark: Generated from `#/paths//vault/status/get(getVaultStatus)`.
     func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output
+    /// The vault identity keys an app pins for sealed sessions.
+    ///
+    /// The public keys the member's vault signs sealed-session handshakes with (docs/protocol.md §7.3): every
+    /// generation of the server's token-signing key ring, a generation added for rotation included before it is
+    /// used, and the `kid` of the one signing now. An app pins this set with its credential (it first gets it in
+    /// the enrollment finalize answer) and fetches it again when a handshake names a `kid` it has not pinned.
+    /// Errors: 401 `invalid_token`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /vault/session-keys`.
+    /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)`.
+    func vaultSessionKeys(_ input: Operations.VaultSessionKeys.Input) async throws -> Operations.VaultSessionKeys.Output
     /// Sync the vault and replenish transaction keys when the pool is low.
     ///
     /// Pool rule: a credential holds up to 20 unused transaction keys; when fewer than 10 remain, sync adds
@@ -519,6 +531,20 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//vault/status/get(getVaultStatus)`.
     public func getVaultStatus(headers: Operations.GetVaultStatus.Input.Headers = .init()) async throws -> Operations.GetVaultStatus.Output {
         try await getVaultStatus(Operations.GetVaultStatus.Input(headers: headers))
+    }
+    /// The vault identity keys an app pins for sealed sessions.
+    ///
+    /// The public keys the member's vault signs sealed-session handshakes with (docs/protocol.md §7.3): every
+    /// generation of the server's token-signing key ring, a generation added for rotation included before it is
+    /// used, and the `kid` of the one signing now. An app pins this set with its credential (it first gets it in
+    /// the enrollment finalize answer) and fetches it again when a handshake names a `kid` it has not pinned.
+    /// Errors: 401 `invalid_token`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /vault/session-keys`.
+    /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)`.
+    public func vaultSessionKeys(headers: Operations.VaultSessionKeys.Input.Headers = .init()) async throws -> Operations.VaultSessionKeys.Output {
+        try await vaultSessionKeys(Operations.VaultSessionKeys.Input(headers: headers))
     }
     /// Sync the vault and replenish transaction keys when the pool is low.
     ///
@@ -1877,25 +1903,123 @@ extension Components {
             public var credentialPackage: Components.Schemas.CredentialPackage
             /// - Remark: Generated from `#/components/schemas/EnrollFinalizeResponse/vault_status`.
             public var vaultStatus: Components.Schemas.VaultStatusValue
+            /// - Remark: Generated from `#/components/schemas/EnrollFinalizeResponse/vault_session_keys`.
+            public var vaultSessionKeys: Components.Schemas.VaultSessionKeySet
             /// Creates a new `EnrollFinalizeResponse`.
             ///
             /// - Parameters:
             ///   - status:
             ///   - credentialPackage:
             ///   - vaultStatus:
+            ///   - vaultSessionKeys:
             public init(
                 status: Components.Schemas.EnrollFinalizeResponse.StatusPayload,
                 credentialPackage: Components.Schemas.CredentialPackage,
-                vaultStatus: Components.Schemas.VaultStatusValue
+                vaultStatus: Components.Schemas.VaultStatusValue,
+                vaultSessionKeys: Components.Schemas.VaultSessionKeySet
             ) {
                 self.status = status
                 self.credentialPackage = credentialPackage
                 self.vaultStatus = vaultStatus
+                self.vaultSessionKeys = vaultSessionKeys
             }
             public enum CodingKeys: String, CodingKey {
                 case status
                 case credentialPackage = "credential_package"
                 case vaultStatus = "vault_status"
+                case vaultSessionKeys = "vault_session_keys"
+            }
+        }
+        /// The vault identity keys to pin for sealed sessions (docs/protocol.md §7.3).
+        ///
+        /// - Remark: Generated from `#/components/schemas/VaultSessionKeySet`.
+        public struct VaultSessionKeySet: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKeySet/keys`.
+            public var keys: [Components.Schemas.VaultSessionKey]
+            /// The `kid` of the key that signs handshakes now; one of `keys`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKeySet/current_kid`.
+            public var currentKid: Swift.String
+            /// Creates a new `VaultSessionKeySet`.
+            ///
+            /// - Parameters:
+            ///   - keys:
+            ///   - currentKid: The `kid` of the key that signs handshakes now; one of `keys`.
+            public init(
+                keys: [Components.Schemas.VaultSessionKey],
+                currentKid: Swift.String
+            ) {
+                self.keys = keys
+                self.currentKid = currentKid
+            }
+            public enum CodingKeys: String, CodingKey {
+                case keys
+                case currentKid = "current_kid"
+            }
+        }
+        /// A P-256 public key as a JWK (RFC 7517, RFC 7518 §6.2) that verifies ES256 handshake signatures.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VaultSessionKey`.
+        public struct VaultSessionKey: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/kid`.
+            public var kid: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/kty`.
+            @frozen public enum KtyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ec = "EC"
+            }
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/kty`.
+            public var kty: Components.Schemas.VaultSessionKey.KtyPayload
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/crv`.
+            @frozen public enum CrvPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case p256 = "P-256"
+            }
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/crv`.
+            public var crv: Components.Schemas.VaultSessionKey.CrvPayload
+            /// base64url (no padding) of the 32-byte x coordinate.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/x`.
+            public var x: Swift.String
+            /// base64url (no padding) of the 32-byte y coordinate.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/y`.
+            public var y: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/alg`.
+            @frozen public enum AlgPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case es256 = "ES256"
+            }
+            /// - Remark: Generated from `#/components/schemas/VaultSessionKey/alg`.
+            public var alg: Components.Schemas.VaultSessionKey.AlgPayload
+            /// Creates a new `VaultSessionKey`.
+            ///
+            /// - Parameters:
+            ///   - kid:
+            ///   - kty:
+            ///   - crv:
+            ///   - x: base64url (no padding) of the 32-byte x coordinate.
+            ///   - y: base64url (no padding) of the 32-byte y coordinate.
+            ///   - alg:
+            public init(
+                kid: Swift.String,
+                kty: Components.Schemas.VaultSessionKey.KtyPayload,
+                crv: Components.Schemas.VaultSessionKey.CrvPayload,
+                x: Swift.String,
+                y: Swift.String,
+                alg: Components.Schemas.VaultSessionKey.AlgPayload
+            ) {
+                self.kid = kid
+                self.kty = kty
+                self.crv = crv
+                self.x = x
+                self.y = y
+                self.alg = alg
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kid
+                case kty
+                case crv
+                case x
+                case y
+                case alg
             }
         }
         /// - Remark: Generated from `#/components/schemas/ActionRequest`.
@@ -8223,6 +8347,203 @@ public enum Operations {
             /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
             ///
             /// - Remark: Generated from `#/paths//vault/status/get(getVaultStatus)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The vault identity keys an app pins for sealed sessions.
+    ///
+    /// The public keys the member's vault signs sealed-session handshakes with (docs/protocol.md §7.3): every
+    /// generation of the server's token-signing key ring, a generation added for rotation included before it is
+    /// used, and the `kid` of the one signing now. An app pins this set with its credential (it first gets it in
+    /// the enrollment finalize answer) and fetches it again when a handshake names a `kid` it has not pinned.
+    /// Errors: 401 `invalid_token`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /vault/session-keys`.
+    /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)`.
+    public enum VaultSessionKeys {
+        public static let id: Swift.String = "vaultSessionKeys"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/vault/session-keys/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/vault/session-keys/GET/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VaultSessionKeys.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VaultSessionKeys.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.VaultSessionKeys.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.VaultSessionKeys.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/session-keys/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/session-keys/GET/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.VaultSessionKeys.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/vault/session-keys/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/vault/session-keys/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.VaultSessionKeySet)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.VaultSessionKeySet {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.VaultSessionKeys.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.VaultSessionKeys.Output.Ok.Headers = .init(),
+                    body: Operations.VaultSessionKeys.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The vault identity keys.
+            ///
+            /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.VaultSessionKeys.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.VaultSessionKeys.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)

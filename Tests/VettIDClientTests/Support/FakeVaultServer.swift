@@ -290,6 +290,21 @@ actor FakeVaultServer {
         ]
     }
 
+    /// The vault identity key set of the finalize answer: one key (the point of the P-256 private key 1, a fixed
+    /// public value).
+    static var vaultSessionKeys: [String: Any] {
+        [
+            "keys": [
+                [
+                    "kid": "vault-session-1", "kty": "EC", "crv": "P-256", "alg": "ES256",
+                    "x": "axfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5RdiYwpY",
+                    "y": "T-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU",
+                ]
+            ],
+            "current_kid": "vault-session-1",
+        ]
+    }
+
     private func finalize(_ body: [String: Any], headers: HTTPFields) -> (HTTPResponse, HTTPBody?) {
         guard var session, session.step == "password_set", body["enrollment_session_id"] as? String == session.id else {
             return errorResponse(.conflict, code: "step_out_of_order")
@@ -299,7 +314,11 @@ actor FakeVaultServer {
         enrolledJKT = session.jkt
         credential = ("cred-1", Base64URL.encode(Array("sealed-v1".utf8)), 1, 1, "user-1")
         return json(
-            .ok, ["status": "enrolled", "credential_package": package(), "vault_status": "enrolled"], headers: headers)
+            .ok,
+            [
+                "status": "enrolled", "credential_package": package(), "vault_status": "enrolled",
+                "vault_session_keys": Self.vaultSessionKeys,
+            ], headers: headers)
     }
 
     private func actionRequest(_ body: [String: Any], proof: VerifiedDPoPProof, headers: HTTPFields) -> (

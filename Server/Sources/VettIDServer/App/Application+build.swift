@@ -63,6 +63,7 @@ private struct Controllers {
         let members = MemberAuthenticator(auth: components.auth, dpop: dpop)
         let devices = DeviceTokenAuthenticator(tokens: components.vaultTokens, dpop: dpop, clock: components.clock)
         let callers = VaultCallerAuthenticator(devices: devices, members: members)
+        let sessionKeys = VaultSessionKeySetSource(signingKeys: components.signingKeys, clock: components.clock)
         let invitations = InvitationService(repository: components.invitations, clock: components.clock)
         api = APIOperations(
             operations: OperationsController(
@@ -73,12 +74,13 @@ private struct Controllers {
             auth: AuthController(auth: components.auth, members: members, dpop: dpop),
             invitations: InvitationController(
                 invitations: invitations, members: members, origin: components.origin, clock: components.clock),
-            enrollment: VaultEnrollmentController(enrollment: components.enrollment, devices: devices, dpop: dpop),
+            enrollment: VaultEnrollmentController(
+                enrollment: components.enrollment, devices: devices, dpop: dpop, sessionKeys: sessionKeys),
             vaultAuth: VaultAuthController(
                 vaultAuth: components.vaultAuth, devices: devices, dpop: dpop,
                 configuration: components.configuration.vault),
             vaultLifecycle: VaultLifecycleController(
-                lifecycle: components.vaultLifecycle, callers: callers, members: members),
+                lifecycle: components.vaultLifecycle, callers: callers, members: members, sessionKeys: sessionKeys),
             nats: NATSCredentialsController(
                 nats: components.nats, applicationAccountKey: components.natsTrust.applicationAccount.publicKey,
                 callers: callers),

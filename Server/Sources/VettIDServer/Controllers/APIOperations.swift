@@ -110,6 +110,11 @@ struct APIOperations: APIProtocol {
     func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output {
         try await vaultLifecycle.syncVault(input)
     }
+    func vaultSessionKeys(_ input: Operations.VaultSessionKeys.Input) async throws
+        -> Operations.VaultSessionKeys.Output
+    {
+        try await vaultLifecycle.vaultSessionKeys(input)
+    }
     func deployVault(_ input: Operations.DeployVault.Input) async throws -> Operations.DeployVault.Output {
         try await vaultLifecycle.deployVault(input)
     }

@@ -15,6 +15,7 @@ struct VaultEnrollmentController: Sendable {
     let enrollment: EnrollmentService
     let devices: DeviceTokenAuthenticator
     let dpop: DPoPGuard
+    let sessionKeys: VaultSessionKeySetSource
 
     func enrollStart(_ input: Operations.EnrollStart.Input) async throws -> Operations.EnrollStart.Output {
         guard case .json(let body) = input.body else { throw APIFailure.invalidRequest("expected a JSON body") }
@@ -78,7 +79,12 @@ struct VaultEnrollmentController: Sendable {
             body.enrollmentSessionId, token: try await devices.authenticate(.enrollment, info))
         let package = try await enrollment.finalize(session, origin: info.securityOrigin, logger: info.logger)
         info.responseHeaders.append(.cacheControl, "no-store")
-        return .ok(.init(body: .json(.init(status: .enrolled, credentialPackage: package.api, vaultStatus: .enrolled))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        status: .enrolled, credentialPackage: package.api, vaultStatus: .enrolled,
+                        vaultSessionKeys: sessionKeys.keySet()))))
     }
 }
 

@@ -12,6 +12,7 @@ struct VaultLifecycleController: Sendable {
     let lifecycle: VaultLifecycleService
     let callers: VaultCallerAuthenticator
     let members: MemberAuthenticator
+    let sessionKeys: VaultSessionKeySetSource
 
     func getVaultStatus(_ input: Operations.GetVaultStatus.Input) async throws -> Operations.GetVaultStatus.Output {
         let caller = try await callers.authenticate(try RequestInfo.required)
@@ -34,6 +35,13 @@ struct VaultLifecycleController: Sendable {
                         transactionKeysRemaining: status.transactionKeysRemaining,
                         credentialVersion: credential.map { Int($0.keyVersion) },
                         errorMessage: status.errorMessage))))
+    }
+
+    func vaultSessionKeys(_ input: Operations.VaultSessionKeys.Input) async throws
+        -> Operations.VaultSessionKeys.Output
+    {
+        _ = try await callers.authenticate(try RequestInfo.required)
+        return .ok(.init(body: .json(sessionKeys.keySet())))
     }
 
     func syncVault(_ input: Operations.SyncVault.Input) async throws -> Operations.SyncVault.Output {

@@ -228,6 +228,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.vaultSessionKeys(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/vault/session-keys")
+        )
+        try transport.register(
+            {
                 try await server.syncVault(
                     request: $0,
                     body: $1,
@@ -3458,6 +3469,116 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
                 return Operations.GetVaultStatus.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "DPoP-Nonce",
+                        value: value.headers.dpopNonce
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "WWW-Authenticate",
+                        value: value.headers.wwwAuthenticate
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "DPoP-Nonce",
+                        value: value.headers.dpopNonce
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .`default`(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                }
+            }
+        )
+    }
+    /// The vault identity keys an app pins for sealed sessions.
+    ///
+    /// The public keys the member's vault signs sealed-session handshakes with (docs/protocol.md §7.3): every
+    /// generation of the server's token-signing key ring, a generation added for rotation included before it is
+    /// used, and the `kid` of the one signing now. An app pins this set with its credential (it first gets it in
+    /// the enrollment finalize answer) and fetches it again when a handshake names a `kid` it has not pinned.
+    /// Errors: 401 `invalid_token`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /vault/session-keys`.
+    /// - Remark: Generated from `#/paths//vault/session-keys/get(vaultSessionKeys)`.
+    func vaultSessionKeys(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.VaultSessionKeys.id,
+            using: {
+                APIHandler.vaultSessionKeys($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.VaultSessionKeys.Input.Headers = .init(
+                    dpop: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "DPoP",
+                        as: Components.Parameters.DPoPProof.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.VaultSessionKeys.Input(headers: headers)
             },
             serializer: { output, request in
                 switch output {

@@ -31,6 +31,8 @@ public final class TokenSigningKeys: Sendable {
     private struct Snapshot {
         let ring: KeyRing
         let collections: [Purpose: JWTKeyCollection]
+        /// The vault's handshake signing key of each generation (not a JWT key: see ``vaultSessionKey(now:)``).
+        let vaultSessionKeys: [Int: P256.Signing.PrivateKey]
     }
 
     private let keys: ServerKeys
@@ -100,7 +102,53 @@ public final class TokenSigningKeys: Sendable {
             await collection.clearDefault()
             collections[purpose] = collection
         }
-        return Snapshot(ring: ring, collections: collections)
+        var vaultSessionKeys: [Int: P256.Signing.PrivateKey] = [:]
+        for generation in ring.generations {
+            vaultSessionKeys[generation.number] = try vaultSessionPrivateKey(generation: generation, keys: keys)
+        }
+        return Snapshot(ring: ring, collections: collections, vaultSessionKeys: vaultSessionKeys)
+    }
+
+    /// The vault's handshake key of `generation`: HKDF-SHA256 of the generation's secret with
+    /// `info = "vettid/vault-session-signing"` (generation 1: derived from the master key), so it is never the key
+    /// of a token purpose.
+    static func vaultSessionPrivateKey(generation: KeyRing.Generation, keys: ServerKeys) throws
+        -> P256.Signing.PrivateKey
+    {
+        let label = "vault-session-signing"
+        let secret =
+            generation.secret.map {
+                HKDF<SHA256>.deriveKey(
+                    inputKeyMaterial: SymmetricKey(data: $0), info: Array("vettid/\(label)".utf8), outputByteCount: 32)
+            } ?? keys.derivedKey(purpose: label)
+        return try P256.Signing.PrivateKey(rawRepresentation: secret.withUnsafeBytes { Array($0) })
+    }
+
+    /// The `kid` of the vault's handshake key of `generation`: `vault-session-<generation>`.
+    static func vaultSessionKid(_ generation: Int) -> String { "vault-session-\(generation)" }
+
+    /// The key the vault signs sealed-session handshakes with now (docs/protocol.md §7.3): the current generation's.
+    func vaultSessionKey(now: Date) -> (kid: String, key: P256.Signing.PrivateKey) {
+        state.withLockedValue { state in
+            let generation = state.ring.current(at: UnixSeconds.from(now)).number
+            return (Self.vaultSessionKid(generation), state.vaultSessionKeys[generation]!)
+        }
+    }
+
+    /// Every handshake key the ring holds, oldest first, with the `kid` of the current one: what apps pin. A
+    /// generation added but not active yet is listed, so apps learn it before the vault signs with it.
+    func vaultSessionPublicKeys(now: Date) -> (
+        keys: [(kid: String, key: P256.Signing.PublicKey)], currentKid: String
+    ) {
+        state.withLockedValue { state in
+            let keys = state.ring.generations.map { generation in
+                (
+                    kid: Self.vaultSessionKid(generation.number),
+                    key: state.vaultSessionKeys[generation.number]!.publicKey
+                )
+            }
+            return (keys, Self.vaultSessionKid(state.ring.current(at: UnixSeconds.from(now)).number))
+        }
     }
 
     static func kid(_ purpose: Purpose, _ generation: Int) -> String { "\(purpose.rawValue)-\(generation)" }

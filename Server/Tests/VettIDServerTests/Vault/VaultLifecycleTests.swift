@@ -31,7 +31,22 @@ import VettIDTestSupport
             #expect(try await client.get("/vault/status", headers: bearer).json["status"] as? String == "pending")
             #expect(try await client.enrollAttest(device, session: session, nonce: nonce).status == .ok)
             #expect(try await client.enrollPassword(device, session: session, nonce: nonce).status == .ok)
-            #expect(try await client.enrollFinalize(device, session: session, nonce: nonce).status == .ok)
+            let finalized = try await client.enrollFinalize(device, session: session, nonce: nonce)
+            #expect(finalized.status == .ok)
+            // The vault identity keys to pin come with the credential, and from GET /vault/session-keys.
+            let pinned = try #require(finalized.json["vault_session_keys"] as? [String: Any])
+            #expect(pinned["current_kid"] as? String == "vault-session-1")
+            let pinnedKeys = try #require(pinned["keys"] as? [[String: Any]])
+            #expect(pinnedKeys.count == 1)
+            #expect(pinnedKeys.first?["kid"] as? String == "vault-session-1")
+            #expect(pinnedKeys.first?["kty"] as? String == "EC" && pinnedKeys.first?["alg"] as? String == "ES256")
+            #expect(
+                (pinnedKeys.first?["x"] as? String)?.count == 43 && (pinnedKeys.first?["y"] as? String)?.count == 43)
+            let fetched = try await client.get("/vault/session-keys", headers: bearer)
+            #expect(fetched.status == .ok)
+            #expect(
+                (fetched.json["keys"] as? [[String: Any]])?.first?["x"] as? String == pinnedKeys.first?["x"] as? String)
+            #expect(try await client.get("/vault/session-keys").status == .unauthorized)
 
             let enrolled = try await client.get("/vault/status", headers: bearer)
             #expect(enrolled.json["status"] as? String == "enrolled")
