@@ -17,6 +17,9 @@ public struct PendingSessionHandshake: Sendable {
     private let padding: SessionPadding
     private let clock: any WallClock
     private let random: any SessionRandom
+    /// Set by the first successful ``complete(response:pinnedVaultKeys:)``: a second session with the same keys
+    /// would seal its requests under sequence numbers the first one already used.
+    private let completed = LockedValue(false)
 
     /// A handshake of an init signed elsewhere and its ephemeral keys (``SessionInitiator/start()`` makes it; this
     /// initializer serves test vectors and a caller that signs the init itself).
@@ -38,7 +41,8 @@ public struct PendingSessionHandshake: Sendable {
         self.random = random
     }
 
-    /// Checks the vault's answer and derives the session.
+    /// Checks the vault's answer and derives the session. It succeeds at most once (a failed call, such as
+    /// `vault_key_not_pinned`, may be repeated; a second success throws `handshake_failed`).
     ///
     /// Checks, in order: a plaintext ``SessionRefusal`` is thrown as its code; layout (`malformed_handshake`,
     /// `unsupported_version`); the suite is one the app offered and its most preferred offer among the vault's
@@ -85,6 +89,11 @@ public struct PendingSessionHandshake: Sendable {
         }
         let info = SessionKeySchedule.hpkeInfo(initHash: SessionKeySchedule.initHash(initBytes))
         let secret = try key.exportSecret(enc: response.encapsulatedKey, info: info)
+        let first = completed.withLock { completed in
+            defer { completed = true }
+            return !completed
+        }
+        guard first else { throw SessionError(.handshakeFailed, "this handshake has already completed") }
         let channel = SessionChannel(
             sessionID: response.sessionID, suite: response.suite,
             keys: SessionKeySchedule.keys(secret: secret, transcriptHash: transcriptHash), padding: padding)

@@ -7,6 +7,10 @@
 ///
 /// Stateless: the sequence numbers are the caller's (``SealedSessionClient`` counts them on the app,
 /// ``SequenceAdmission`` admits them on the vault). The checks run in the order of docs/protocol.md §7.3.
+///
+/// Sealing two different messages with one sequence number in one direction reuses a ChaCha20-Poly1305 nonce, which
+/// reveals both plaintexts' XOR and allows forgeries: use ``SealedSessionClient`` and ``VaultSessionTable``, which
+/// never do, and this type directly only for test vectors or a fuzz target.
 public struct SessionChannel: Sendable {
     /// The session.
     public let sessionID: SessionID
