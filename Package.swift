@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "VettIDAttestation", targets: ["VettIDAttestation"]),
         .library(name: "NATSClient", targets: ["NATSClient"]),
         .library(name: "VettIDMessaging", targets: ["VettIDMessaging"]),
+        // The sealed app <-> vault session (docs/protocol.md 7.3): handshake, key schedule, envelopes, admission.
+        .library(name: "VettIDSession", targets: ["VettIDSession"]),
         .library(name: "VettIDAPI", targets: ["VettIDAPI"]),
         .library(name: "VettIDClient", targets: ["VettIDClient"]),
         .library(name: "VettIDNats", targets: ["VettIDNats"]),
@@ -154,6 +156,17 @@ let package = Package(
         .target(
             name: "VettIDMessaging",
             dependencies: ["VettIDCore", "VettIDCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        // The sealed app <-> vault session: the signed HPKE handshake, the key schedule, envelopes, padding, sequence
+        // admission, the inner request and response. Pure (no networking): the SDK and the vault worker drive it.
+        .target(
+            name: "VettIDSession",
+            dependencies: [
+                "VettIDCore",
+                "VettIDCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Types and client generated from openapi.yaml (scripts/generate-openapi; committed, drift-checked).
@@ -292,6 +305,18 @@ let package = Package(
         .testTarget(
             name: "VettIDMessagingTests",
             dependencies: ["VettIDCore", "VettIDMessaging", "VettIDCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        // The session's worked example (Support/worked-example.json, read through #filePath) and every refusal.
+        .testTarget(
+            name: "VettIDSessionTests",
+            dependencies: [
+                "VettIDCore",
+                "VettIDCrypto",
+                "VettIDSession",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Support/worked-example.json"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

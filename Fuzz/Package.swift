@@ -11,6 +11,7 @@
 //   appattest-attestation AppAttestAttestationFuzzer AppAttestVerifier.verifyAttestation (CBOR, x5c, chain)
 //   dpop-proof            DPoPProofFuzzer            CompactJWS, DPoPVerifier, DPoPTargetURI
 //   vault-message         VaultMessageFuzzer         VaultMessage.decode, VaultResponse.decode
+//   session               SessionFuzzer              SessionInit, SessionResponse, envelopes, VaultSessionStore.open
 //
 // Seed corpora live in Fuzz/corpus/<target>/ (committed); scripts/fuzz keeps the growing corpus outside git.
 
@@ -36,6 +37,7 @@ let package = Package(
         // otherwise its directory name).
         .package(name: "VettID", path: ".."),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
@@ -63,6 +65,14 @@ let package = Package(
             [
                 .product(name: "VettIDMessaging", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
+            ]),
+        fuzzer(
+            "SessionFuzzer",
+            [
+                .product(name: "VettIDCore", package: "VettID"),
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "VettIDSession", package: "VettID"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
     ]
 )

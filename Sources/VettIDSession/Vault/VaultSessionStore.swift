@@ -1,0 +1,224 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
+// The vault's sessions and the request path over them, as a pure state machine: time is an input, a wait is a step.
+
+/// The sessions the vault holds and the checks of a request envelope, without concurrency and without sleeping.
+///
+/// ``VaultSessionTable`` wraps one store in an actor, carries out the waits and shares it between the worker
+/// instances of the process; a test or a fuzz target drives a store directly. A device keeps at most
+/// ``VaultSessionTable/Configuration/maxSessionsPerDevice`` sessions (its oldest is dropped); beyond
+/// ``VaultSessionTable/Configuration/maxSessions`` the least recently used session is dropped (expired ones first).
+public struct VaultSessionStore: Sendable {
+    /// Where a request is after a call.
+    public enum Step: Sendable {
+        /// Done: publish the outcome's reply (or run the admitted request). `advanced` names the session whose
+        /// highest admitted sequence number moved, if one did: requests waiting in it may go on.
+        case finished(VaultRequestOutcome, advanced: SessionID?)
+        /// The request waits for a gap of sequence numbers below it: call ``VaultSessionStore/resume(_:nowMilliseconds:now:)``
+        /// when `advanced` names its session, when its session is dropped, or at `until`.
+        case waiting(PendingSessionRequest, until: ContinuousClock.Instant)
+    }
+
+    private struct Entry {
+        var session: VaultSession
+        var admission: SequenceAdmission
+        var lastUsed: UInt64
+    }
+
+    private struct Device: Hashable {
+        let memberGUID: String
+        let thumbprint: String
+    }
+
+    /// The bounds and the reorder wait.
+    public let configuration: VaultSessionTable.Configuration
+    private var entries: [SessionID: Entry] = [:]
+    private var byDevice: [Device: [SessionID]] = [:]
+    private var tick: UInt64 = 0
+
+    /// An empty store.
+    public init(configuration: VaultSessionTable.Configuration = .init()) {
+        precondition(configuration.maxSessionsPerDevice >= 1 && configuration.maxSessions >= 1, "bounds are at least 1")
+        self.configuration = configuration
+    }
+
+    /// How many sessions are held.
+    public var count: Int { entries.count }
+
+    /// The session with `id`, if held.
+    public func session(_ id: SessionID) -> VaultSession? { entries[id]?.session }
+
+    /// Holds `session`, dropping its device's oldest beyond the per-device bound and the least recently used sessions
+    /// beyond the total bound (expired ones first).
+    /// - Returns: the ids of the sessions dropped.
+    @discardableResult
+    public mutating func insert(_ session: VaultSession, nowMilliseconds: UInt64) -> [SessionID] {
+        var dropped: [SessionID] = []
+        if remove(session.id) != nil { dropped.append(session.id) }
+        tick += 1
+        entries[session.id] = Entry(
+            session: session,
+            admission: SequenceAdmission(maxMessages: session.maxMessages, reorderWait: configuration.reorderWait),
+            lastUsed: tick)
+        let device = Device(memberGUID: session.memberGUID, thumbprint: session.deviceThumbprint)
+        byDevice[device, default: []].append(session.id)
+        while let ids = byDevice[device], ids.count > configuration.maxSessionsPerDevice {
+            remove(ids[0])
+            dropped.append(ids[0])
+        }
+        if entries.count > configuration.maxSessions {
+            for (id, entry) in entries where entry.session.isExpired(atMilliseconds: nowMilliseconds) {
+                remove(id)
+                dropped.append(id)
+            }
+        }
+        while entries.count > configuration.maxSessions,
+            let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+        {
+            remove(oldest)
+            dropped.append(oldest)
+        }
+        return dropped
+    }
+
+    /// Drops the session with `id`.
+    @discardableResult
+    public mutating func remove(_ id: SessionID) -> VaultSession? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        let device = Device(memberGUID: entry.session.memberGUID, thumbprint: entry.session.deviceThumbprint)
+        byDevice[device]?.removeAll { $0 == id }
+        if byDevice[device]?.isEmpty == true { byDevice[device] = nil }
+        return entry.session
+    }
+
+    /// Drops every session of `memberGUID`, or only those of one device (when it is revoked).
+    /// - Returns: the ids of the sessions dropped.
+    @discardableResult
+    public mutating func removeSessions(memberGUID: String, deviceThumbprint: String? = nil) -> [SessionID] {
+        let ids = entries.filter { _, entry in
+            entry.session.memberGUID == memberGUID
+                && (deviceThumbprint == nil || entry.session.deviceThumbprint == deviceThumbprint)
+        }.map(\.key)
+        for id in ids { remove(id) }
+        return ids
+    }
+
+    /// Takes a request envelope received on `OwnerSpace.{memberGUID}.forVault.sealed`, at `nowMilliseconds` (the wall
+    /// clock: lifetimes and `exp`) and `now` (the monotonic clock: the reorder wait).
+    ///
+    /// Checks, in order: header layout (`malformed_envelope`), version (`unsupported_version`), flags
+    /// (`malformed_envelope`), the session is held for this member (`unknown_session`), lifetime and limit
+    /// (`session_expired`; an expired session is dropped), suite (`suite_mismatch`), AEAD (`bad_envelope`), padding
+    /// (`bad_padding`, `message_too_large`), sequence admission (`replayed`, `out_of_order`, or a wait), the inner
+    /// request (`malformed_message`), its `exp` (`request_expired`). Refusals before admission and `replayed` are
+    /// answered with a plaintext ``SessionRefusal``; later ones are sealed.
+    public mutating func open(
+        _ bytes: [UInt8], memberGUID: String, nowMilliseconds: UInt64, now: ContinuousClock.Instant
+    ) -> Step {
+        let envelope: SessionEnvelope
+        do {
+            envelope = try SessionEnvelope(parsing: bytes)
+        } catch {
+            return .finished(Self.plain(error), advanced: nil)
+        }
+        guard !envelope.header.isResponse else {
+            let error = SessionError(.malformedEnvelope, "a request must not have the response flag")
+            return .finished(Self.plain(error), advanced: nil)
+        }
+        let id = envelope.header.sessionID
+        guard let session = entries[id]?.session, session.memberGUID == memberGUID else {
+            return .finished(
+                Self.plain(SessionError(.unknownSession, "no such session for this member")), advanced: nil)
+        }
+        tick += 1
+        entries[id]?.lastUsed = tick
+        let inner: [UInt8]
+        do {
+            inner = try session.open(envelope, nowMilliseconds: nowMilliseconds)
+        } catch {
+            if session.isExpired(atMilliseconds: nowMilliseconds) { remove(id) }
+            return .finished(Self.plain(error), advanced: nil)
+        }
+        let pending = PendingSessionRequest(
+            session: session, inner: inner,
+            sealer: SessionResponseSealer(channel: session.channel, sequence: envelope.header.sequence))
+        let decision = entries[id]?.admission.receive(pending.sequence, now: now) ?? .refuse(.unknownSession)
+        return step(pending, decision, nowMilliseconds: nowMilliseconds)
+    }
+
+    /// Asks again for a request that was told to wait.
+    public mutating func resume(
+        _ pending: PendingSessionRequest, nowMilliseconds: UInt64, now: ContinuousClock.Instant
+    ) -> Step {
+        let decision =
+            entries[pending.sessionID]?.admission.resume(pending.sequence, now: now) ?? .refuse(.unknownSession)
+        return step(pending, decision, nowMilliseconds: nowMilliseconds)
+    }
+
+    private func step(
+        _ pending: PendingSessionRequest, _ decision: SequenceAdmission.Decision, nowMilliseconds: UInt64
+    ) -> Step {
+        switch decision {
+        case .admit:
+            return .finished(Self.admitted(pending, nowMilliseconds: nowMilliseconds), advanced: pending.sessionID)
+        case .refuse(let code) where code == .outOfOrder:
+            let error = SessionError(
+                .outOfOrder, "sequence \(pending.sequence) arrived after a higher one was admitted")
+            return .finished(
+                Self.sealed(error, id: SessionInnerRequest.requestID(in: pending.inner), pending), advanced: nil)
+        case .refuse(let code):
+            return .finished(Self.plain(SessionError(code, Self.refusalMessage(code))), advanced: nil)
+        case .wait(let deadline):
+            return .waiting(pending, until: deadline)
+        }
+    }
+
+    /// The checks after admission: the inner request and its `exp`.
+    private static func admitted(_ pending: PendingSessionRequest, nowMilliseconds: UInt64) -> VaultRequestOutcome {
+        let request: SessionInnerRequest
+        do {
+            request = try SessionInnerRequest(decoding: pending.inner)
+        } catch {
+            return sealed(error, id: SessionInnerRequest.requestID(in: pending.inner), pending)
+        }
+        guard UInt64(clamping: max(request.expiresAtMilliseconds, 0)) > nowMilliseconds else {
+            return sealed(SessionError(.requestExpired, "the request's exp has passed"), id: request.id, pending)
+        }
+        return .admitted(AdmittedSessionRequest(request: request, session: pending.session, sealer: pending.sealer))
+    }
+
+    private static func plain(_ error: SessionError) -> VaultRequestOutcome {
+        .refused(error, reply: SessionRefusal(error).bytes, sealed: false)
+    }
+
+    private static func sealed(_ error: SessionError, id: String?, _ pending: PendingSessionRequest)
+        -> VaultRequestOutcome
+    {
+        guard let reply = try? pending.sealer.seal(.failure(id: id, error: SessionHandlerError(error))) else {
+            return plain(error)
+        }
+        return .refused(error, reply: reply, sealed: true)
+    }
+
+    private static func refusalMessage(_ code: SessionError.Code) -> String {
+        switch code {
+        case .replayed: "this sequence number was already received"
+        case .unknownSession: "the session ended while the request waited"
+        case .sessionExpired: "the session's requests are used"
+        default: "the request was refused"
+        }
+    }
+}
+
+/// A request whose envelope opened and whose sequence number waits for a gap (``VaultSessionStore/Step/waiting(_:until:)``).
+public struct PendingSessionRequest: Sendable {
+    let session: VaultSession
+    let inner: [UInt8]
+    let sealer: SessionResponseSealer
+
+    /// The session the request belongs to.
+    public var sessionID: SessionID { session.id }
+    /// The request's sequence number.
+    public var sequence: UInt64 { sealer.sequence }
+}
