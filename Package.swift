@@ -314,6 +314,7 @@ let package = Package(
                 "VettIDCore",
                 "VettIDCrypto",
                 "VettIDSession",
+                "VettIDTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Support/worked-example.json"],

@@ -4,7 +4,7 @@
 // libFuzzer target `session`: the sealed session's parsers and the vault's request path (docs/protocol.md §7.3).
 //
 // Everything runs at a fixed time against a fixed session (suite 0x0001, keys expanded from a fixed prk, 200
-// requests), in a fresh VaultSessionStore per input (no reorder wait), so every input has one verdict. The first
+// requests), in a fresh SealedSessionStore per input (no reorder wait), so every input has one verdict. The first
 // byte picks the mode; the rest is the input:
 // - 0 init: SessionInit(parsing:) round-trips byte for byte when it parses; SessionResponder.check accepts only a
 //   parsed init for the fixed member within the clock window whose device signature verifies (checked here
@@ -74,7 +74,7 @@ private let sessionID = SessionID(bytes: (0..<16).map { 0x40 + UInt8($0) })!
 private let keys = SessionKeySchedule.keys(pseudorandomKey: Array(SHA256.hash(data: Array("vettid-fuzz-prk".utf8))))
 private let channel = SessionChannel(sessionID: sessionID, suite: .x25519, keys: keys)
 private let padding = SessionPadding()
-private let session = VaultSession(
+private let session = SealedSession(
     channel: channel, memberGUID: member, deviceThumbprint: "fuzz-device", vaultKID: "fuzz-vault",
     createdAtMilliseconds: nowMilliseconds, expiresAtMilliseconds: nowMilliseconds + 86_400_000,
     maxMessages: maxMessages)
@@ -97,8 +97,8 @@ private let pending: PendingSessionHandshake = runBlocking {
 }
 
 /// The vault's request path on a fresh store holding the fixed session (no reorder wait: every step finishes).
-private func open(_ bytes: [UInt8]) -> VaultRequestOutcome {
-    var store = VaultSessionStore(configuration: .init(reorderWait: .zero))
+private func open(_ bytes: [UInt8]) -> SealedRequestOutcome {
+    var store = SealedSessionStore(configuration: .init(reorderWait: .zero))
     store.insert(session, nowMilliseconds: nowMilliseconds)
     switch store.open(bytes, memberGUID: member, nowMilliseconds: nowMilliseconds, now: .now) {
     case .finished(let outcome, _):
@@ -256,7 +256,7 @@ private func checkSealed(_ bytes: [UInt8]) {
 }
 
 /// The outcome the rules predict for an envelope of the fixed session that opened to `padded`.
-private func checkPredicted(_ outcome: VaultRequestOutcome, padded: [UInt8], sequence: UInt64) {
+private func checkPredicted(_ outcome: SealedRequestOutcome, padded: [UInt8], sequence: UInt64) {
     let expected: SessionError.Code?
     var inner: [UInt8] = []
     if padded.isEmpty || padded.count % 512 != 0 {
@@ -304,7 +304,7 @@ private func checkPredicted(_ outcome: VaultRequestOutcome, padded: [UInt8], seq
     }
 }
 
-private func refusalCode(_ outcome: VaultRequestOutcome) -> SessionError.Code? {
+private func refusalCode(_ outcome: SealedRequestOutcome) -> SessionError.Code? {
     if case .refused(let error, _, _) = outcome { error.code } else { nil }
 }
 

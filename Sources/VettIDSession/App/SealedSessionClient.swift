@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import VettIDCore
+public import VettIDCore
 public import VettIDCrypto
 
 // The app's established session: seals requests with increasing sequence numbers and opens their answers.

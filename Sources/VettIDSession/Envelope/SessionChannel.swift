@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The symmetric half of an established session: sealing and opening envelopes in each direction.
 
 /// An established session's envelope layer: its id, suite, padding and the two direction keys.
@@ -9,7 +11,7 @@
 /// ``SequenceAdmission`` admits them on the vault). The checks run in the order of docs/protocol.md §7.3.
 ///
 /// Sealing two different messages with one sequence number in one direction reuses a ChaCha20-Poly1305 nonce, which
-/// reveals both plaintexts' XOR and allows forgeries: use ``SealedSessionClient`` and ``VaultSessionTable``, which
+/// reveals both plaintexts' XOR and allows forgeries: use ``SealedSessionClient`` and ``SealedSessionTable``, which
 /// never do, and this type directly only for test vectors or a fuzz target.
 public struct SessionChannel: Sendable {
     /// The session.

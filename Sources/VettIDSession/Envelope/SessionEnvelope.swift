@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Crypto
+public import VettIDCore
 
 // A sealed message: the clear header, then the ChaCha20-Poly1305 ciphertext of the padded inner message and its tag.
 

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The 28-byte clear header of every sealed message; it is the AEAD's additional data.
 
 /// The header of a ``SessionEnvelope``, in the clear and authenticated as the AEAD's additional data.

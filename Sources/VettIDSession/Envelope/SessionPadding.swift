@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Padding of the inner message to buckets, so that an envelope's length tells little about what it carries.
 
 /// Pads an inner message to a bucket before sealing and removes the padding after opening.

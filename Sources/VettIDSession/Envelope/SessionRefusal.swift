@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
 import VettIDCrypto
 
 // What the vault answers in the clear when it cannot or must not seal: a refused handshake, or an envelope refused

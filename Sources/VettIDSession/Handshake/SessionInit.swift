@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Crypto
+public import VettIDCore
 import VettIDCrypto
 
 // The first handshake message, app -> vault, on OwnerSpace.{guid}.forVault.session.

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The second handshake message, vault -> app, on the init's reply subject.
 
 /// The vault's handshake message: the chosen suite and every suite the vault supports, the session's id and limits,

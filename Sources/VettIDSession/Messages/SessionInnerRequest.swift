@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
 public import VettIDCrypto
 
 // What a request envelope carries: nothing of it travels in the clear.

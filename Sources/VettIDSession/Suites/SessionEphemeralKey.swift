@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // The app's ephemeral HPKE key of one offer: made for one handshake, dropped when it completes.
 
 /// An ephemeral HPKE private key the app offers with one suite.

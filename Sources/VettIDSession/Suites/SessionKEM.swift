@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Crypto
+import VettIDCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

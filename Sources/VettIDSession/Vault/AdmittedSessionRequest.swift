@@ -12,10 +12,10 @@ public struct AdmittedSessionRequest: Sendable {
     /// The inner request.
     public let request: SessionInnerRequest
     /// The session it came in (member, device, limits).
-    public let session: VaultSession
+    public let session: SealedSession
     private let sealer: SessionResponseSealer
 
-    init(request: SessionInnerRequest, session: VaultSession, sealer: SessionResponseSealer) {
+    init(request: SessionInnerRequest, session: SealedSession, sealer: SessionResponseSealer) {
         self.request = request
         self.session = session
         self.sealer = sealer

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // Which sequence numbers of a session the vault admits: a pure state machine, time as input.
 
 /// The sequence admission of one session (docs/protocol.md §7.3).
@@ -17,7 +19,7 @@
 ///   read pipelined requests in another order), then admit (`h = n`: the numbers of the gap still missing are then
 ///   refused `out_of_order` when they arrive).
 ///
-/// Each call returns a ``Decision``; the caller (``VaultSessionTable``) carries out a wait and calls ``resume(_:now:)``
+/// Each call returns a ``Decision``; the caller (``SealedSessionTable``) carries out a wait and calls ``resume(_:now:)``
 /// with the same number when the gap may have closed or the deadline passed. No call sleeps.
 public struct SequenceAdmission: Sendable {
     /// What to do with a request.

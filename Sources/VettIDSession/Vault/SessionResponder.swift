@@ -32,12 +32,16 @@ public struct SessionResponder: Sendable {
         public var clockSkew: Duration
         /// The padding (largest inner message) of the sessions' envelopes.
         public var padding: SessionPadding
+        /// The instance that will hold the sessions: the first bytes of every session id (``SessionRoute``).
+        public var route: SessionRoute
 
         /// The defaults of docs/protocol.md §7.3.
         public init(
             suites: [SessionSuite] = SessionSuite.available, lifetime: Duration = .seconds(86_400),
-            maxMessages: UInt32 = 1000, clockSkew: Duration = .seconds(300), padding: SessionPadding = .init()
+            maxMessages: UInt32 = 1000, clockSkew: Duration = .seconds(300), padding: SessionPadding = .init(),
+            route: SessionRoute = .random(SystemSessionRandom())
         ) {
+            self.route = route
             self.suites = suites
             self.lifetime = lifetime
             self.maxMessages = maxMessages
@@ -115,7 +119,8 @@ public struct SessionResponder: Sendable {
         let info = SessionKeySchedule.hpkeInfo(initHash: SessionKeySchedule.initHash(checked.initBytes))
         let (enc, secret) = try SessionKEM.encapsulate(suite: offer.suite, to: offer.ephemeralPublicKey, info: info)
         let unsigned = try SessionResponse(
-            suite: offer.suite, vaultSuites: configuration.suites, sessionID: .random(random), nonce: random.bytes(32),
+            suite: offer.suite, vaultSuites: configuration.suites,
+            sessionID: .random(random, route: configuration.route), nonce: random.bytes(32),
             vaultKID: identity.kid, expiresAtMilliseconds: now + configuration.lifetime.wholeMilliseconds,
             maxMessages: configuration.maxMessages, encapsulatedKey: enc)
         let transcriptHash = SessionKeySchedule.transcriptHash(
@@ -132,7 +137,7 @@ public struct SessionResponder: Sendable {
             sessionID: response.sessionID, suite: response.suite,
             keys: SessionKeySchedule.keys(secret: secret, transcriptHash: transcriptHash),
             padding: configuration.padding)
-        let session = VaultSession(
+        let session = SealedSession(
             channel: channel, memberGUID: checked.memberGUID, deviceThumbprint: checked.deviceThumbprint,
             vaultKID: identity.kid, createdAtMilliseconds: now, expiresAtMilliseconds: response.expiresAtMilliseconds,
             maxMessages: response.maxMessages)

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCore
 import VettIDCrypto
 
 // The one response an admitted sequence number may have.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import Crypto
+public import VettIDCore
 
 // The key the vault signs handshake responses with: one key of the server's identity key ring.
 

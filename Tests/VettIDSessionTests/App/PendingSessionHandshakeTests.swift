@@ -3,6 +3,7 @@
 
 import Crypto
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDSession
 

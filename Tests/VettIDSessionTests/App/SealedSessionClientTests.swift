@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import VettIDCore
 import VettIDCrypto
 import VettIDSession
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Crypto
+import VettIDCore
 import VettIDCrypto
 import VettIDSession
 
@@ -19,19 +20,21 @@ struct SessionHarness {
     let identity: VaultIdentityKey
     let nonces = InMemoryHandshakeNonceCache()
     let responder: SessionResponder
-    let table: VaultSessionTable
+    let table: SealedSessionTable
     let random = ScriptedRandom()
 
     init(
         vaultSuites: [SessionSuite] = SessionSuite.available, maxMessages: UInt32 = 1000,
         lifetime: Duration = .seconds(86_400), reorderWait: Duration = .milliseconds(50),
-        padding: SessionPadding = .init(), table: VaultSessionTable.Configuration? = nil
+        padding: SessionPadding = .init(), table: SealedSessionTable.Configuration? = nil,
+        route: SessionRoute = SessionRoute(bytes: [0, 0, 0, 1])!
     ) throws {
         identity = try VaultIdentityKey(kid: Self.vaultKID, privateKey: vaultKey)
         responder = SessionResponder(
-            configuration: .init(suites: vaultSuites, lifetime: lifetime, maxMessages: maxMessages, padding: padding),
+            configuration: .init(
+                suites: vaultSuites, lifetime: lifetime, maxMessages: maxMessages, padding: padding, route: route),
             nonces: nonces, clock: clock, random: random)
-        self.table = VaultSessionTable(
+        self.table = SealedSessionTable(
             configuration: table ?? .init(reorderWait: reorderWait), clock: clock)
     }
 
@@ -63,7 +66,7 @@ struct SessionHarness {
     /// A full handshake; the vault's session is inserted in the table.
     func establish(
         suites: [SessionSuite] = SessionSuite.available, device: (any DPoPSigner)? = nil
-    ) async throws -> (client: SealedSessionClient, session: VaultSession) {
+    ) async throws -> (client: SealedSessionClient, session: SealedSession) {
         let pending = try await initiator(suites: suites, device: device).start()
         let accepted = try answer(pending.initBytes)
         await table.insert(accepted.session)
@@ -83,7 +86,7 @@ func sessionErrorCode(_ body: () throws -> Void) -> SessionError.Code? {
     }
 }
 
-extension VaultRequestOutcome {
+extension SealedRequestOutcome {
     /// The admitted request, if any.
     var admitted: AdmittedSessionRequest? {
         if case .admitted(let request) = self { request } else { nil }

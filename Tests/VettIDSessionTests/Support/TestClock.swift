@@ -3,22 +3,24 @@
 
 import Foundation
 import VettIDCore
-import VettIDCrypto
+import VettIDTestSupport
 
-/// A wall clock the test sets and moves, in Unix milliseconds.
-final class TestClock: WallClock {
-    private let milliseconds: LockedValue<UInt64>
+/// The session tests' clock: VettIDTestSupport's `ManualClock` read as a `WallClock`, set and moved in the Unix
+/// milliseconds the protocol speaks.
+typealias TestClock = ManualClock.Wall
 
+extension ManualClock.Wall {
+    /// A clock that reads `milliseconds` (Unix) until a test moves it.
     init(milliseconds: UInt64) {
-        self.milliseconds = LockedValue(milliseconds)
+        self = ManualClock(start: Date(timeIntervalSince1970: Double(milliseconds) / 1000)).wall
     }
 
-    func now() -> Date { Date(timeIntervalSince1970: Double(milliseconds.withLock { $0 }) / 1000) }
-
     /// The time, Unix milliseconds.
-    var unixMilliseconds: UInt64 { milliseconds.withLock { $0 } }
+    var unixMilliseconds: UInt64 { UInt64((now().timeIntervalSince1970 * 1000).rounded()) }
 
-    func advance(milliseconds delta: UInt64) { milliseconds.withLock { $0 += delta } }
+    /// Moves the clock by `delta` milliseconds.
+    func advance(milliseconds delta: UInt64) { advance(Double(delta) / 1000) }
 
-    func set(milliseconds value: UInt64) { milliseconds.withLock { $0 = value } }
+    /// Sets the clock to `value` (Unix milliseconds), forwards or back.
+    func set(milliseconds value: UInt64) { advance((Double(value) - Double(unixMilliseconds)) / 1000) }
 }

@@ -82,7 +82,7 @@ struct WorkedExampleGenerator {
             id: "0b9c7e52-6a1f-4d3e-9f27-51c2a8e4b6d1", handler: "echo", body: .object([("hello", .string("vault"))]),
             expiresAtMilliseconds: Int64(timestamp) + 30_000)
         let sealedRequest = try client.seal(request)
-        let table = VaultSessionTable(clock: clock)
+        let table = SealedSessionTable(clock: clock)
         await table.insert(accepted.session)
         let admitted = try #require(await table.open(sealedRequest.envelope, memberGUID: member).admitted)
         let answer = SessionInnerResponse.success(id: request.id, result: request.body)

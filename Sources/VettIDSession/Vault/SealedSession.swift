@@ -1,10 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import VettIDCore
+
 // An established session as the vault keeps it.
 
 /// A session the vault accepted: who it is for, its limits, and its channel.
-public struct VaultSession: Sendable, CustomStringConvertible {
+public struct SealedSession: Sendable, CustomStringConvertible {
     /// The session's channel (id, suite, padding, keys).
     let channel: SessionChannel
     /// The member.
@@ -62,5 +64,5 @@ public struct VaultSession: Sendable, CustomStringConvertible {
     }
 
     /// Member, device and id; never key material.
-    public var description: String { "VaultSession(\(id), member: \(memberGUID), device: \(deviceThumbprint))" }
+    public var description: String { "SealedSession(\(id), member: \(memberGUID), device: \(deviceThumbprint))" }
 }

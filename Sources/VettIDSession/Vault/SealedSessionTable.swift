@@ -3,16 +3,16 @@
 
 public import VettIDCore
 
-// The vault's sessions, shared by every worker instance of the process: the async shell over VaultSessionStore.
+// The vault's sessions, shared by every worker instance of the process: the async shell over SealedSessionStore.
 
 /// The sessions the vault holds, and the request path over them, for every worker instance of the process.
 ///
 /// One table serves every worker instance, so a session survives a worker instance change, a NATS token swap and a
-/// reconnect (it lives here, not in a connection). The logic is ``VaultSessionStore``'s; the table adds the clocks
+/// reconnect (it lives here, not in a connection). The logic is ``SealedSessionStore``'s; the table adds the clocks
 /// and carries out the waits of sequence admission (until the gap closes, the session is dropped, or the deadline).
 /// Sessions are in memory: a restart ends them all, and the apps' next requests get `unknown_session` and run a new
 /// handshake.
-public actor VaultSessionTable {
+public actor SealedSessionTable {
     /// The table's bounds and the admission's reorder wait.
     public struct Configuration: Sendable, Hashable {
         /// Sessions kept per device (member and device thumbprint); 4 by default.
@@ -35,7 +35,7 @@ public actor VaultSessionTable {
     /// The bounds.
     public nonisolated let configuration: Configuration
     private let clock: any WallClock
-    private var store: VaultSessionStore
+    private var store: SealedSessionStore
     private var waiters: [SessionID: [UInt64: CheckedContinuation<Void, Never>]] = [:]
     private var nextWaiter: UInt64 = 0
 
@@ -43,7 +43,7 @@ public actor VaultSessionTable {
     public init(configuration: Configuration = .init(), clock: any WallClock = SystemWallClock()) {
         self.configuration = configuration
         self.clock = clock
-        self.store = VaultSessionStore(configuration: configuration)
+        self.store = SealedSessionStore(configuration: configuration)
     }
 
     /// How many sessions are held.
@@ -53,16 +53,16 @@ public actor VaultSessionTable {
     var waitingCount: Int { waiters.values.reduce(0) { $0 + $1.count } }
 
     /// The session with `id`, if held.
-    public func session(_ id: SessionID) -> VaultSession? { store.session(id) }
+    public func session(_ id: SessionID) -> SealedSession? { store.session(id) }
 
-    /// Holds `session` (see ``VaultSessionStore/insert(_:nowMilliseconds:)`` for what is dropped).
-    public func insert(_ session: VaultSession) {
+    /// Holds `session` (see ``SealedSessionStore/insert(_:nowMilliseconds:)`` for what is dropped).
+    public func insert(_ session: SealedSession) {
         for id in store.insert(session, nowMilliseconds: clock.unixMilliseconds) { wakeWaiters(id) }
     }
 
     /// Drops the session with `id`; requests waiting in it are refused `unknown_session`.
     @discardableResult
-    public func remove(_ id: SessionID) -> VaultSession? {
+    public func remove(_ id: SessionID) -> SealedSession? {
         defer { wakeWaiters(id) }
         return store.remove(id)
     }
@@ -76,9 +76,9 @@ public actor VaultSessionTable {
     }
 
     /// Opens a request envelope received on `OwnerSpace.{memberGUID}.forVault.sealed`; the checks are
-    /// ``VaultSessionStore/open(_:memberGUID:nowMilliseconds:now:)``'s. A request above a gap of sequence numbers
+    /// ``SealedSessionStore/open(_:memberGUID:nowMilliseconds:now:)``'s. A request above a gap of sequence numbers
     /// waits here up to ``Configuration/reorderWait``.
-    public func open(_ bytes: [UInt8], memberGUID: String) async -> VaultRequestOutcome {
+    public func open(_ bytes: [UInt8], memberGUID: String) async -> SealedRequestOutcome {
         var step = store.open(bytes, memberGUID: memberGUID, nowMilliseconds: clock.unixMilliseconds, now: .now)
         while true {
             switch step {

@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import VettIDCore
 import VettIDCrypto
 
 @testable import VettIDSession
 
 /// The vault's request path: every refusal of an envelope, with its code and whether its answer is sealed.
-@Suite struct VaultSessionTableTests {
+@Suite struct SealedSessionTableTests {
     let member = SessionHarness.memberGUID
 
     @Test func anAdmittedRequestIsAnsweredSealedOnce() async throws {
@@ -253,7 +254,7 @@ import VettIDCrypto
 
     @Test func boundsPerDeviceAndInTotal() async throws {
         let harness = try SessionHarness(table: .init(maxSessionsPerDevice: 2, maxSessions: 3))
-        var sessions: [VaultSession] = []
+        var sessions: [SealedSession] = []
         for _ in 0..<3 { sessions.append(try await harness.establish().session) }
         // The device's oldest was dropped beyond 2.
         #expect(await harness.table.count == 2)

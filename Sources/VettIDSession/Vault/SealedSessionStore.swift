@@ -1,27 +1,29 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCore
+
 // The vault's sessions and the request path over them, as a pure state machine: time is an input, a wait is a step.
 
 /// The sessions the vault holds and the checks of a request envelope, without concurrency and without sleeping.
 ///
-/// ``VaultSessionTable`` wraps one store in an actor, carries out the waits and shares it between the worker
+/// ``SealedSessionTable`` wraps one store in an actor, carries out the waits and shares it between the worker
 /// instances of the process; a test or a fuzz target drives a store directly. A device keeps at most
-/// ``VaultSessionTable/Configuration/maxSessionsPerDevice`` sessions (its oldest is dropped); beyond
-/// ``VaultSessionTable/Configuration/maxSessions`` the least recently used session is dropped (expired ones first).
-public struct VaultSessionStore: Sendable {
+/// ``SealedSessionTable/Configuration/maxSessionsPerDevice`` sessions (its oldest is dropped); beyond
+/// ``SealedSessionTable/Configuration/maxSessions`` the least recently used session is dropped (expired ones first).
+public struct SealedSessionStore: Sendable {
     /// Where a request is after a call.
     public enum Step: Sendable {
         /// Done: publish the outcome's reply (or run the admitted request). `advanced` names the session whose
         /// highest admitted sequence number moved, if one did: requests waiting in it may go on.
-        case finished(VaultRequestOutcome, advanced: SessionID?)
-        /// The request waits for a gap of sequence numbers below it: call ``VaultSessionStore/resume(_:nowMilliseconds:now:)``
+        case finished(SealedRequestOutcome, advanced: SessionID?)
+        /// The request waits for a gap of sequence numbers below it: call ``SealedSessionStore/resume(_:nowMilliseconds:now:)``
         /// when `advanced` names its session, when its session is dropped, or at `until`.
         case waiting(PendingSessionRequest, until: ContinuousClock.Instant)
     }
 
     private struct Entry {
-        var session: VaultSession
+        var session: SealedSession
         var admission: SequenceAdmission
         var lastUsed: UInt64
     }
@@ -32,13 +34,13 @@ public struct VaultSessionStore: Sendable {
     }
 
     /// The bounds and the reorder wait.
-    public let configuration: VaultSessionTable.Configuration
+    public let configuration: SealedSessionTable.Configuration
     private var entries: [SessionID: Entry] = [:]
     private var byDevice: [Device: [SessionID]] = [:]
     private var tick: UInt64 = 0
 
     /// An empty store.
-    public init(configuration: VaultSessionTable.Configuration = .init()) {
+    public init(configuration: SealedSessionTable.Configuration = .init()) {
         precondition(configuration.maxSessionsPerDevice >= 1 && configuration.maxSessions >= 1, "bounds are at least 1")
         self.configuration = configuration
     }
@@ -47,13 +49,13 @@ public struct VaultSessionStore: Sendable {
     public var count: Int { entries.count }
 
     /// The session with `id`, if held.
-    public func session(_ id: SessionID) -> VaultSession? { entries[id]?.session }
+    public func session(_ id: SessionID) -> SealedSession? { entries[id]?.session }
 
     /// Holds `session`, dropping its device's oldest beyond the per-device bound and the least recently used sessions
     /// beyond the total bound (expired ones first).
     /// - Returns: the ids of the sessions dropped.
     @discardableResult
-    public mutating func insert(_ session: VaultSession, nowMilliseconds: UInt64) -> [SessionID] {
+    public mutating func insert(_ session: SealedSession, nowMilliseconds: UInt64) -> [SessionID] {
         var dropped: [SessionID] = []
         if remove(session.id) != nil { dropped.append(session.id) }
         tick += 1
@@ -84,7 +86,7 @@ public struct VaultSessionStore: Sendable {
 
     /// Drops the session with `id`.
     @discardableResult
-    public mutating func remove(_ id: SessionID) -> VaultSession? {
+    public mutating func remove(_ id: SessionID) -> SealedSession? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         let device = Device(memberGUID: entry.session.memberGUID, thumbprint: entry.session.deviceThumbprint)
         byDevice[device]?.removeAll { $0 == id }
@@ -175,7 +177,7 @@ public struct VaultSessionStore: Sendable {
     }
 
     /// The checks after admission: the inner request and its `exp`.
-    private static func admitted(_ pending: PendingSessionRequest, nowMilliseconds: UInt64) -> VaultRequestOutcome {
+    private static func admitted(_ pending: PendingSessionRequest, nowMilliseconds: UInt64) -> SealedRequestOutcome {
         let request: SessionInnerRequest
         do {
             request = try SessionInnerRequest(decoding: pending.inner)
@@ -188,12 +190,12 @@ public struct VaultSessionStore: Sendable {
         return .admitted(AdmittedSessionRequest(request: request, session: pending.session, sealer: pending.sealer))
     }
 
-    private static func plain(_ error: SessionError) -> VaultRequestOutcome {
+    private static func plain(_ error: SessionError) -> SealedRequestOutcome {
         .refused(error, reply: SessionRefusal(error).bytes, sealed: false)
     }
 
     private static func sealed(_ error: SessionError, id: String?, _ pending: PendingSessionRequest)
-        -> VaultRequestOutcome
+        -> SealedRequestOutcome
     {
         guard let reply = try? pending.sealer.seal(.failure(id: id, error: SessionHandlerError(error))) else {
             return plain(error)
@@ -211,9 +213,9 @@ public struct VaultSessionStore: Sendable {
     }
 }
 
-/// A request whose envelope opened and whose sequence number waits for a gap (``VaultSessionStore/Step/waiting(_:until:)``).
+/// A request whose envelope opened and whose sequence number waits for a gap (``SealedSessionStore/Step/waiting(_:until:)``).
 public struct PendingSessionRequest: Sendable {
-    let session: VaultSession
+    let session: SealedSession
     let inner: [UInt8]
     let sealer: SessionResponseSealer
 

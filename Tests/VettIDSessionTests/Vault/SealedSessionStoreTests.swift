@@ -6,18 +6,18 @@ import VettIDCrypto
 import VettIDSession
 
 /// The request path as a pure state machine: a wait is a step, time is an input.
-@Suite struct VaultSessionStoreTests {
+@Suite struct SealedSessionStoreTests {
     let member = SessionHarness.memberGUID
     let t0 = ContinuousClock.now
 
-    func outcome(_ step: VaultSessionStore.Step) -> VaultRequestOutcome? {
+    func outcome(_ step: SealedSessionStore.Step) -> SealedRequestOutcome? {
         if case .finished(let outcome, _) = step { outcome } else { nil }
     }
 
     @Test func aGapWaitsAndTheGapClosingLetsItGoOn() async throws {
         let harness = try SessionHarness()
         let (client, session) = try await harness.establish()
-        var store = VaultSessionStore()
+        var store = SealedSessionStore()
         store.insert(session, nowMilliseconds: SessionHarness.start)
         let first = try client.sealRequest(handler: "echo", body: .null)
         let second = try client.sealRequest(handler: "echo", body: .null)
@@ -46,7 +46,7 @@ import VettIDSession
     @Test func theDeadlineAdmitsAndTheLateGapIsOutOfOrder() async throws {
         let harness = try SessionHarness()
         let (client, session) = try await harness.establish()
-        var store = VaultSessionStore()
+        var store = SealedSessionStore()
         store.insert(session, nowMilliseconds: SessionHarness.start)
         let first = try client.sealRequest(handler: "echo", body: .null)
         let second = try client.sealRequest(handler: "echo", body: .null)
@@ -70,7 +70,7 @@ import VettIDSession
     @Test func aDroppedSessionEndsItsWaiters() async throws {
         let harness = try SessionHarness()
         let (client, session) = try await harness.establish()
-        var store = VaultSessionStore()
+        var store = SealedSessionStore()
         store.insert(session, nowMilliseconds: SessionHarness.start)
         _ = try client.sealRequest(handler: "echo", body: .null)
         let second = try client.sealRequest(handler: "echo", body: .null)
@@ -89,7 +89,7 @@ import VettIDSession
 
     @Test func insertReportsWhatItDrops() async throws {
         let harness = try SessionHarness()
-        var store = VaultSessionStore(configuration: .init(maxSessionsPerDevice: 1))
+        var store = SealedSessionStore(configuration: .init(maxSessionsPerDevice: 1))
         let first = try await harness.establish().session
         let second = try await harness.establish().session
         #expect(store.insert(first, nowMilliseconds: SessionHarness.start).isEmpty)

@@ -3,8 +3,8 @@
 
 // What the vault does with a request envelope.
 
-/// The outcome of ``VaultSessionTable/open(_:memberGUID:)``.
-public enum VaultRequestOutcome: Sendable {
+/// The outcome of ``SealedSessionTable/open(_:memberGUID:)``.
+public enum SealedRequestOutcome: Sendable {
     /// Admitted: run the handler and answer through the request's seal methods.
     case admitted(AdmittedSessionRequest)
     /// Refused: publish `reply` on the reply subject as is. It is sealed (`sealed`) for a refusal after admission
