@@ -56,4 +56,16 @@ public struct NatsPermissionSet: Sendable, Hashable {
         publish: ["OwnerSpace.*.forApp.>", "OwnerSpace.*.eventTypes"],
         subscribe: ["\(VaultNamespace.allForVault) \(VaultNamespace.workerQueueGroup)"]
     )
+
+    /// A worker of the vault instance whose sealed sessions have route `route` (eight hex digits): ``worker``'s
+    /// permissions plus `OwnerSpace.*.forVault.sealed.{route}` only in the queue group `vault-workers-{route}`, so
+    /// that instance's connections share its sessions' envelopes and no other instance's worker can take them.
+    public static func worker(sealedRoute route: String) -> NatsPermissionSet {
+        NatsPermissionSet(
+            publish: worker.publish,
+            subscribe: worker.subscribe + [
+                "\(VaultNamespace.allSealed(route: route)) \(VaultNamespace.sealedQueueGroup(route: route))"
+            ]
+        )
+    }
 }

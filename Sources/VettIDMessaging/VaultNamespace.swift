@@ -14,6 +14,8 @@ public import VettIDCore
 /// | subject | who publishes | who subscribes |
 /// |---|---|---|
 /// | `OwnerSpace.{guid}.forVault.{type}` | app | vault (worker) |
+/// | `OwnerSpace.{guid}.forVault.session` | app (sealed-session init) | vault (worker) |
+/// | `OwnerSpace.{guid}.forVault.sealed.{route}` | app (sealed-session envelope) | vault (the route's instance) |
 /// | `OwnerSpace.{guid}.forApp.{type}.response` | vault (worker) | app |
 /// | `OwnerSpace.{guid}.forApp.inbox.{id}` | vault (worker), as a reply | app (request/reply inbox) |
 /// | `OwnerSpace.{guid}.eventTypes` | vault (worker) | app |
@@ -28,8 +30,23 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
     public static let messageSpaceRoot = "MessageSpace"
     /// The queue group every vault worker joins, so each request is handled once.
     public static let workerQueueGroup = "vault-workers"
-    /// What a vault worker subscribes to: every member's requests.
+    /// Every member's requests, of every type: what the worker's NATS permission allows it to subscribe to.
     public static let allForVault = "OwnerSpace.*.forVault.>"
+    /// What a vault worker subscribes to in ``workerQueueGroup``: every member's requests whose type is one token
+    /// (`execute`, `status`, `eventTypes`, `session`), so a sealed envelope (`forVault.sealed.{route}`, two tokens)
+    /// never reaches this subscription and is delivered only to its route's instance.
+    public static let allSingleTokenForVault = "OwnerSpace.*.forVault.*"
+    /// The request type token of a sealed-session init: `OwnerSpace.{guid}.forVault.session`.
+    public static let sessionTypeToken = "session"
+    /// The first request type token of a sealed-session envelope: `OwnerSpace.{guid}.forVault.sealed.{route}`.
+    public static let sealedTypeToken = "sealed"
+
+    /// What the vault instance of `route` (a session route's eight hex digits) subscribes to: every member's
+    /// sealed-session envelopes for that instance, `OwnerSpace.*.forVault.sealed.{route}`.
+    public static func allSealed(route: String) -> String { "OwnerSpace.*.forVault.\(sealedTypeToken).\(route)" }
+    /// The queue group of the instance of `route`: `vault-workers-{route}`, so exactly one of that instance's worker
+    /// connections receives each of its sessions' envelopes, and no other instance receives them.
+    public static func sealedQueueGroup(route: String) -> String { "\(workerQueueGroup)-\(route)" }
 
     /// Validates `userGUID`: one subject token of letters, digits and dashes (1–64 characters).
     public init(userGUID: String) throws(VaultMessageError) {
@@ -48,6 +65,11 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
 
     /// `OwnerSpace.{guid}.forVault.{type}`: where the app sends a request of `type`.
     public func forVault(_ type: VaultMessageType) -> String { "\(ownerSpace).forVault.\(type.rawValue)" }
+    /// `OwnerSpace.{guid}.forVault.session`: where the app sends a sealed-session init (docs/protocol.md §7.3).
+    public var sessionInit: String { "\(ownerSpace).forVault.\(Self.sessionTypeToken)" }
+    /// `OwnerSpace.{guid}.forVault.sealed.{route}`: where the app sends the envelopes of a session held by the
+    /// vault instance of `route` (a session route's eight hex digits, `SessionRoute.subjectToken`).
+    public func sealed(route: String) -> String { "\(ownerSpace).forVault.\(Self.sealedTypeToken).\(route)" }
     /// `OwnerSpace.{guid}.forVault.>`.
     public var forVaultWildcard: String { "\(ownerSpace).forVault.>" }
     /// `OwnerSpace.{guid}.forApp.{type}.response`: where the vault answers a request that had no reply subject.

@@ -53,6 +53,8 @@ public struct ServerComponents: Sendable {
     public let natsPublisher: NATSAccountPublisher?
     /// NATS namespaces and tokens.
     let nats: NATSCredentialService
+    /// The sealed sessions of this process, shared by its vault workers (told about revoked devices).
+    let vaultSessions: VaultSessionService
     /// The vault workers this process runs (none without `nats_url`).
     public let vaultWorkers: [VaultWorker]
     /// The metrics `/metrics` renders.
@@ -130,7 +132,7 @@ public struct ServerComponents: Sendable {
         let transactionKeys = TransactionKeyRepository(
             sealer: SecretSealer(keys: sealingKeys, purpose: "transaction-key-at-rest"))
         let keyring = CredentialKeyring(keys: keys, sealing: sealingKeys)
-        let enrollment = EnrollmentService(
+        var enrollment = EnrollmentService(
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys,
             invitations: invitations,
             members: MemberRepository(store: store), attestation: gate.attestation, tokens: vaultTokens, hasher: hasher,
@@ -147,8 +149,16 @@ public struct ServerComponents: Sendable {
                 url: url, caFile: configuration.nats.caFile, trust: natsTrust, builder: natsAccountJWT, logger: logger,
                 metrics: metrics)
         }
-        let vaultLifecycle = VaultLifecycleService(
+        var vaultLifecycle = VaultLifecycleService(
             configuration: configuration.vault, store: store, transactionKeys: transactionKeys, clock: clock)
+        // One table of sealed sessions for every vault worker of this process; a revoked device loses its sessions.
+        let sessions = VaultWorkerPool.sessions(
+            lifecycle: vaultLifecycle, signingKeys: signingKeys, clock: clock, metrics: metrics)
+        let dropSessions: DeviceRevocationObserver = { userID, deviceJKT in
+            await sessions.deviceRevoked(memberGUID: userID.key, deviceThumbprint: deviceJKT)
+        }
+        vaultLifecycle.deviceRevoked = dropSessions
+        enrollment.devicesRevoked = dropSessions
         return ServerComponents(
             configuration: configuration, store: store, separateReplayStore: replayStore, keys: keys,
             signingKeys: signingKeys, sealingKeys: sealingKeys,
@@ -168,11 +178,12 @@ public struct ServerComponents: Sendable {
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
                 publisher: natsPublisher, logger: logger),
+            vaultSessions: sessions,
             vaultWorkers: try VaultWorkerPool.make(
                 configuration: configuration.nats, trust: natsTrust,
                 services: VaultHandlerServices(
                     store: store, status: VaultWorkerPool.statusLookup(vaultLifecycle), clock: clock),
-                metrics: metrics, logger: logger),
+                sessions: sessions, metrics: metrics, logger: logger),
             metrics: metrics
         )
     }

@@ -16,7 +16,9 @@ public import VettIDCore
 /// - `vettid_auth_refusals_total{code}`, `vettid_dpop_refusals_total{code}`, `vettid_rate_limited_total{route}`;
 /// - `vettid_argon2_queue_wait_seconds` (histogram) and `vettid_argon2_in_flight` (gauge);
 /// - `vettid_nats_worker_requests_total{type,outcome}` (`outcome` is `ok` or the error code);
-/// - `vettid_nats_revocation_pushes_total{result}` (`ok` or `failed`).
+/// - `vettid_nats_revocation_pushes_total{result}` (`ok` or `failed`);
+/// - `vettid_vault_session_handshakes_total{outcome}` and `vettid_vault_sealed_requests_total{outcome}` (`outcome`
+///   is `ok` or the refusal's or handler's error code).
 public struct ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
@@ -25,6 +27,8 @@ public struct ServerMetrics: Sendable {
     private let requestSeries = SeriesCache<RequestSeriesKey, RequestSeries>()
     /// The worker's request counter per (type, outcome).
     private let workerSeries = SeriesCache<WorkerSeriesKey, CoreMetrics.Counter>()
+    /// The sealed-session counters per (metric label, outcome).
+    private let sessionSeries = SeriesCache<WorkerSeriesKey, CoreMetrics.Counter>()
 
     /// Error codes counted as authentication refusals.
     static let authCodes: Set<APIFailure.Code> = [
@@ -98,6 +102,24 @@ public struct ServerMetrics: Sendable {
             Counter(
                 label: "vettid_nats_worker_requests_total", dimensions: [("type", type), ("outcome", outcome)],
                 factory: factory)
+        }.increment()
+    }
+
+    /// A sealed-session init the vault workers answered: `outcome` is `ok` (a session was opened) or the refusal's
+    /// code.
+    public func sessionHandshake(outcome: String) {
+        sessionCounter("vettid_vault_session_handshakes_total", outcome: outcome)
+    }
+
+    /// A sealed-session envelope the vault workers answered: `outcome` is `ok`, the code of a refusal (plaintext or
+    /// sealed) or the code of the handler's sealed failure.
+    public func sealedRequest(outcome: String) {
+        sessionCounter("vettid_vault_sealed_requests_total", outcome: outcome)
+    }
+
+    private func sessionCounter(_ label: String, outcome: String) {
+        sessionSeries.value(for: WorkerSeriesKey(type: label, outcome: outcome)) {
+            Counter(label: label, dimensions: [("outcome", outcome)], factory: factory)
         }.increment()
     }
 

@@ -47,6 +47,8 @@ public struct EnrollmentService: Sendable {
     let keyring: CredentialKeyring
     let clock: any WallClock
     let startLimiter: RateLimiter
+    /// Told about the devices a new enrollment retired (their credentials revoked), once it committed.
+    var devicesRevoked: DeviceRevocationObserver = { _, _ in }
 
     // MARK: Start
 
@@ -291,9 +293,10 @@ public struct EnrollmentService: Sendable {
             securityLevel: session.securityLevel ?? "development", attestationFormat: session.attestationFormat,
             attestedKeyID: session.attestedKeyID, keyVersion: 1, sealedKey: sealedKey, failedAttempts: 0, lockedAt: nil,
             revokedAt: nil, enrolledAt: now, lastAuthAt: nil, lastSyncAt: nil)
-        let package = try await store.transaction { db in
+        let (package, retired) = try await store.transaction { db in
             try await credentials.insert(credential, on: db)
-            try await credentials.revokeOthers(userID: session.userID, keeping: credentialID, now: now, on: db)
+            let retired = try await credentials.revokeOthers(
+                userID: session.userID, keeping: credentialID, now: now, on: db)
             try await transactionKeys.transfer(session: session.id, to: credentialID, on: db)
             try await SecurityEventRepository.insert(
                 SecurityEvent(
@@ -309,8 +312,9 @@ public struct EnrollmentService: Sendable {
                 try await sessions.markCompleted(
                     session.id, credentialID: credentialID, package: json, now: now, on: db)
             else { throw APIFailure.stepOutOfOrder }
-            return package
+            return (package, retired)
         }
+        for deviceJKT in retired { await devicesRevoked(session.userID, deviceJKT) }
         logger.info("vault enrolled", metadata: ["credential": "\(credentialID)"])
         return package
     }

@@ -75,6 +75,16 @@ struct VaultCredentialRepository: Sendable {
         ).all().map(Self.decode)
     }
 
+    /// Whether `deviceJKT` is the device of one of the member's credentials that is not revoked.
+    func hasUnrevokedDevice(userID: UUID, deviceJKT: String, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            SELECT credential_id FROM vault_credentials
+            WHERE user_id = \(bind: userID.key) AND device_jkt = \(bind: deviceJKT) AND revoked_at IS NULL LIMIT 1
+            """
+        ).first() != nil
+    }
+
     /// Revokes one credential; `false` when it was already revoked.
     func revoke(_ credentialID: String, now: Int64, on db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
@@ -97,13 +107,18 @@ struct VaultCredentialRepository: Sendable {
     }
 
     /// Retires the member's other credentials: a vault has one enrolled device (docs/protocol.md §4).
-    func revokeOthers(userID: UUID, keeping credentialID: String, now: Int64, on db: any SQLDatabase) async throws {
+    /// - Returns: The device thumbprints of the credentials revoked now.
+    @discardableResult
+    func revokeOthers(
+        userID: UUID, keeping credentialID: String, now: Int64, on db: any SQLDatabase
+    ) async throws -> [String] {
         try await db.raw(
             """
             UPDATE vault_credentials SET revoked_at = \(bind: now), updated_at = \(bind: now)
             WHERE user_id = \(bind: userID.key) AND credential_id <> \(bind: credentialID) AND revoked_at IS NULL
+            RETURNING device_jkt
             """
-        ).run()
+        ).all().map { try $0.decode(column: "device_jkt", as: String.self) }
     }
 
     /// Compare-and-set rotation after a successful authentication: moves to `newVersion` with `sealedKey` only

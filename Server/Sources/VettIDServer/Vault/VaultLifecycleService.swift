@@ -45,6 +45,16 @@ public struct VaultLifecycleService: Sendable {
     let deployments = VaultDeploymentRepository()
     let transactionKeys: TransactionKeyRepository
     let clock: any WallClock
+    /// Told about a device whose credential ``revoke(userID:credentialID:origin:)`` revoked, once it committed.
+    var deviceRevoked: DeviceRevocationObserver = { _, _ in }
+
+    /// Whether `deviceJKT` is an enrolled device of the member `userID` whose credential is not revoked: the device
+    /// check of a sealed-session handshake (docs/protocol.md §7.3, `unknown_device`).
+    func hasEnrolledDevice(userID: UUID, deviceJKT: String) async throws -> Bool {
+        try await store.withDatabase { db in
+            try await credentials.hasUnrevokedDevice(userID: userID, deviceJKT: deviceJKT, on: db)
+        }
+    }
 
     /// The member's vault status; `credentialID` (from a vault session) names the credential to report on.
     func status(userID: UUID, credentialID: String?) async throws -> Status {
@@ -134,18 +144,21 @@ public struct VaultLifecycleService: Sendable {
     /// records no second event. Another member's credential is as unknown as one that does not exist (404).
     func revoke(userID: UUID, credentialID: String, origin: SecurityEvent.Origin) async throws -> VaultCredential {
         let now = clock.unixSeconds()
-        return try await store.transaction { db in
+        let (credential, revokedNow) = try await store.transaction { db in
             guard let credential = try await credentials.find(credentialID, on: db), credential.userID == userID else {
                 throw APIFailure.vault(.notFound, .notFound, "the member has no device credential with this id")
             }
-            if try await credentials.revoke(credentialID, now: now, on: db) {
+            let revokedNow = try await credentials.revoke(credentialID, now: now, on: db)
+            if revokedNow {
                 try await SecurityEventRepository.insert(
                     SecurityEvent(
                         memberID: userID, kind: .deviceRevoked, occurredAt: clock.now(), origin: origin,
                         detail: "\(credential.deviceType), \(credential.securityLevel)"), on: db)
             }
-            return credential
+            return (credential, revokedNow)
         }
+        if revokedNow { await deviceRevoked(userID, credential.deviceJKT) }
+        return credential
     }
 
 }

@@ -166,7 +166,7 @@ public struct VaultRequestProcessor: Sendable {
     }
 
     /// The reply subject when it is inside the member's `forApp.` space, else the member's response subject.
-    private static func answerSubject(
+    static func answerSubject(
         namespace: VaultNamespace, typeToken: String, replyTo: String?, logger: Logger, about: VaultRequestLogContext
     ) -> String {
         guard let replyTo else { return namespace.response(to: typeToken) }

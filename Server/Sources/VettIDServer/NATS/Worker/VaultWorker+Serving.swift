@@ -18,8 +18,8 @@ extension VaultWorker {
     /// holds one lane and the others go on; under load a lane takes the next buffered request without
     /// suspending, and no task is created per request.
     static func serve(
-        _ subscription: NATSSubscription, client: NATSClient, processor: VaultRequestProcessor, concurrency: Int,
-        logger: Logger, counters: NIOLockedValueBox<Statistics>
+        _ subscription: NATSSubscription, client: NATSClient, processor: VaultRequestProcessor,
+        sessions: VaultSessionService?, concurrency: Int, logger: Logger, counters: NIOLockedValueBox<Statistics>
     ) async {
         await withDiscardingTaskGroup { group in
             for _ in 0..<concurrency {
@@ -29,7 +29,17 @@ extension VaultWorker {
                             $0.received += 1
                             $0.inFlight += 1
                         }
-                        await answer(message, client: client, processor: processor, logger: logger, counters: counters)
+                        if let sessions, let parsed = VaultNamespace.parseRequestSubject(message.subject),
+                            parsed.type == VaultNamespace.sessionTypeToken
+                                || parsed.type.hasPrefix(VaultNamespace.sealedTypeToken + ".")
+                        {
+                            await answerSession(
+                                message, namespace: parsed.namespace, type: parsed.type, client: client,
+                                sessions: sessions, registry: processor.registry, logger: logger, counters: counters)
+                        } else {
+                            await answer(
+                                message, client: client, processor: processor, logger: logger, counters: counters)
+                        }
                     }
                 }
             }
@@ -63,6 +73,49 @@ extension VaultWorker {
             }
             counters.answered += 1
             if !response.isSuccess { counters.errors += 1 }
+        }
+    }
+
+    /// Answers a sealed-session init (`type` `session`) or envelope (`type` `sealed.{route}`) on the request's
+    /// reply subject (when it lies in the member's `forApp.` space, else on `forApp.{type}.response`).
+    static func answerSession(
+        _ message: NATSMessage, namespace: VaultNamespace, type: String, client: NATSClient,
+        sessions: VaultSessionService, registry: VaultHandlerRegistry, logger: Logger,
+        counters: NIOLockedValueBox<Statistics>
+    ) async {
+        let bytes = Array(message.payload.readableBytesView)
+        let isHandshake = type == VaultNamespace.sessionTypeToken
+        var failed = false
+        var reply: [UInt8] = []
+        if isHandshake {
+            let answer = await sessions.handshake(bytes, memberGUID: namespace.userGUID, logger: logger)
+            reply = answer.reply
+            failed = answer.refusal != nil
+        } else {
+            let answer = await sessions.sealed(bytes, namespace: namespace, registry: registry, logger: logger)
+            reply = answer.reply
+            failed = answer.failure != nil
+        }
+        let subject = VaultRequestProcessor.answerSubject(
+            namespace: namespace, typeToken: type, replyTo: message.replyTo, logger: logger,
+            about: VaultRequestLogContext(member: namespace.userGUID, type: type))
+        var publishFailed = false
+        do {
+            try client.publish(reply, to: subject)
+        } catch {
+            publishFailed = true
+            logger.warning("publishing a session answer failed", metadata: ["code": "\(error.code)"])
+        }
+        counters.withLockedValue { counters in
+            counters.inFlight -= 1
+            counters.answered += 1
+            if failed { counters.errors += 1 }
+            if publishFailed { counters.publishFailures += 1 }
+            if isHandshake {
+                counters.handshakes += 1
+            } else {
+                counters.sealedRequests += 1
+            }
         }
     }
 

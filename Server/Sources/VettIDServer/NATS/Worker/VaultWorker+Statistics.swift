@@ -16,6 +16,10 @@ extension VaultWorker {
         public var ignored: UInt64 = 0
         /// Answers that could not be published (connection closed, buffer full, …).
         public var publishFailures: UInt64 = 0
+        /// Sealed-session inits answered (a response or a refusal); also counted in ``answered``.
+        public var handshakes: UInt64 = 0
+        /// Sealed-session envelopes answered (sealed or refused); also counted in ``answered``.
+        public var sealedRequests: UInt64 = 0
         /// Requests being processed right now.
         public var inFlight: Int = 0
         /// Asynchronous errors nats-server reported (permissions violations, slow consumer, …).

@@ -9,12 +9,15 @@ import NIOConcurrencyHelpers
 public import ServiceLifecycle
 public import VettIDCore
 import VettIDMessaging
+import VettIDSession
 
 /// Serves every member's vault requests from NATS.
 ///
 /// The worker connects with credentials minted by ``Credentials`` on every (re)connect, subscribes
-/// `OwnerSpace.*.forVault.>` in the ``Configuration/queueGroup`` (so each request is handled by exactly one
-/// worker of the group), processes up to ``Configuration/concurrency`` requests at once with a
+/// `OwnerSpace.*.forVault.*` in the ``Configuration/queueGroup`` (so each request is handled by exactly one
+/// worker of the group; with ``sessions``, `forVault.session` inits are answered there too) and, with
+/// ``sessions``, `OwnerSpace.*.forVault.sealed.{route}` in the queue group `vault-workers-{route}` of its process's
+/// route (so any worker of the process answers its sessions' envelopes, and no other process sees them); it processes up to ``Configuration/concurrency`` requests at once with a
 /// ``VaultRequestProcessor``, and publishes its answers. A handler that awaits something slow takes one slot and
 /// never blocks the others; the lanes run on the connection's event loop unless
 /// ``Configuration/laneExecutor`` says otherwise (see ``LaneExecutor`` for handlers that block or compute long).
@@ -39,6 +42,9 @@ public final class VaultWorker: Service, Sendable {
     public let configuration: Configuration
     /// The request logic.
     public let processor: VaultRequestProcessor
+    /// The sealed sessions of this worker's process (shared by all its workers), or `nil` to serve only the
+    /// plaintext requests.
+    public let sessions: VaultSessionService?
     private let signer: NATSCredentialSigner
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
@@ -53,6 +59,8 @@ public final class VaultWorker: Service, Sendable {
     ///   - status: Looks up a member's vault status for `status` requests.
     ///   - clock: The clock of response timestamps.
     ///   - metrics: Where requests and their outcomes are counted; `nil` counts nothing.
+    ///   - sessions: The sealed sessions of the process, shared by its workers; `nil` serves plaintext requests only.
+    ///     The credentials must then allow the route's subject and queue group (`NatsPermissionSet.worker(sealedRoute:)`).
     ///   - logger: Where the worker logs (never payloads or secrets).
     public init(
         configuration: Configuration,
@@ -61,9 +69,11 @@ public final class VaultWorker: Service, Sendable {
         status: @escaping VaultRequestProcessor.StatusLookup,
         clock: any WallClock = SystemWallClock(),
         metrics: ServerMetrics? = nil,
+        sessions: VaultSessionService? = nil,
         logger: Logger
     ) {
         self.configuration = configuration
+        self.sessions = sessions
         self.processor = VaultRequestProcessor(
             configuration: .init(maxPayloadBytes: configuration.maxPayloadBytes, workerID: configuration.instanceID),
             registry: registry, status: status, clock: clock, metrics: metrics)
@@ -228,19 +238,35 @@ public final class VaultWorker: Service, Sendable {
         }
         do {
             try await client.connect()
-            let subscription = try client.subscribe(
-                to: VaultNamespace.allForVault, queue: configuration.queueGroup,
-                pendingLimit: configuration.pendingLimit)
+            var subscriptions = [
+                try client.subscribe(
+                    to: VaultNamespace.allSingleTokenForVault, queue: configuration.queueGroup,
+                    pendingLimit: configuration.pendingLimit)
+            ]
+            if let route = sessions?.route.subjectToken {
+                subscriptions.append(
+                    try client.subscribe(
+                        to: VaultNamespace.allSealed(route: route),
+                        queue: VaultNamespace.sealedQueueGroup(route: route),
+                        pendingLimit: configuration.pendingLimit))
+            }
             try await client.flush()
+            let subscribed = subscriptions
             // The lanes are the serving task's children and share its executor preference.
             let lanes: (any TaskExecutor)? =
                 configuration.laneExecutor == .connectionEventLoop ? client.taskExecutor : nil
-            let serving = Task(executorPreference: lanes) { [processor, logger, counters, configuration] in
-                await Self.serve(
-                    subscription, client: client, processor: processor, concurrency: max(1, configuration.concurrency),
-                    logger: logger, counters: counters)
+            let serving = Task(executorPreference: lanes) { [processor, sessions, logger, counters, configuration] in
+                await withDiscardingTaskGroup { group in
+                    for subscription in subscribed {
+                        group.addTask {
+                            await Self.serve(
+                                subscription, client: client, processor: processor, sessions: sessions,
+                                concurrency: max(1, configuration.concurrency), logger: logger, counters: counters)
+                        }
+                    }
+                }
             }
-            return Running(client: client, subscription: subscription, serving: serving, events: events)
+            return Running(client: client, subscriptions: subscribed, serving: serving, events: events)
         } catch {
             await client.close()
             await events.value
@@ -249,11 +275,13 @@ public final class VaultWorker: Service, Sendable {
     }
 
     private func shutDown(_ running: Running) async {
-        do {
-            try await running.subscription.drain(timeout: configuration.drainTimeout)
-        } catch {
-            logger.warning("draining the subscription failed; unsubscribing", metadata: ["error": "\(error)"])
-            running.subscription.unsubscribe()
+        for subscription in running.subscriptions {
+            do {
+                try await subscription.drain(timeout: configuration.drainTimeout)
+            } catch {
+                logger.warning("draining the subscription failed; unsubscribing", metadata: ["error": "\(error)"])
+                subscription.unsubscribe()
+            }
         }
         await running.serving.value
         do {
@@ -277,7 +305,7 @@ public final class VaultWorker: Service, Sendable {
 extension VaultWorker {
     private struct Running: Sendable {
         let client: NATSClient
-        let subscription: NATSSubscription
+        let subscriptions: [NATSSubscription]
         let serving: Task<Void, Never>
         let events: Task<Void, Never>
     }
