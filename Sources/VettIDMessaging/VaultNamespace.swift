@@ -14,6 +14,7 @@ public import VettIDCore
 /// | subject | who publishes | who subscribes |
 /// |---|---|---|
 /// | `OwnerSpace.{guid}.forVault.{type}` | app | vault (worker) |
+/// | `OwnerSpace.{guid}.forVault.session`, `.forVault.sealed.{route}` | app | vault (worker) |
 /// | `OwnerSpace.{guid}.forApp.{type}.response` | vault (worker) | app |
 /// | `OwnerSpace.{guid}.forApp.inbox.{id}` | vault (worker), as a reply | app (request/reply inbox) |
 /// | `OwnerSpace.{guid}.eventTypes` | vault (worker) | app |
@@ -48,6 +49,12 @@ public struct VaultNamespace: Sendable, Hashable, CustomStringConvertible {
 
     /// `OwnerSpace.{guid}.forVault.{type}`: where the app sends a request of `type`.
     public func forVault(_ type: VaultMessageType) -> String { "\(ownerSpace).forVault.\(type.rawValue)" }
+    /// `OwnerSpace.{guid}.forVault.session`: where the app sends a sealed session's handshake init (the vault answers
+    /// on the init's reply subject).
+    public var sessionInit: String { "\(ownerSpace).forVault.session" }
+    /// `OwnerSpace.{guid}.forVault.sealed.{route}`: where the app sends a sealed session's request envelopes; `route`
+    /// is the session's route (eight hex digits naming the vault instance that holds it).
+    public func sealed(route: String) -> String { "\(ownerSpace).forVault.sealed.\(route)" }
     /// `OwnerSpace.{guid}.forVault.>`.
     public var forVaultWildcard: String { "\(ownerSpace).forVault.>" }
     /// `OwnerSpace.{guid}.forApp.{type}.response`: where the vault answers a request that had no reply subject.
