@@ -219,6 +219,7 @@ let package = Package(
                 "VettIDClient",
                 "VettIDMessaging",
                 "VettIDCrypto",
+                "VettIDSession",
                 "NATSClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -382,6 +383,8 @@ let package = Package(
         .testTarget(
             name: "VettIDNatsIntegrationTests",
             dependencies: [
+                "VettIDSession",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "VettIDCore",
                 "VettIDClient",
                 "VettIDNats",
@@ -404,6 +407,8 @@ let package = Package(
         .testTarget(
             name: "VettIDNatsTests",
             dependencies: [
+                "VettIDSession",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "VettIDCore",
                 "VettIDClient",
                 "VettIDClientTestSupport",

@@ -52,6 +52,8 @@ public final class NatsConnectionManager {
     @ObservationIgnored public nonisolated let configuration: Configuration
     /// The live connection: publish, request and subscribe from any task.
     @ObservationIgnored public nonisolated let connection: NatsConnection
+    /// The member's sealed session, given to every ``ownerSpace()`` client; it outlives swaps and reconnects.
+    @ObservationIgnored public nonisolated let sealedSession: VaultSessionChannel?
     @ObservationIgnored private let provider: any NatsCredentialProvider
     @ObservationIgnored private let store: NatsCredentialStore
     @ObservationIgnored private let logger: Logger
@@ -66,11 +68,15 @@ public final class NatsConnectionManager {
     ///   - configuration: Timing, TLS, reconnect policy, logger, clock.
     ///   - provider: Issues credentials (`VaultService` of `VettIDClient`, or a test provider).
     ///   - store: Where the current credentials are kept between launches.
+    ///   - sealedSession: The member's sealed session for ``OwnerSpaceClient/executeHandler(_:payload:timeout:)``
+    ///     (`VettID.natsManager(configuration:)` makes one); `nil` sends handler requests in plaintext.
     public init(
-        configuration: Configuration = Configuration(), provider: any NatsCredentialProvider, store: NatsCredentialStore
+        configuration: Configuration = Configuration(), provider: any NatsCredentialProvider,
+        store: NatsCredentialStore, sealedSession: VaultSessionChannel? = nil
     ) {
         self.configuration = configuration
         self.connection = NatsConnection(configuration: configuration)
+        self.sealedSession = sealedSession
         self.provider = provider
         self.store = store
         self.logger = configuration.logger
@@ -142,7 +148,7 @@ public final class NatsConnectionManager {
         guard let namespace = namespace ?? connection.namespace else {
             throw NatsConnectionError(.notConnected, "Connect before using the vault's messaging.")
         }
-        return OwnerSpaceClient(connection: connection, namespace: namespace)
+        return OwnerSpaceClient(connection: connection, namespace: namespace, sealedSession: sealedSession)
     }
 
     /// The `MessageSpace` client over this connection (for a `vault` token).

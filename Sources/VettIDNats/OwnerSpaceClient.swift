@@ -9,6 +9,7 @@ import VettIDClient
 public import VettIDCore
 public import VettIDCrypto
 public import VettIDMessaging
+import VettIDSession
 
 /// The app's side of `OwnerSpace.{guid}`: requests to the member's vault and its answers, inside the permissions of
 /// an `app` token (publish `forVault.>`, subscribe `forApp.>` and `eventTypes`).
@@ -26,13 +27,25 @@ public import VettIDMessaging
 public struct OwnerSpaceClient: Sendable {
     /// The member's namespaces.
     public let namespace: VaultNamespace
+    /// The sealed session ``executeHandler(_:payload:timeout:)`` goes through; `nil`: plaintext requests (a
+    /// manager made without one, for tests and tools).
+    public let sealedSession: VaultSessionChannel?
     let connection: NatsConnection
     let clock: any WallClock
 
     /// Creates a client over `connection` (``NatsConnectionManager/ownerSpace()`` does this).
-    public init(connection: NatsConnection, namespace: VaultNamespace, clock: any WallClock = SystemWallClock()) {
+    /// - Parameters:
+    ///   - connection: the manager's connection.
+    ///   - namespace: the member's namespaces.
+    ///   - sealedSession: the member's sealed session; keep one per member and pass it to every client.
+    ///   - clock: the plaintext requests' timestamps.
+    public init(
+        connection: NatsConnection, namespace: VaultNamespace, sealedSession: VaultSessionChannel? = nil,
+        clock: any WallClock = SystemWallClock()
+    ) {
         self.connection = connection
         self.namespace = namespace
+        self.sealedSession = sealedSession
         self.clock = clock
     }
 
@@ -68,12 +81,27 @@ public struct OwnerSpaceClient: Sendable {
 
     /// Runs `handler` (e.g. `.echo`, `.vaultInfo`, or a string literal for a handler this version does not name)
     /// with `payload` in the vault and returns its result.
+    ///
+    /// With a ``sealedSession`` the request and its answer are sealed end to end (see ``VaultSessionChannel``: the
+    /// session is opened and renewed by itself); without one it is a plaintext `execute` request.
     /// - Throws: ``NatsConnectionError`` `vault_error` (with ``NatsConnectionError/vaultError``: `unknown_handler`,
-    ///   `handler_failed`, …) and the errors of ``request(_:timeout:)``.
+    ///   `handler_failed`, …), the errors of ``request(_:timeout:)``, and over a sealed session those of
+    ///   ``VaultSessionChannel/execute(handler:body:namespace:connection:timeout:)``.
     public func executeHandler(_ handler: VaultHandlerID, payload: JSONValue = .null, timeout: Duration? = nil)
         async throws(NatsConnectionError) -> JSONValue
     {
         let handlerID = handler.rawValue
+        if let sealedSession {
+            let response = try await sealedSession.execute(
+                handler: handlerID, body: payload, namespace: namespace, connection: connection, timeout: timeout)
+            switch response {
+            case .success(_, let result):
+                return result
+            case .failure(_, let failure):
+                let error = VaultMessageError(.init(rawValue: failure.code.rawValue), failure.message)
+                throw NatsConnectionError(.vaultError, "The vault refused: \(failure.message)", vaultError: error)
+            }
+        }
         let response = try await request(
             .executeHandler(id: Self.makeID(), handlerID: handlerID, payload: payload, timestamp: timestamp()),
             timeout: timeout)

@@ -5,11 +5,21 @@ public import VettIDClient
 
 extension VettID {
     /// The NATS connection manager of this app: the vault service issues its tokens (with the member's session),
-    /// and they are kept in the same store. Make one and keep it.
-    /// - Parameter configuration: Timing, TLS and reconnection (default: the defaults, logging to the SDK's logger).
-    public func natsManager(configuration: NatsConnectionManager.Configuration? = nil) -> NatsConnectionManager {
+    /// and they are kept in the same store. Its handler requests go over a sealed session with the vault, signed by
+    /// the device key and checked against the vault keys pinned with the credential. Make one and keep it.
+    /// - Parameters:
+    ///   - configuration: Timing, TLS and reconnection (default: the defaults, logging to the SDK's logger).
+    ///   - sessionConfiguration: The sealed session's renewal margin, request validity and suites.
+    public func natsManager(
+        configuration: NatsConnectionManager.Configuration? = nil,
+        sessionConfiguration: VaultSessionChannel.Configuration = .init()
+    ) -> NatsConnectionManager {
         let configuration = configuration ?? NatsConnectionManager.Configuration(logger: self.configuration.logger)
+        let session = VaultSessionChannel(
+            configuration: sessionConfiguration,
+            dependencies: .init(vault: vault, deviceKeyStore: deviceKeyStore))
         return NatsConnectionManager(
-            configuration: configuration, provider: vault, store: NatsCredentialStore(store: store))
+            configuration: configuration, provider: vault, store: NatsCredentialStore(store: store),
+            sealedSession: session)
     }
 }

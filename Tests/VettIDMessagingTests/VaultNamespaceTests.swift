@@ -22,6 +22,32 @@ import VettIDMessaging
         #expect(throws: VaultMessageError.self) { try VaultNamespace(userGUID: bad) }
     }
 
+    @Test func sealedSessionSubjectsAreUnderForVaultAndTheAppMayPublishThem() throws {
+        let namespace = try VaultNamespace(userGUID: guid)
+        #expect(namespace.sessionInit == "OwnerSpace.\(guid).forVault.session")
+        #expect(namespace.sealed(route: "0a1b2c3d") == "OwnerSpace.\(guid).forVault.sealed.0a1b2c3d")
+        let app = NatsPermissionSet.forClient(.app, in: namespace)
+        for subject in [namespace.sessionInit, namespace.sealed(route: "0a1b2c3d")] {
+            #expect(app.publish.contains { Self.matches(pattern: $0, subject: subject) }, "\(subject)")
+        }
+        let other = try VaultNamespace(userGUID: "1b7c9d2e-1f3a-4b5c-8d6e-7f8091a2b3c4")
+        #expect(!app.publish.contains { Self.matches(pattern: $0, subject: other.sessionInit) })
+        // The worker's queue subscription receives both.
+        let workerPattern = try #require(NatsPermissionSet.worker.subscribe.first?.split(separator: " ").first)
+        #expect(Self.matches(pattern: String(workerPattern), subject: namespace.sealed(route: "0a1b2c3d")))
+    }
+
+    /// NATS subject matching: `*` is one token, a final `>` one or more.
+    static func matches(pattern: String, subject: String) -> Bool {
+        let pattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        let subject = subject.split(separator: ".", omittingEmptySubsequences: false)
+        for (index, token) in pattern.enumerated() {
+            if token == ">" { return index == pattern.count - 1 && subject.count > index }
+            guard index < subject.count, token == "*" || token == subject[index] else { return false }
+        }
+        return pattern.count == subject.count
+    }
+
     @Test func permissionsAreExactlyTheDocumentedOnes() throws {
         let namespace = try VaultNamespace(userGUID: guid)
         let app = NatsPermissionSet.forClient(.app, in: namespace)

@@ -98,6 +98,19 @@ public actor CredentialStore {
         return credential
     }
 
+    /// Replaces the stored vault session keys with `keys` in one write, keeping everything else.
+    /// - Throws: ``APIError`` `not_enrolled` without a stored credential, `storage_failed`.
+    @discardableResult
+    public func replaceVaultSessionKeys(_ keys: PinnedVaultKeys) async throws(APIError) -> VaultCredential {
+        await beginWrite()
+        defer { endWrite() }
+        var credential = try await require()
+        guard credential.vaultSessionKeys != keys else { return credential }
+        credential.vaultSessionKeys = keys
+        try await save(credential)
+        return credential
+    }
+
     /// Removes the unused transaction key `id` from the stored package (one write) and returns it.
     /// - Throws: ``APIError`` `not_enrolled`, or `no_transaction_key` when the package does not hold that key.
     public func consumeTransactionKey(id: String) async throws(APIError) -> TransactionKey {

@@ -13,12 +13,22 @@ public struct VaultCredential: Sendable, Hashable, Codable, CustomStringConverti
     public var attestationFormat: DeviceAttestationFormat?
     /// When the package was last replaced.
     public var updatedAt: Date
+    /// The vault identity keys pinned for sealed sessions; `nil` in a credential stored before the SDK kept them
+    /// (the SDK then fetches the set once over the API and stores it).
+    public var vaultSessionKeys: PinnedVaultKeys?
+
+    /// The layout version this SDK writes: 2 adds ``vaultSessionKeys``; an item without a version is 1.
+    public static let storageVersion = 2
 
     /// Creates a stored credential.
-    public init(package: CredentialPackage, attestationFormat: DeviceAttestationFormat?, updatedAt: Date = Date()) {
+    public init(
+        package: CredentialPackage, attestationFormat: DeviceAttestationFormat?, updatedAt: Date = Date(),
+        vaultSessionKeys: PinnedVaultKeys? = nil
+    ) {
         self.package = package
         self.attestationFormat = attestationFormat
         self.updatedAt = updatedAt
+        self.vaultSessionKeys = vaultSessionKeys
     }
 
     /// Whether enrollment attested an App Attest-format key (`apple-appattest` or `software`): the server then
@@ -36,6 +46,8 @@ public struct VaultCredential: Sendable, Hashable, Codable, CustomStringConverti
         case package
         case attestationFormat = "attestation_format"
         case updatedAt = "updated_at"
+        case vaultSessionKeys = "vault_session_keys"
+        case version
     }
 
     /// Decodes the stored item.
@@ -45,6 +57,12 @@ public struct VaultCredential: Sendable, Hashable, Codable, CustomStringConverti
         attestationFormat = try container.decodeIfPresent(String.self, forKey: .attestationFormat).map(
             DeviceAttestationFormat.init(rawValue:))
         updatedAt = try container.decode(Date.self, forKey: .updatedAt)
+        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard (1...Self.storageVersion).contains(version) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container, debugDescription: "stored by a newer SDK (version \(version))")
+        }
+        vaultSessionKeys = try container.decodeIfPresent(PinnedVaultKeys.self, forKey: .vaultSessionKeys)
     }
 
     /// Encodes the stored item.
@@ -53,5 +71,7 @@ public struct VaultCredential: Sendable, Hashable, Codable, CustomStringConverti
         try container.encode(package, forKey: .package)
         try container.encodeIfPresent(attestationFormat?.rawValue, forKey: .attestationFormat)
         try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encodeIfPresent(vaultSessionKeys, forKey: .vaultSessionKeys)
+        try container.encode(Self.storageVersion, forKey: .version)
     }
 }

@@ -146,8 +146,9 @@ public actor VaultEnrollment {
         guard phase == .awaitingFinalize else {
             throw APIError(code: .stepOutOfOrder, description: "The enrollment is not ready to finalize.")
         }
-        let package = try await service.finalize(session: session)
-        let credential = VaultCredential(package: package, attestationFormat: attestationFormat)
+        let (package, vaultSessionKeys) = try await service.finalizeWithVaultKeys(session: session)
+        let credential = VaultCredential(
+            package: package, attestationFormat: attestationFormat, vaultSessionKeys: vaultSessionKeys)
         try await credentialStore.save(credential)
         phase = .completed
         logger.info("Vault enrollment completed")

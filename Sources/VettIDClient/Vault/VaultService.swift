@@ -194,6 +194,16 @@ public final class VaultService: VaultServiceProtocol {
 
     /// Finalizes the session and returns the (validated) package; it does not store it.
     public func finalize(session: EnrollmentSession) async throws(APIError) -> CredentialPackage {
+        try await finalizeWithVaultKeys(session: session).package
+    }
+
+    /// Finalizes the session and returns the (validated) package and the vault session keys to pin; it stores
+    /// neither.
+    /// - Throws: ``APIError``; `invalid_response` for a package of another member or a key set that does not parse
+    ///   strictly (``PinnedVaultKeyError`` as the underlying error).
+    public func finalizeWithVaultKeys(session: EnrollmentSession) async throws(APIError)
+        -> (package: CredentialPackage, vaultSessionKeys: PinnedVaultKeys?)
+    {
         let request = Components.Schemas.EnrollFinalizeRequest(enrollmentSessionId: session.id)
         let body = try await call("enrollFinalize", token: session.token) { client in
             try await client.enrollFinalize(.init(headers: .init(dpop: ""), body: .json(request))).ok.body.json
@@ -204,7 +214,7 @@ public final class VaultService: VaultServiceProtocol {
                 code: .invalidResponse,
                 description: "The credential package belongs to another member than the session.")
         }
-        return package
+        return (package, try Self.pinnedVaultKeys(from: body.vaultSessionKeys))
     }
 
     /// Asks for an `authenticate` action.

@@ -27,6 +27,11 @@ public protocol VaultServiceProtocol: Sendable {
     /// Seals the credential (`enrollFinalize`) and returns the package to store.
     func finalize(session: EnrollmentSession) async throws(APIError) -> CredentialPackage
 
+    /// Seals the credential (`enrollFinalize`) and returns the package and the vault session keys to pin with it.
+    /// The default calls ``finalize(session:)`` and pins no keys (the SDK then fetches them once over the API).
+    func finalizeWithVaultKeys(session: EnrollmentSession) async throws(APIError)
+        -> (package: CredentialPackage, vaultSessionKeys: PinnedVaultKeys?)
+
     /// Asks for a single-use `authenticate` action (`actionRequest`, with a DPoP proof by the enrolled key).
     func actionRequest(userGUID: String, credentialID: String, assertion: VaultActionAssertion?) async throws(APIError)
         -> VaultAction
@@ -53,4 +58,13 @@ public protocol VaultServiceProtocol: Sendable {
 
     /// Revokes a NATS token (`revokeNatsToken`).
     func revokeNatsToken(id: String) async throws(APIError) -> NatsTokenRevocation
+}
+
+extension VaultServiceProtocol {
+    /// Calls ``finalize(session:)``; no vault session keys.
+    public func finalizeWithVaultKeys(session: EnrollmentSession) async throws(APIError)
+        -> (package: CredentialPackage, vaultSessionKeys: PinnedVaultKeys?)
+    {
+        (try await finalize(session: session), nil)
+    }
 }

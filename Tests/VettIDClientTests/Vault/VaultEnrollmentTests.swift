@@ -46,6 +46,9 @@ struct VaultEnrollmentTests {
         #expect(stored.package.ledgerAuthToken.version == 1)
         #expect(stored.package.transactionKeys.map(\.keyID) == ["tk-2", "tk-3", "tk-4"])
         #expect(stored.attestationFormat == .development)
+        // The finalize answer's vault session keys are pinned with the credential.
+        #expect(stored.vaultSessionKeys?.currentKID == "vault-session-1")
+        #expect(stored.vaultSessionKeys?.keys.map(\.jwk.x) == ["axfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5RdiYwpY"])
         let raw = try #require(try await fixture.store.data(forKey: "vettid.vault.credential"))
         #expect(try JSONDecoder().decode(VaultCredential.self, from: raw) == credential)
     }
