@@ -3,6 +3,7 @@
 
 import Foundation
 import NATSClient
+import NIOCore
 import Testing
 import VettIDAPI
 import VettIDClient
@@ -114,6 +115,68 @@ struct NATSSDKLiveTests {
             #expect(lines.contains { $0.contains(tokenID) }, "the capture saw the NATS layer's logs")
             #expect(lines.contains { $0.contains("NATS: state connected") })
             Self.expectNoSecrets(of: [stored], in: lines)
+        }
+    }
+
+    // MARK: 1b. The sealed session against the backend's worker
+
+    @Test @MainActor func theSDKsSealedSessionTalksToTheBackendsWorkerAndATapSeesNoPlaintext() async throws {
+        try await NATSLive.with(tls: true, configure: Self.configure) { live in
+            let log = LogCapture()
+            let device = try await Self.messagingDevice(live, email: "nats-sdk-sealed@example.com", log: log)
+            // The keys pinned at enrollment (finalize's vault_session_keys) are the server's.
+            let pinned = try await device.vault.pinnedVaultKeys()
+            #expect(pinned.currentKID == "vault-session-1")
+            let channel = VaultSessionChannel(
+                dependencies: .init(vault: device.vault, deviceKeyStore: SoftwareDeviceKeyStore(store: device.store)))
+            let manager = NatsConnectionManager(
+                configuration: .init(
+                    tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile), logger: log.logger(label: "nats")
+                ),
+                provider: device.vault, store: NatsCredentialStore(store: device.store), sealedSession: channel)
+            await manager.connect()
+            #expect(manager.state == .connected)
+
+            // A subscriber with rights to every subject of the application account: what a NATS operator sees.
+            let tapUser = try live.server.components.natsTrust.userCredentials(
+                name: "tap", permissions: NatsPermissionSet(publish: [], subscribe: [">"]),
+                issuedAt: Int64(Date().timeIntervalSince1970), expiresAt: nil)
+            let tap = try NATSClient(
+                configuration: .init(
+                    servers: [live.nats.url], auth: .jwt(tapUser.jwt, seed: tapUser.seed),
+                    tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile)))
+            try await tap.connect()
+            let heard = try tap.subscribe(to: ">")
+            try await tap.flush()
+            let captured = Task {
+                var bytes: [UInt8] = []
+                for await message in heard { bytes += Array(message.payload.readableBytesView) }
+                return bytes
+            }
+
+            let secret = "sealed all the way 0451"
+            let vault = try manager.ownerSpace()
+            let payload: JSONValue = .object([("secret", .string(secret))])
+            #expect(try await vault.executeHandler("echo", payload: payload) == payload)
+            #expect(try await vault.executeHandler("echo", payload: .string("twice")) == .string("twice"))
+            let unknown = await Self.natsError { () async throws(NatsConnectionError) in
+                try await vault.executeHandler("launch.rockets")
+            }
+            #expect(unknown?.code == .vaultError)
+            #expect(unknown?.vaultError?.code == .unknownHandler)
+            #expect(await channel.handshakeCount == 1, "one handshake, then every request on the session")
+            let served = live.server.components.vaultWorkers.reduce(UInt64(0)) { $0 + $1.statistics.sealedRequests }
+            #expect(served == 3, "the backend's workers answered the three requests sealed")
+
+            try await Task.sleep(for: .milliseconds(200))
+            heard.unsubscribe()
+            let bytes = await captured.value
+            #expect(bytes.count > 1_500, "the tap heard the handshake and the envelopes")
+            for needle in [secret, "echo", "launch.rockets", "handler"] {
+                #expect(bytes.firstRange(of: Array(needle.utf8)) == nil, "'\(needle)' travels in the clear")
+            }
+            await tap.close()
+            await manager.disconnect()
         }
     }
 
