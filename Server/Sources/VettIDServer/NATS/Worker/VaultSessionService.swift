@@ -10,8 +10,8 @@ public import VettIDMessaging
 public import VettIDSession
 
 /// Answers sealed-session inits and envelopes (docs/protocol.md §7.3) for every worker connection of one server
-/// process: one ``SessionResponder`` (with its nonce cache and this process's ``SessionRoute``) and one
-/// ``SealedSessionTable``, so any worker connection of the process answers any of its sessions.
+/// process: one `SessionResponder` (with its nonce cache and this process's `SessionRoute`) and one
+/// `SealedSessionTable`, so any worker connection of the process answers any of its sessions.
 ///
 /// Build one per process and give it to each ``VaultWorker``; never a global. Its answers are bytes to publish on
 /// the request's reply subject: a handshake response, a sealed answer, or a plaintext `SessionRefusal`.
