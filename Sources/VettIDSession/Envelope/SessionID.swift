@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCrypto
+
 // The 16 random bytes that name a session in the handshake response and in every envelope header.
 
 /// A session's id: 16 random bytes chosen by the vault.

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import VettIDCrypto
+
 // Which vault instance holds a session: the first bytes of its id, and the last token of its request subject.
 
 /// The vault instance (server process) that answered a session's handshake and holds the session: the first

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 public import Logging
 import SQLKit
+import VettIDCrypto
 
 /// A backup of one deployment: the secrets of its data directory (master key, access-token key, key ring, NATS
 /// trust) and, on SQLite, a consistent copy of the database taken while the server runs (`VACUUM INTO`). A

@@ -3,6 +3,7 @@
 
 import Crypto
 import SQLKit
+import VettIDCrypto
 
 /// Attestation challenges in the SQL store: issued with a purpose and an expiry, consumed exactly once.
 ///

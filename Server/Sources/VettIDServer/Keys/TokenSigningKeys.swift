@@ -74,19 +74,8 @@ public final class TokenSigningKeys: Sendable {
     static func privateKey(_ purpose: Purpose, generation: KeyRing.Generation, keys: ServerKeys) throws
         -> P256.Signing.PrivateKey
     {
-        guard let secret = generation.secret else {
-            switch purpose {
-            case .access: return keys.accessTokenSigningKey
-            case .gate, .vault:
-                return try P256.Signing.PrivateKey(
-                    rawRepresentation: keys.derivedKey(purpose: "\(purpose.rawValue)-token-signing")
-                        .withUnsafeBytes { Array($0) })
-            }
-        }
-        let derived = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: secret), info: Array("vettid/\(purpose.rawValue)-token-signing".utf8),
-            outputByteCount: 32)
-        return try P256.Signing.PrivateKey(rawRepresentation: derived.withUnsafeBytes { Array($0) })
+        if generation.secret == nil, purpose == .access { return keys.accessTokenSigningKey }
+        return try derivedSigningKey(label: "\(purpose.rawValue)-token-signing", generation: generation, keys: keys)
     }
 
     private static func snapshot(of ring: KeyRing, keys: ServerKeys) async throws -> Snapshot {
@@ -115,7 +104,14 @@ public final class TokenSigningKeys: Sendable {
     static func vaultSessionPrivateKey(generation: KeyRing.Generation, keys: ServerKeys) throws
         -> P256.Signing.PrivateKey
     {
-        let label = "vault-session-signing"
+        try derivedSigningKey(label: "vault-session-signing", generation: generation, keys: keys)
+    }
+
+    /// The P-256 key `label` names in `generation`: HKDF-SHA256 of the generation's secret with
+    /// `info = "vettid/<label>"`, or for generation 1 the master key's derived key of that label.
+    private static func derivedSigningKey(label: String, generation: KeyRing.Generation, keys: ServerKeys) throws
+        -> P256.Signing.PrivateKey
+    {
         let secret =
             generation.secret.map {
                 HKDF<SHA256>.deriveKey(

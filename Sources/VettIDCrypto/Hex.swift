@@ -1,10 +1,24 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// Hex helpers for vectors.
-enum Hex {
-    /// The bytes of a hex string (two digits a byte, either case); nil for anything else.
-    static func decode(_ text: String) -> [UInt8]? {
+// Lowercase hexadecimal: session ids and routes, token ids and hashes the server stores, test vectors.
+
+/// Hexadecimal text of bytes, two lowercase digits a byte.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Lowercase hex, two digits a byte.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The bytes of `text` (two digits a byte, either case); nil for an odd length or any other character.
+    public static func decode(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -16,17 +30,6 @@ enum Hex {
             index += 2
         }
         return bytes
-    }
-
-    /// Lowercase hex, two digits a byte.
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private static func value(_ digit: UInt8) -> UInt8? {
