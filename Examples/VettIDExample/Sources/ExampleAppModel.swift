@@ -23,8 +23,8 @@ final class ExampleAppModel {
     let natsManager: NatsConnectionManager?
     /// The background jobs of the signed-in member (vault sync, NATS token refresh).
     private var backgroundJobs: (vault: VaultRefreshTask, nats: NatsTokenRefreshTask)?
-    /// The sheet on screen: the vault status, or an enrollment in progress. One `sheet(item:)` shows either, so
-    /// going from the vault sheet to enrollment replaces one sheet by the other.
+    /// The sheet on screen: the vault status, the member's secrets, or an enrollment in progress. One
+    /// `sheet(item:)` shows each, so going from the vault sheet to enrollment replaces one sheet by the other.
     var sheet: ExampleSheet?
     /// The server a typed invitation code is redeemed at.
     let serverURL: URL
@@ -100,6 +100,13 @@ final class ExampleAppModel {
                 manualEntryOrigin: serverURL))
     }
 
+    /// Opens the member's secrets: a new view model each time, so nothing of a closed screen (a value shown, the
+    /// add form, another member's list) is kept.
+    func openSecrets() {
+        guard case .success(let vettid) = vettid else { return }
+        sheet = .secrets(SecretsViewModel(service: vettid.vault))
+    }
+
     /// At launch (also a background launch, where no view appears): restores the stored session and, when a
     /// member is signed in, attaches the background jobs, so a refresh launch finds them attached.
     func launch() async {
@@ -127,12 +134,15 @@ final class ExampleAppModel {
 enum ExampleSheet: Identifiable {
     /// The vault status screen.
     case vaultStatus
+    /// The member's secrets (over the sealed session the messaging set-up opened).
+    case secrets(SecretsViewModel)
     /// An enrollment.
     case enrollment(EnrollmentViewModel)
 
     var id: String {
         switch self {
         case .vaultStatus: "vault-status"
+        case .secrets(let model): "secrets-\(ObjectIdentifier(model).hashValue)"
         case .enrollment(let model): "enrollment-\(ObjectIdentifier(model).hashValue)"
         }
     }

@@ -29,7 +29,8 @@ struct RootView: View {
     }
 }
 
-/// The home tab (vault card, messaging line) and the account tab; the vault status and enrollment sheet.
+/// The home tab (vault card, secrets, messaging line) and the account tab; the vault status, secrets and enrollment
+/// sheets.
 struct SignedInView: View {
     @Bindable var model: ExampleAppModel
     let vettid: VettID
@@ -45,6 +46,11 @@ struct SignedInView: View {
                 List {
                     if let vaultStatus = model.vaultStatus {
                         VaultStatusCard(vaultStatus.card) { model.sheet = .vaultStatus }
+                    }
+                    Button {
+                        model.openSecrets()
+                    } label: {
+                        Label("Secrets", systemImage: "key.fill")
                     }
                     if let natsSetup = model.natsSetup {
                         NatsConnectionStatusView(
@@ -73,6 +79,10 @@ struct SignedInView: View {
                             onEnroll: { model.startEnrollment() },
                             onSignIn: { Task { await model.signOut() } })
                     }
+                }
+            case .secrets(let secrets):
+                NavigationStack {
+                    SecretsView(model: secrets)
                 }
             case .enrollment(let enrollment):
                 EnrollmentView(model: enrollment) { model.sheet = nil }

@@ -5,7 +5,7 @@ import SwiftUI
 import VettIDClient
 
 /// The example app: sign in or register, enroll the device into the member's vault, see the vault and messaging
-/// status, sync, sign out. It talks to a local `vettid server` unless `VETTID_SERVER_URL` says otherwise.
+/// status, sync, keep secrets in the vault, sign out. It talks to a local `vettid server` unless `VETTID_SERVER_URL` says otherwise.
 @main
 struct VettIDExampleApp: App {
     @State private var model: ExampleAppModel

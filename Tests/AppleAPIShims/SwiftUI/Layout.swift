@@ -64,6 +64,8 @@ public struct Font: Hashable, Sendable {
     public static var title2: Font { _shimUnavailable() }
     /// https://developer.apple.com/documentation/swiftui/font/title3
     public static var title3: Font { _shimUnavailable() }
+    /// https://developer.apple.com/documentation/swiftui/font/body
+    public static var body: Font { _shimUnavailable() }
     /// https://developer.apple.com/documentation/swiftui/font/headline
     public static var headline: Font { _shimUnavailable() }
     /// https://developer.apple.com/documentation/swiftui/font/caption

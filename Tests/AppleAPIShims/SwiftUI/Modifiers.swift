@@ -106,6 +106,10 @@ extension View {
     }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityhidden(_:)
     nonisolated public func accessibilityHidden(_ hidden: Bool) -> some View { _shimUnavailable(_ModifiedView.self) }
+    /// https://developer.apple.com/documentation/swiftui/view/privacysensitive(_:) (iOS 15.0+)
+    nonisolated public func privacySensitive(_ sensitive: Bool = true) -> some View {
+        _shimUnavailable(_ModifiedView.self)
+    }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityaddtraits(_:)
     nonisolated public func accessibilityAddTraits(_ traits: AccessibilityTraits) -> some View {
         _shimUnavailable(_ModifiedView.self)
