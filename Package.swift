@@ -230,7 +230,7 @@ let package = Package(
         // @Observable @MainActor view models over pure state machines (sign-in, enrollment, vault auth and status).
         .target(
             name: "VettIDViewModels",
-            dependencies: ["VettIDCore", "VettIDClient"],
+            dependencies: ["VettIDCore", "VettIDClient", "VettIDMessaging"],
             swiftSettings: swiftSettings
         ),
         // The messaging status line's presentation (over VettIDNats's set-up and connection states).

@@ -19,6 +19,10 @@ public protocol WallClock: Sendable {
 extension WallClock {
     /// The current time as whole Unix seconds, rounded down: how tokens (`iat`, `exp`) and the store keep time.
     public func unixSeconds() -> Int64 { UnixSeconds.from(now()) }
+
+    /// The current time as whole milliseconds since 1970, rounded down: the time of vault messages and of what the
+    /// vault stores for a member.
+    public func unixMilliseconds() -> Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
 /// The system's clock.

@@ -31,3 +31,24 @@ extension VaultMessageError.Code {
     /// The vault could not answer (its store failed, …).
     public static let unavailable = Self(rawValue: "vault_unavailable")
 }
+
+extension VaultMessageError.Code {
+    /// A handler's request is not the payload it takes (a member missing or of the wrong type).
+    public static let invalidPayload = Self(rawValue: "invalid_payload")
+    /// The handler touches the member's data and runs only for a request sealed in a session (§7.3).
+    public static let sealedSessionRequired = Self(rawValue: "sealed_session_required")
+    /// No secret has this name.
+    public static let secretNotFound = Self(rawValue: "secret_not_found")
+    /// The secret name is empty, too long, or has control characters.
+    public static let invalidSecretName = Self(rawValue: "invalid_secret_name")
+    /// The secret value is larger than the vault keeps.
+    public static let secretTooLarge = Self(rawValue: "secret_too_large")
+    /// The member keeps as many secrets, or as many bytes, as the vault allows.
+    public static let secretLimitReached = Self(rawValue: "secret_limit_reached")
+    /// The request's `expected_version` is not the stored one (another device changed it meanwhile).
+    public static let versionConflict = Self(rawValue: "version_conflict")
+    /// Reading a secret value needs a vault authentication of this device within the vault's window.
+    public static let vaultAuthenticationRequired = Self(rawValue: "vault_authentication_required")
+    /// A profile field name or value is not allowed, or there are too many fields.
+    public static let invalidProfile = Self(rawValue: "invalid_profile")
+}

@@ -12,10 +12,43 @@ public struct VaultEventType: Sendable, Hashable {
     public let handlerID: String
     /// What the handler does, for people.
     public let description: String
+    /// The request's JSON members, for people; `nil` when the vault did not say.
+    public let request: String?
+    /// The result's JSON members, for people; `nil` when the vault did not say.
+    public let result: String?
+    /// Whether the vault runs the handler only for a sealed request.
+    public let sealedOnly: Bool
 
-    public init(handlerID: String, description: String) {
+    public init(
+        handlerID: String, description: String, request: String? = nil, result: String? = nil,
+        sealedOnly: Bool = false
+    ) {
         self.handlerID = handlerID
         self.description = description
+        self.request = request
+        self.result = result
+        self.sealedOnly = sealedOnly
+    }
+
+    /// The catalogue entry's JSON form.
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("handler_id", .string(handlerID)), ("description", .string(description)),
+        ]
+        if let request { members.append(("request", .string(request))) }
+        if let result { members.append(("result", .string(result))) }
+        members.append(("sealed_only", .bool(sealedOnly)))
+        return .object(members)
+    }
+
+    /// Reads a catalogue entry; `nil` without a string `handler_id`.
+    init?(json item: JSONValue) {
+        guard let id = item["handler_id"]?.stringValue else { return nil }
+        var sealedOnly = false
+        if case .bool(let value)? = item["sealed_only"] { sealedOnly = value }
+        self.init(
+            handlerID: id, description: item["description"]?.stringValue ?? "", request: item["request"]?.stringValue,
+            result: item["result"]?.stringValue, sealedOnly: sealedOnly)
     }
 }
 
@@ -123,9 +156,7 @@ public enum VaultResponse: Sendable, Hashable {
                 (
                     "event_types",
                     .array(
-                        types.map {
-                            .object([("handler_id", .string($0.handlerID)), ("description", .string($0.description))])
-                        })
+                        types.map(\.json))
                 ))
             timestamp = time
         case .error(_, let error, let time):
@@ -184,10 +215,7 @@ public enum VaultResponse: Sendable, Hashable {
             guard case .array(let items)? = json["event_types"] else {
                 throw VaultMessageError(.missingField, "event_types must be an array")
             }
-            let types = items.compactMap { item -> VaultEventType? in
-                guard let id = item["handler_id"]?.stringValue else { return nil }
-                return VaultEventType(handlerID: id, description: item["description"]?.stringValue ?? "")
-            }
+            let types = items.compactMap(VaultEventType.init(json:))
             return .eventTypes(requestID: requestID, types: types, timestamp: timestamp)
         case "error":
             return .error(requestID: requestID, try error(), timestamp: timestamp)

@@ -171,5 +171,5 @@ public struct OwnerSpaceClient: Sendable {
 
     static func makeID() -> String { UUID().uuidString.lowercased() }
 
-    private func timestamp() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded()) }
+    private func timestamp() -> Int64 { clock.unixMilliseconds() }
 }

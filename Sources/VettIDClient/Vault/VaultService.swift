@@ -48,6 +48,9 @@ public final class VaultService: VaultServiceProtocol {
     /// refreshed with the rotating refresh token, so they work in the background for as long as the member
     /// stays signed in; the vault password is then needed only to authenticate to the vault.
     public let memberSession: APIClient?
+    /// The connection ``secrets`` and ``profile`` run their handlers over (`vettid.natsManager()` attaches its
+    /// manager).
+    public let handlerLink = VaultHandlerLink()
     let proofProvider: DeviceDPoPProofProvider
 
     /// Creates a service. Nothing is sent or read until the first call.

@@ -84,7 +84,7 @@ public struct PendingSessionHandshake: Sendable {
                 signature: response.vaultSignature,
                 for: SessionKeySchedule.responseSignatureInput(transcriptHash: transcriptHash), publicKey: vaultKey)
         else { throw SessionError(.badVaultSignature, "the vault signature does not verify over the transcript") }
-        guard response.expiresAtMilliseconds > clock.unixMilliseconds else {
+        guard response.expiresAtMilliseconds > clock.sessionMilliseconds else {
             throw SessionError(.staleHandshake, "the session's expires_at has already passed")
         }
         let info = SessionKeySchedule.hpkeInfo(initHash: SessionKeySchedule.initHash(initBytes))

@@ -47,7 +47,7 @@ public final class SealedSessionClient: Sendable, CustomStringConvertible {
 
     /// Whether a request sealed now, valid for `margin`, would still be inside the session's lifetime and limit.
     public func isUsable(margin: Duration = .zero) -> Bool {
-        remainingRequests > 0 && clock.unixMilliseconds + margin.wholeMilliseconds < expiresAtMilliseconds
+        remainingRequests > 0 && clock.sessionMilliseconds + margin.wholeMilliseconds < expiresAtMilliseconds
     }
 
     /// Seals a request to `handler` with the next sequence number and a fresh id.
@@ -60,7 +60,7 @@ public final class SealedSessionClient: Sendable, CustomStringConvertible {
     public func sealRequest(
         handler: String, body: JSONValue, validFor: Duration = .seconds(30)
     ) throws(SessionError) -> SealedRequest {
-        let now = clock.unixMilliseconds
+        let now = clock.sessionMilliseconds
         let exp = now + validFor.wholeMilliseconds
         let request = try SessionInnerRequest(
             id: Self.uuid(random.bytes(16)), handler: handler, body: body,
@@ -75,7 +75,7 @@ public final class SealedSessionClient: Sendable, CustomStringConvertible {
         guard inner.count <= channel.padding.maxInnerLength else {
             throw SessionError(.messageTooLarge, "the request's \(inner.count) bytes exceed the session's limit")
         }
-        guard clock.unixMilliseconds < expiresAtMilliseconds else {
+        guard clock.sessionMilliseconds < expiresAtMilliseconds else {
             throw SessionError(.sessionExpired, "the session's lifetime has passed")
         }
         let limit = UInt64(maxMessages)

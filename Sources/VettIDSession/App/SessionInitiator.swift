@@ -63,7 +63,7 @@ public struct SessionInitiator: Sendable {
         var keys: [SessionEphemeralKey] = []
         for suite in suites { keys.append(try SessionEphemeralKey.generate(suite: suite, random: random)) }
         return try await start(
-            ephemeralKeys: keys, nonce: random.bytes(32), timestampMilliseconds: clock.unixMilliseconds)
+            ephemeralKeys: keys, nonce: random.bytes(32), timestampMilliseconds: clock.sessionMilliseconds)
     }
 
     /// Builds and signs an init from given ephemeral keys (one per offer, in preference order), nonce and time: the

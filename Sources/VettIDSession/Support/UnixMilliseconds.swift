@@ -12,11 +12,8 @@ import VettIDCore
 // The protocol's time unit: whole Unix milliseconds (`timestamp_ms`, `expires_at_ms`, `exp`).
 
 extension WallClock {
-    /// The current time as whole Unix milliseconds, rounded down (0 before 1970).
-    var unixMilliseconds: UInt64 {
-        let milliseconds = (now().timeIntervalSince1970 * 1000).rounded(.down)
-        return milliseconds <= 0 ? 0 : UInt64(milliseconds)
-    }
+    /// The current time as whole Unix milliseconds, rounded down, unsigned as the wire has it (0 before 1970).
+    var sessionMilliseconds: UInt64 { UInt64(max(0, unixMilliseconds())) }
 }
 
 extension Duration {

@@ -57,7 +57,7 @@ public actor SealedSessionTable {
 
     /// Holds `session` (see ``SealedSessionStore/insert(_:nowMilliseconds:)`` for what is dropped).
     public func insert(_ session: SealedSession) {
-        for id in store.insert(session, nowMilliseconds: clock.unixMilliseconds) { wakeWaiters(id) }
+        for id in store.insert(session, nowMilliseconds: clock.sessionMilliseconds) { wakeWaiters(id) }
     }
 
     /// Drops the session with `id`; requests waiting in it are refused `unknown_session`.
@@ -79,7 +79,7 @@ public actor SealedSessionTable {
     /// ``SealedSessionStore/open(_:memberGUID:nowMilliseconds:now:)``'s. A request above a gap of sequence numbers
     /// waits here up to ``Configuration/reorderWait``.
     public func open(_ bytes: [UInt8], memberGUID: String) async -> SealedRequestOutcome {
-        var step = store.open(bytes, memberGUID: memberGUID, nowMilliseconds: clock.unixMilliseconds, now: .now)
+        var step = store.open(bytes, memberGUID: memberGUID, nowMilliseconds: clock.sessionMilliseconds, now: .now)
         while true {
             switch step {
             case .finished(let outcome, let advanced):
@@ -87,7 +87,7 @@ public actor SealedSessionTable {
                 return outcome
             case .waiting(let pending, let deadline):
                 await wait(in: pending.sessionID, until: deadline)
-                step = store.resume(pending, nowMilliseconds: clock.unixMilliseconds, now: .now)
+                step = store.resume(pending, nowMilliseconds: clock.sessionMilliseconds, now: .now)
             }
         }
     }

@@ -87,7 +87,7 @@ public struct SessionResponder: Sendable {
         guard let offer = sessionInit.offers.first(where: { configuration.suites.contains($0.suite) }) else {
             throw SessionError(.noCommonSuite, "none of the offered suites is supported")
         }
-        let now = clock.unixMilliseconds
+        let now = clock.sessionMilliseconds
         let skew = configuration.clockSkew.wholeMilliseconds
         let timestamp = sessionInit.timestampMilliseconds
         guard timestamp <= now || timestamp - now <= skew, timestamp >= now || now - timestamp <= skew else {
@@ -109,7 +109,7 @@ public struct SessionResponder: Sendable {
     public func accept(
         _ checked: CheckedSessionInit, identity: VaultIdentityKey
     ) throws(SessionError) -> SessionAcceptance {
-        let now = clock.unixMilliseconds
+        let now = clock.sessionMilliseconds
         guard nonces.insert(checked.sessionInit.nonce, nowMilliseconds: now) else {
             throw SessionError(.handshakeReplay, "this init's nonce was already used")
         }

@@ -88,6 +88,7 @@ private struct Controllers {
         portal = PortalController(
             auth: components.auth, lifecycle: components.vaultLifecycle, nats: components.nats,
             invitations: invitations, securityEvents: SecurityEventRepository(store: components.store),
+            accessLog: VaultAccessLogRepository(store: components.store),
             keys: components.keys, origin: components.origin,
             passwordPolicy: components.configuration.passwordPolicy, clock: components.clock)
     }

@@ -55,6 +55,8 @@ public struct ServerComponents: Sendable {
     let nats: NATSCredentialService
     /// The sealed sessions of this process, shared by its vault workers (told about revoked devices).
     let vaultSessions: VaultSessionService
+    /// Records every vault handler call (run as a service of the server's group).
+    public let vaultAccessLog: VaultAccessLog
     /// The vault workers this process runs (none without `nats_url`).
     public let vaultWorkers: [VaultWorker]
     /// The metrics `/metrics` renders.
@@ -159,6 +161,9 @@ public struct ServerComponents: Sendable {
         }
         vaultLifecycle.deviceRevoked = dropSessions
         enrollment.devicesRevoked = dropSessions
+        let accessLog = VaultAccessLog(
+            repository: VaultAccessLogRepository(store: store), clock: clock,
+            logger: logger)
         return ServerComponents(
             configuration: configuration, store: store, separateReplayStore: replayStore, keys: keys,
             signingKeys: signingKeys, sealingKeys: sealingKeys,
@@ -179,10 +184,13 @@ public struct ServerComponents: Sendable {
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
                 publisher: natsPublisher, logger: logger),
             vaultSessions: sessions,
+            vaultAccessLog: accessLog,
             vaultWorkers: try VaultWorkerPool.make(
                 configuration: configuration.nats, trust: natsTrust,
                 services: VaultHandlerServices(
-                    store: store, status: VaultWorkerPool.statusLookup(vaultLifecycle), clock: clock),
+                    store: store, status: VaultWorkerPool.statusLookup(vaultLifecycle), clock: clock,
+                    sealingKeys: sealingKeys, secretReadWindow: configuration.vault.secretReadWindow,
+                    accessLog: accessLog),
                 sessions: sessions, metrics: metrics, logger: logger),
             metrics: metrics
         )

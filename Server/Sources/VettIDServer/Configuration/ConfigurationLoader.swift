@@ -35,6 +35,7 @@ public struct ConfigurationLoader: Sendable {
         "gate_proxy_max_body_bytes", "gate_upstream_connect_timeout_seconds", "gate_upstream_read_timeout_seconds",
         "gate_upstream_max_connections",
         "enrollment_require_attestation", "enrollment_session_ttl_seconds", "vault_action_ttl_seconds",
+        "vault_secret_read_window_seconds",
         "vault_session_ttl_seconds", "vault_max_failed_attempts", "rate_limit_enroll_per_minute",
         "rate_limit_action_per_minute", "rate_limit_account_failures_ceiling",
         "nats_url", "nats_public_url", "nats_ca_file", "nats_app_token_ttl_seconds", "nats_vault_token_ttl_seconds",
@@ -252,6 +253,7 @@ public struct ConfigurationLoader: Sendable {
         case "enrollment_require_attestation": c.vault.requireAttestation = try bool()
         case "enrollment_session_ttl_seconds": c.vault.enrollmentSessionLifetime = .seconds(try int(60...86_400))
         case "vault_action_ttl_seconds": c.vault.actionLifetime = .seconds(try int(10...3_600))
+        case "vault_secret_read_window_seconds": c.vault.secretReadWindow = .seconds(try int(10...86_400))
         case "vault_session_ttl_seconds": c.vault.sessionLifetime = .seconds(try int(60...86_400))
         case "vault_max_failed_attempts": c.vault.maxFailedAttempts = try int(1...100)
         case "rate_limit_enroll_per_minute":

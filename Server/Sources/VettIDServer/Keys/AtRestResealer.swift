@@ -40,6 +40,10 @@ public struct AtRestResealer: Sendable {
             table: "transaction_keys", keyColumn: "key_id", column: "sealed_private_key",
             purpose: "transaction-key-at-rest", labelColumns: []
         ) { key, _ in TransactionKeyRepository.label(key) },
+        SealedColumn(
+            table: "vault_data_keys", keyColumn: "user_id", column: "sealed_key",
+            purpose: VaultDataKeyRepository.purpose, labelColumns: []
+        ) { key, _ in VaultDataKeyRepository.label(key) },
     ]
 
     let store: any SQLStore

@@ -21,7 +21,9 @@ public final class SealingKeys: Sendable {
     }
 
     /// What the server seals, each under its own key.
-    static let purposes = ["transaction-key-at-rest", "credential-key-at-rest"]
+    static let purposes = [
+        "transaction-key-at-rest", "credential-key-at-rest", VaultDataKeyRepository.purpose,
+    ]
 
     private let master: ServerKeys
     private let clock: any WallClock

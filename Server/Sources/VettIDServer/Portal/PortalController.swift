@@ -38,13 +38,15 @@ struct PortalController: Sendable {
     ///   - nats: The member's NATS account and tokens.
     ///   - invitations: Device invitations.
     ///   - securityEvents: The member's security events.
+    ///   - accessLog: The member's vault access log.
     ///   - keys: The master key the portal's cookie, CSRF and invitation-reference keys are derived from.
     ///   - origin: Where browsers reach this server (cookie flags, invitation links).
     ///   - passwordPolicy: The password rules the registration page states.
     ///   - clock: The time cookies and invitations expire by.
     init(
         auth: AuthService, lifecycle: VaultLifecycleService, nats: NATSCredentialService,
-        invitations: InvitationService, securityEvents: SecurityEventRepository, keys: ServerKeys,
+        invitations: InvitationService, securityEvents: SecurityEventRepository, accessLog: VaultAccessLogRepository,
+        keys: ServerKeys,
         origin: PublicOrigin, passwordPolicy: PasswordPolicy, clock: any WallClock
     ) {
         let secure = Self.needsSecureCookies(origin: origin.url)
@@ -66,7 +68,8 @@ struct PortalController: Sendable {
             invitations: invitations, references: references, clock: clock, invitation: invitation,
             responder: responder)
         messaging = PortalMessagingPage(nats: nats, responder: responder)
-        security = PortalSecurityPage(securityEvents: securityEvents, responder: responder)
+        security = PortalSecurityPage(
+            securityEvents: securityEvents, accessLog: accessLog, lifecycle: lifecycle, responder: responder)
     }
 
     /// `Secure` cookies everywhere except plain HTTP on a loopback address (where browsers would drop them).

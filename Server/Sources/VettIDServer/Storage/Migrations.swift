@@ -238,5 +238,47 @@ enum Migrations {
                 "CREATE INDEX security_events_user_idx ON security_events(user_id, occurred_at_ms)",
             ]
         },
+        Migration(version: 11, name: "vault data: data keys, secrets, profiles, access log") { engine in
+            [
+                """
+                CREATE TABLE vault_data_keys (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    sealed_key TEXT NOT NULL,
+                    created_at \(engine.bigint) NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE vault_secrets (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    name_id TEXT NOT NULL,
+                    version \(engine.bigint) NOT NULL,
+                    size INTEGER NOT NULL,
+                    sealed TEXT NOT NULL,
+                    updated_at_ms \(engine.bigint) NOT NULL,
+                    PRIMARY KEY (user_id, name_id)
+                )
+                """,
+                """
+                CREATE TABLE vault_profiles (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    version \(engine.bigint) NOT NULL,
+                    sealed TEXT NOT NULL,
+                    updated_at_ms \(engine.bigint) NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE vault_access_log (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    device_jkt TEXT,
+                    handler_id TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    occurred_at_ms \(engine.bigint) NOT NULL
+                )
+                """,
+                "CREATE INDEX vault_access_log_user_idx ON vault_access_log(user_id, occurred_at_ms)",
+                "CREATE INDEX vault_access_log_time_idx ON vault_access_log(occurred_at_ms)",
+            ]
+        },
     ]
 }

@@ -43,6 +43,8 @@ public final class SQLiteStore: SQLStore {
         try await sql.raw("PRAGMA synchronous=\(unsafeRaw: durability.rawValue)").run()
         try await sql.raw("PRAGMA foreign_keys=ON").run()
         try await sql.raw("PRAGMA busy_timeout=5000").run()
+        // A deleted row's bytes are overwritten, not left in free pages: a deleted secret is gone from the file.
+        try await sql.raw("PRAGMA secure_delete=ON").run()
         return store
     }
 

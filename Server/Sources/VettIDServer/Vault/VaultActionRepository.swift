@@ -62,6 +62,19 @@ struct VaultActionRepository: Sendable {
         return action.usedAt != nil ? .used(action) : .expired
     }
 
+    /// When the device `deviceJKT` last authenticated to the member's vault successfully (Unix seconds), through a
+    /// credential that is not revoked; `nil` if never. A successful auth execute is the one that recorded a result.
+    func lastAuthentication(memberID: String, deviceJKT: String, on db: any SQLDatabase) async throws -> Int64? {
+        try await db.raw(
+            """
+            SELECT MAX(a.used_at) AS at FROM vault_actions a
+            JOIN vault_credentials c ON c.credential_id = a.credential_id
+            WHERE c.user_id = \(bind: memberID) AND a.device_jkt = \(bind: deviceJKT) AND a.result IS NOT NULL
+                AND c.revoked_at IS NULL
+            """
+        ).first()?.decode(column: "at", as: Int64?.self)
+    }
+
     private static func decode(_ row: any SQLRow) throws -> VaultAction {
         VaultAction(
             id: try row.decode(column: "id", as: String.self),

@@ -26,6 +26,8 @@ public struct VaultConfiguration: Sendable, Equatable {
     public var enrollmentStartsPerIP: RateLimiter.Rule
     /// Action requests per credential.
     public var actionsPerCredential: RateLimiter.Rule
+    /// How recent a device's vault authentication must be for it to read a secret value (`secret.get`).
+    public var secretReadWindow: Duration
 
     /// Creates a configuration with the documented defaults.
     public init(
@@ -37,7 +39,8 @@ public struct VaultConfiguration: Sendable, Equatable {
         transactionKeyPoolSize: Int = 20,
         transactionKeyRefillThreshold: Int = 10,
         enrollmentStartsPerIP: RateLimiter.Rule = .init(capacity: 10, window: .seconds(60)),
-        actionsPerCredential: RateLimiter.Rule = .init(capacity: 10, window: .seconds(60))
+        actionsPerCredential: RateLimiter.Rule = .init(capacity: 10, window: .seconds(60)),
+        secretReadWindow: Duration = .seconds(300)
     ) {
         self.requireAttestation = requireAttestation
         self.enrollmentSessionLifetime = enrollmentSessionLifetime
@@ -48,5 +51,6 @@ public struct VaultConfiguration: Sendable, Equatable {
         self.transactionKeyRefillThreshold = transactionKeyRefillThreshold
         self.enrollmentStartsPerIP = enrollmentStartsPerIP
         self.actionsPerCredential = actionsPerCredential
+        self.secretReadWindow = secretReadWindow
     }
 }

@@ -230,13 +230,13 @@ struct NATSWorkerLiveTests {
                     == .handlerResult(
                         requestID: "ec-1", handlerID: "echo", result: .success(payload), timestamp: Support.timestamp))
 
+            // vault.info is sealed-only: over plaintext NATS it is refused (the sealed path is SealedSessionLiveTests').
             let info = try await ask(client, namespace, .execute, Support.execute("vault.info", .null, id: "in-1"))
-            guard case .handlerResult("in-1", "vault.info", .success(let summary), _) = info else {
-                Issue.record("expected vault.info, got \(info)")
+            guard case .handlerResult("in-1", "vault.info", .failure(let refusal), _) = info else {
+                Issue.record("expected a refused vault.info, got \(info)")
                 return
             }
-            #expect(summary["vault_status"] == .string("active"))
-            #expect(summary["transaction_keys_remaining"] == .integer(12))
+            #expect(refusal.code == .sealedSessionRequired)
 
             let types = try await ask(client, namespace, .eventTypes, Support.eventTypes(id: "et-1"))
             guard case .eventTypes("et-1", let list, _) = types else {

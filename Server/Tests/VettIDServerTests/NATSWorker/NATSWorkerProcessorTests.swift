@@ -274,19 +274,28 @@ import VettIDTestSupport
         #expect(error.code == .payloadTooLarge)
     }
 
-    @Test func vaultInfoReportsTheMembersVault() async throws {
-        let namespace = try Support.namespace()
+    /// `vault.info` is sealed-only: a plaintext request is refused before the handler runs (the store is not asked).
+    @Test func aPlaintextRequestForASealedOnlyHandlerIsRefusedUnrun() async throws {
         let asked = GUIDRecorder()
         let processor = try Support.processor(status: { guid in
             asked.record(guid)
             return ("enrolled", 5)
         })
-        let (outcome, _) = await run(
-            processor, subject: namespace.forVault(.execute), body: Support.execute("vault.info", .null))
-        guard case .handlerResult(_, "vault.info", .success(let info), _) = try single(outcome).response else {
-            Issue.record("expected a vault.info result, got \(String(describing: outcome.response))")
-            return
-        }
+        let (error, _, _) = try await handlerFailure("vault.info", processor: processor)
+        #expect(error.code == .sealedSessionRequired)
+        #expect(asked.values.isEmpty)
+    }
+
+    @Test func vaultInfoReportsTheMembersVault() async throws {
+        let namespace = try Support.namespace()
+        let asked = GUIDRecorder()
+        let handler = VaultInfoHandler(status: { guid in
+            asked.record(guid)
+            return ("enrolled", 5)
+        })
+        let context = VaultHandlerContext(
+            namespace: namespace, requestID: "r", deviceThumbprint: "device", logger: LogCapture().logger(label: "t"))
+        let info = try await handler.handle(.null, context: context)
         #expect(asked.values == [namespace.userGUID])
         #expect(info["user_guid"] == .string(namespace.userGUID))
         #expect(info["vault_status"] == .string("enrolled"))
@@ -296,9 +305,13 @@ import VettIDTestSupport
     }
 
     @Test func vaultInfoWithAFailingStoreIsVaultUnavailable() async throws {
-        let processor = try Support.processor(status: { _ in throw WorkerTestSupport.ExplodingHandler.Secret() })
-        let (error, _, log) = try await handlerFailure("vault.info", processor: processor)
-        #expect(error.code == .unavailable)
+        let handler = VaultInfoHandler(status: { _ in throw WorkerTestSupport.ExplodingHandler.Secret() })
+        let log = LogCapture()
+        let context = VaultHandlerContext(
+            namespace: try Support.namespace(), requestID: "r", deviceThumbprint: "device",
+            logger: log.logger(label: "t"))
+        let error = await #expect(throws: VaultMessageError.self) { try await handler.handle(.null, context: context) }
+        #expect(error?.code == .unavailable)
         #expect(!log.text.contains("hunter2"))
     }
 

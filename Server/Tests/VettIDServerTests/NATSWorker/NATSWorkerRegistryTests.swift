@@ -32,12 +32,21 @@ import VettIDTestSupport
         #expect(try VaultHandlerRegistry([Named(id: String(repeating: "h", count: 128))]).ids.count == 1)
     }
 
-    @Test func theServersHandlersAreEchoAndVaultInfoInOrder() async throws {
+    @Test func theServersHandlersAreTheSharedOperationsInOrder() async throws {
         try await withTestStore(.sqlite) { store in
             let registry = try VaultHandlerRegistry.server(
-                VaultHandlerServices(store: store, status: WorkerTestSupport.activeStatus, clock: SystemWallClock()))
-            #expect(registry.ids == ["echo", "vault.info"])
-            #expect(registry.eventTypes.map(\.handlerID) == ["echo", "vault.info"])
+                VaultHandlerServices(
+                    store: store, status: WorkerTestSupport.activeStatus, clock: SystemWallClock(),
+                    sealingKeys: SealingKeys(ring: .original, keys: .ephemeral())))
+            let operations: [any VaultOperation.Type] = [
+                EchoOperation.self, VaultInfoOperation.self, SecretPutOperation.self, SecretGetOperation.self,
+                SecretListOperation.self, SecretDeleteOperation.self, ProfileGetOperation.self,
+                ProfileUpdateOperation.self,
+            ]
+            #expect(registry.ids == operations.map { $0.handlerID.rawValue })
+            // The catalogue is the operations' own entries: id, description, shapes and the sealed-only flag.
+            #expect(registry.eventTypes == operations.map { $0.eventType })
+            #expect(registry.eventTypes.filter { !$0.sealedOnly }.map(\.handlerID) == ["echo"])
             #expect(registry.handler(for: "echo") is EchoVaultHandler)
             #expect(registry.handler(for: "vault.info") is VaultInfoHandler)
             #expect(registry.handler(for: "Echo") == nil)
@@ -48,7 +57,8 @@ import VettIDTestSupport
     @Test func theServersHandlersAreMadeFromTheServicesGiven() async throws {
         try await withTestStore(.sqlite) { store in
             let services = VaultHandlerServices(
-                store: store, status: { _ in ("enrolled", 3) }, clock: SystemWallClock())
+                store: store, status: { _ in ("enrolled", 3) }, clock: SystemWallClock(),
+                sealingKeys: SealingKeys(ring: .original, keys: .ephemeral()))
             let info = try #require(try VaultHandlerRegistry.server(services).handler(for: "vault.info"))
             let context = VaultHandlerContext(
                 namespace: try WorkerTestSupport.namespace(), requestID: "r",

@@ -68,6 +68,11 @@ struct PortalTemplateTests {
                             .init(
                                 kind: "login", label: Self.hostile, at: time, ip: Self.hostile, client: Self.hostile,
                                 detail: Self.hostile)
+                        ],
+                        accesses: [
+                            .init(
+                                handler: Self.hostile, device: Self.hostile, outcome: Self.hostile,
+                                outcomeLabel: Self.hostile, at: time)
                         ]))
             ))
         pages.append(

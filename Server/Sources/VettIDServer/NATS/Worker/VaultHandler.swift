@@ -4,6 +4,7 @@
 // A handler the vault worker runs for `execute` requests.
 
 public import VettIDCrypto
+public import VettIDMessaging
 
 /// Something the vault can do for a member: an `execute` request names it by ``id``.
 ///
@@ -18,6 +19,37 @@ public protocol VaultHandler: Sendable {
     var id: String { get }
     /// What the handler does, for people; listed in the event types.
     var description: String { get }
+    /// The handler's entry in the `eventTypes` catalogue (default: its id and description; an operation handler's
+    /// is its operation's, with payload shapes and the sealed-only flag).
+    var eventType: VaultEventType { get }
     /// Runs the handler for one request.
     func handle(_ payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue
+}
+
+extension VaultHandler {
+    /// An entry with the handler's id and description only.
+    public var eventType: VaultEventType { VaultEventType(handlerID: id, description: description) }
+    /// Whether the worker runs it only for sealed requests (plaintext ones are answered `sealed_session_required`).
+    public var isSealedOnly: Bool { eventType.sealedOnly }
+}
+
+/// A handler for a `VaultOperation`: the operation (defined once in VettIDMessaging, for the app and the vault)
+/// gives its id, description, payload shapes and whether it is sealed-only; the handler only answers a typed
+/// request. A request that is not the operation's `Request` is answered `invalid_payload`.
+public protocol VaultOperationHandler: VaultHandler {
+    /// The operation this handler answers.
+    associatedtype Operation: VaultOperation
+    /// Answers one request.
+    func respond(to request: Operation.Request, context: VaultHandlerContext) async throws -> Operation.Result
+}
+
+extension VaultOperationHandler {
+    public var id: String { Operation.handlerID.rawValue }
+    public var description: String { Operation.summary }
+    public var eventType: VaultEventType { Operation.eventType }
+
+    public func handle(_ payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue {
+        let request = try Operation.Request(vaultPayload: payload)
+        return try await respond(to: request, context: context).vaultPayload()
+    }
 }

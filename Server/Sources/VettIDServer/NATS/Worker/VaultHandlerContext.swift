@@ -15,6 +15,9 @@ public struct VaultHandlerContext: Sendable {
     public let namespace: VaultNamespace
     /// The request's `id`.
     public let requestID: String
+    /// The RFC 7638 thumbprint of the device key that opened the sealed session the request came in; `nil` for a
+    /// plaintext request (no device proved itself).
+    public let deviceThumbprint: String?
     /// A logger carrying the request id and member GUID (and the handler id) as metadata. Never log payload
     /// contents.
     public var logger: Logger {
@@ -30,19 +33,27 @@ public struct VaultHandlerContext: Sendable {
     /// The member's GUID.
     public var userGUID: String { namespace.userGUID }
 
+    /// Whether the request came sealed in a session.
+    public var isSealed: Bool { deviceThumbprint != nil }
+
     /// A context whose ``logger`` is `logger` as given.
-    public init(namespace: VaultNamespace, requestID: String, logger: Logger) {
+    public init(namespace: VaultNamespace, requestID: String, deviceThumbprint: String? = nil, logger: Logger) {
         self.namespace = namespace
         self.requestID = requestID
+        self.deviceThumbprint = deviceThumbprint
         self.baseLogger = logger
         self.metadata = nil
     }
 
     /// The worker's context: ``logger`` is `logger` with the request's `metadata`, assembled only when a
     /// handler asks for it, so a handler that does not log costs no metadata formatting.
-    init(namespace: VaultNamespace, requestID: String, logger: Logger, metadata: VaultRequestLogContext) {
+    init(
+        namespace: VaultNamespace, requestID: String, deviceThumbprint: String?, logger: Logger,
+        metadata: VaultRequestLogContext
+    ) {
         self.namespace = namespace
         self.requestID = requestID
+        self.deviceThumbprint = deviceThumbprint
         self.baseLogger = logger
         self.metadata = metadata
     }

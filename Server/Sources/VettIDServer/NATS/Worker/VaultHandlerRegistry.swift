@@ -3,7 +3,10 @@
 
 // The handlers a vault worker offers, fixed when the worker is built.
 
+import Foundation
+import Logging
 public import VettIDCore
+import VettIDCrypto
 public import VettIDMessaging
 
 /// The handlers a vault worker runs, by id; immutable once built.
@@ -13,13 +16,18 @@ public import VettIDMessaging
 public struct VaultHandlerRegistry: Sendable {
     private let ordered: [any VaultHandler]
     private let byID: [String: any VaultHandler]
+    /// Where every call ``run(_:payload:namespace:requestID:deviceThumbprint:logger:about:)`` makes is recorded.
+    public let accessLog: VaultAccessLog?
+    private let clock: any WallClock
 
     /// Builds a registry.
     ///
     /// - Throws: ``VaultWorkerError`` `duplicate_handler_id` when two handlers share an id,
     ///   `invalid_handler_id` when an id is empty or longer than 128 bytes (an execute request could never
     ///   name it).
-    public init(_ handlers: [any VaultHandler]) throws(VaultWorkerError) {
+    public init(
+        _ handlers: [any VaultHandler], accessLog: VaultAccessLog? = nil, clock: any WallClock = SystemWallClock()
+    ) throws(VaultWorkerError) {
         var byID: [String: any VaultHandler] = [:]
         for handler in handlers {
             guard (1...128).contains(handler.id.utf8.count) else {
@@ -31,6 +39,8 @@ public struct VaultHandlerRegistry: Sendable {
         }
         self.ordered = handlers
         self.byID = byID
+        self.accessLog = accessLog
+        self.clock = clock
     }
 
     /// The handler with `id`, if registered.
@@ -41,6 +51,61 @@ public struct VaultHandlerRegistry: Sendable {
 
     /// The catalogue published for `eventTypes` requests, in registration order.
     public var eventTypes: [VaultEventType] {
-        ordered.map { VaultEventType(handlerID: $0.id, description: $0.description) }
+        ordered.map(\.eventType)
+    }
+
+    /// Runs the handler `handlerID` names for one request, plaintext or sealed, and records the call in
+    /// ``accessLog``: `unknown_handler` when none; `sealed_session_required` for a sealed-only handler asked in
+    /// plaintext (no `deviceThumbprint`); the handler's `VaultMessageError` as it is; `handler_failed` for any other
+    /// error (never its text, which may carry anything).
+    func run(
+        _ handlerID: String, payload: JSONValue, namespace: VaultNamespace, requestID: String,
+        deviceThumbprint: String?, logger: Logger, about: VaultRequestLogContext
+    ) async -> Result<JSONValue, VaultMessageError> {
+        var about = about
+        about.handlerID = handlerID
+        let result = await invoke(
+            handlerID, payload: payload, namespace: namespace, requestID: requestID,
+            deviceThumbprint: deviceThumbprint, logger: logger, about: about)
+        if let accessLog {
+            let outcome: String
+            switch result {
+            case .success: outcome = "ok"
+            case .failure(let error): outcome = error.code.rawValue
+            }
+            accessLog.record(
+                VaultAccessEntry(
+                    memberID: namespace.userGUID, deviceThumbprint: deviceThumbprint,
+                    handlerID: String(handlerID.prefix(128)), outcome: outcome, occurredAt: clock.now()))
+        }
+        return result
+    }
+
+    private func invoke(
+        _ handlerID: String, payload: JSONValue, namespace: VaultNamespace, requestID: String,
+        deviceThumbprint: String?, logger: Logger, about: VaultRequestLogContext
+    ) async -> Result<JSONValue, VaultMessageError> {
+        guard let handler = handler(for: handlerID) else {
+            logger.notice("a request names an unknown handler", metadata: about.metadata())
+            return .failure(VaultMessageError(.unknownHandler, "no handler '\(handlerID)'"))
+        }
+        guard deviceThumbprint != nil || !handler.isSealedOnly else {
+            logger.notice("refused a plaintext request for a sealed-only handler", metadata: about.metadata())
+            return .failure(
+                VaultMessageError(
+                    .sealedSessionRequired, "handler '\(handlerID)' answers only requests sealed in a session"))
+        }
+        let context = VaultHandlerContext(
+            namespace: namespace, requestID: requestID, deviceThumbprint: deviceThumbprint, logger: logger,
+            metadata: about)
+        do {
+            return .success(try await handler.handle(payload, context: context))
+        } catch let error as VaultMessageError {
+            logger.notice("handler refused the request", metadata: about.metadata(["code": "\(error.code)"]))
+            return .failure(error)
+        } catch {
+            logger.error("handler failed", metadata: about.metadata(["error": "\(type(of: error))"]))
+            return .failure(VaultMessageError(.handlerFailed, "handler '\(handlerID)' failed"))
+        }
     }
 }

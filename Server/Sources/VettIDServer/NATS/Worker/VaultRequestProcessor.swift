@@ -139,9 +139,9 @@ public struct VaultRequestProcessor: Sendable {
 
         switch message {
         case .executeHandler(let id, let handlerID, let payload, _):
-            let result = await execute(
-                handlerID: handlerID, payload: payload, namespace: namespace, requestID: id, logger: logger,
-                about: about)
+            let result = await registry.run(
+                handlerID, payload: payload, namespace: namespace, requestID: id, deviceThumbprint: nil,
+                logger: logger, about: about)
             return answer(.handlerResult(requestID: id, handlerID: handlerID, result: result, timestamp: now()))
         case .statusRequest(let id, _):
             let found: (vaultStatus: String, transactionKeysRemaining: Int?)
@@ -177,30 +177,8 @@ public struct VaultRequestProcessor: Sendable {
         return namespace.response(to: typeToken)
     }
 
-    private func execute(
-        handlerID: String, payload: JSONValue, namespace: VaultNamespace, requestID: String, logger: Logger,
-        about: VaultRequestLogContext
-    ) async -> Result<JSONValue, VaultMessageError> {
-        var about = about
-        about.handlerID = handlerID
-        guard let handler = registry.handler(for: handlerID) else {
-            logger.notice("execute request names an unknown handler", metadata: about.metadata())
-            return .failure(VaultMessageError(.unknownHandler, "no handler '\(handlerID)'"))
-        }
-        let context = VaultHandlerContext(namespace: namespace, requestID: requestID, logger: logger, metadata: about)
-        do {
-            return .success(try await handler.handle(payload, context: context))
-        } catch let error as VaultMessageError {
-            logger.notice("handler refused the request", metadata: about.metadata(["code": "\(error.code)"]))
-            return .failure(error)
-        } catch {
-            logger.error("handler failed", metadata: about.metadata(["error": "\(type(of: error))"]))
-            return .failure(VaultMessageError(.handlerFailed, "handler '\(handlerID)' failed"))
-        }
-    }
-
     private func now() -> Int64 {
-        Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down))
+        clock.unixMilliseconds()
     }
 }
 

@@ -109,7 +109,8 @@ public struct VaultSessionService: Sendable {
                 "refused a sealed envelope", metadata: ["member": "\(namespace.userGUID)", "code": "\(error.code)"])
             return (reply, error.code.rawValue)
         case .admitted(let admitted):
-            let result = await run(admitted.request, namespace: namespace, registry: registry, logger: logger)
+            let result = await run(
+                admitted.request, session: admitted.session, namespace: namespace, registry: registry, logger: logger)
             let (reply, failure) = Self.seal(result, for: admitted)
             metrics?.sealedRequest(outcome: failure ?? "ok")
             return (reply, failure)
@@ -145,33 +146,17 @@ public struct VaultSessionService: Sendable {
         await table.removeSessions(memberGUID: memberGUID, deviceThumbprint: deviceThumbprint)
     }
 
-    /// Runs the handler the inner request names: `unknown_handler` when none, the handler's `VaultMessageError`
-    /// as it is, `handler_failed` for any other error (never its text).
+    /// Runs the handler the inner request names for the session's device (``VaultHandlerRegistry``'s rules), as a
+    /// session's handler error.
     private func run(
-        _ request: SessionInnerRequest, namespace: VaultNamespace, registry: VaultHandlerRegistry, logger: Logger
+        _ request: SessionInnerRequest, session: SealedSession, namespace: VaultNamespace,
+        registry: VaultHandlerRegistry, logger: Logger
     ) async -> Result<JSONValue, SessionHandlerError> {
         let about = VaultRequestLogContext(
-            member: namespace.userGUID, type: VaultNamespace.sealedTypeToken, requestID: request.id,
-            handlerID: request.handler)
-        guard let handler = registry.handler(for: request.handler) else {
-            logger.notice("sealed request names an unknown handler", metadata: about.metadata())
-            return .failure(
-                SessionHandlerError(
-                    .init(rawValue: VaultMessageError.Code.unknownHandler.rawValue), "no handler '\(request.handler)'"))
-        }
-        let context = VaultHandlerContext(
-            namespace: namespace, requestID: request.id, logger: logger, metadata: about)
-        do {
-            return .success(try await handler.handle(request.body, context: context))
-        } catch let error as VaultMessageError {
-            logger.notice("handler refused the request", metadata: about.metadata(["code": "\(error.code)"]))
-            return .failure(SessionHandlerError(.init(rawValue: error.code.rawValue), error.message))
-        } catch {
-            logger.error("handler failed", metadata: about.metadata(["error": "\(type(of: error))"]))
-            return .failure(
-                SessionHandlerError(
-                    .init(rawValue: VaultMessageError.Code.handlerFailed.rawValue),
-                    "handler '\(request.handler)' failed"))
-        }
+            member: namespace.userGUID, type: VaultNamespace.sealedTypeToken, requestID: request.id)
+        let result = await registry.run(
+            request.handler, payload: request.body, namespace: namespace, requestID: request.id,
+            deviceThumbprint: session.deviceThumbprint, logger: logger, about: about)
+        return result.mapError { SessionHandlerError(.init(rawValue: $0.code.rawValue), $0.message) }
     }
 }

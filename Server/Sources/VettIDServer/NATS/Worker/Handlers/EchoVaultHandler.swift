@@ -5,16 +5,16 @@
 
 import VettIDCore
 public import VettIDCrypto
-import VettIDMessaging
+public import VettIDMessaging
 
 /// `echo`: returns the payload unchanged; refuses payloads larger than ``limit`` serialized bytes with
 /// `payload_too_large`.
-public struct EchoVaultHandler: VaultHandler {
+public struct EchoVaultHandler: VaultOperationHandler {
+    public typealias Operation = EchoOperation
+
     /// The default ``limit``: 16 KiB.
     public static let defaultLimit = 16 * 1024
 
-    public let id = VaultHandlerID.echo.rawValue
-    public let description = "Returns the payload unchanged (connectivity check)."
     /// The largest payload returned, in serialized bytes.
     public let limit: Int
 
@@ -22,7 +22,7 @@ public struct EchoVaultHandler: VaultHandler {
         self.limit = limit
     }
 
-    public func handle(_ payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue {
+    public func respond(to payload: JSONValue, context: VaultHandlerContext) async throws -> JSONValue {
         let size = payload.serialized().count
         guard size <= limit else {
             throw VaultMessageError(.payloadTooLarge, "echo returns at most \(limit) bytes of payload")
