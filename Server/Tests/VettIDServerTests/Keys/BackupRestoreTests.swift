@@ -7,12 +7,14 @@ import HummingbirdTesting
 import Logging
 import Testing
 import VettIDCore
+import VettIDMessaging
 
 @testable import VettIDServer
 
 /// A backup taken while the server runs, restored into a fresh data directory: members sign in with their
 /// passwords, their access tokens still verify, and enrolled devices authenticate with the packages they hold,
-/// including after the at-rest and token-signing keys were rotated (the key ring is part of the backup).
+/// including after the at-rest and token-signing keys were rotated (the key ring is part of the backup), and the
+/// member's vault secrets read back.
 @Suite struct BackupRestoreTests {
     static func temporary(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("vettid-\(name)-\(UUID().uuidString)").path
@@ -51,6 +53,11 @@ import VettIDCore
         let (package, accessToken) = try await Self.withServer(dataDirectory: original) { client, components in
             let code = try await client.invitationCode(email: email)
             let (package, _) = try await client.enroll(device, code: code)
+            // A secret in the member's vault, sealed under the data key the rotation below re-wraps.
+            _ = try await VaultSecretRepository(
+                store: components.store, keys: components.sealingKeys, limits: .standard
+            )
+            .put(memberID: package.userGUID, name: "backup-pin", value: Array("7391".utf8), expectedVersion: 0, now: 1)
             // Rotate the at-rest and token-signing keys and reseal, so the restore needs the key ring too.
             let now = UnixSeconds.from(Date())
             try KeyRingFile.update(dataDirectory: original) { rings in
@@ -82,7 +89,11 @@ import VettIDCore
         #expect(!FileManager.default.fileExists(atPath: restored + "/keys/master.key"), "nothing written")
 
         #expect(try ServerBackup.restore(from: backup, into: restored) == "sqlite")
-        try await Self.withServer(dataDirectory: restored) { client, _ in
+        try await Self.withServer(dataDirectory: restored) { client, components in
+            let secret = try await VaultSecretRepository(
+                store: components.store, keys: components.sealingKeys, limits: .standard
+            ).get(memberID: package.userGUID, name: "backup-pin")
+            #expect(secret?.value == Data("7391".utf8), "the restored key ring opens the re-wrapped data key")
             #expect(try await client.get("/auth/me", bearer: accessToken).status == .ok)
             let login = try await client.post("/auth/login", ["email": email, "password": "vivid-Otter-parsley-42"])
             #expect(login.status == .ok)
