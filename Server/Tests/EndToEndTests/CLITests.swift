@@ -246,7 +246,7 @@ import VettIDTestSupport
             #expect(noSession.status == 1)
             #expect(noSession.errorJSON["error"] as? String == "reauthentication_required", "\(noSession.stderr)")
             #expect(
-                (noSession.errorJSON["error_description"] as? String)?.contains("vettid vault auth") == true,
+                (noSession.errorJSON["error_description"] as? String)?.contains("vettid auth") == true,
                 "\(noSession.stderr)")
 
             let stored = try Data(contentsOf: config.appendingPathComponent("vettid/profiles.store"))
@@ -277,6 +277,79 @@ import VettIDTestSupport
             #expect(status.json["stored_token_id"] == nil, "the revoked token is no longer the profile's")
             let active = (status.json["active_tokens"] as? [[String: Any]])?.compactMap { $0["token_id"] as? String }
             #expect(active?.contains(stored) == false, "the server recorded the revocation")
+        }
+    }
+
+    /// `vettid vault secret put|get|list|rm` and `vettid vault profile` over the sealed session: JSON results, a read
+    /// that asks for the vault password once the device's authentication is older than the window, typed refusals.
+    @Test(.enabled(if: vettid != nil && NATSLive.isAvailable, "the vettid executable or nats-server is missing"))
+    func vaultSecretsAndProfileFromTheCommandLine() async throws {
+        try await NATSLive.with(
+            tls: true,
+            configure: {
+                $0.gate.developmentTokens = ["cli-dev-token-secrets"]
+                $0.vault.secretReadWindow = .seconds(2)
+            }
+        ) { live in
+            let config = live.server.directory.appendingPathComponent("config")
+            let url = live.server.baseURL.absoluteString
+            try await registerAndEnroll(
+                "secrets-cli@example.com", server: url, token: "cli-dev-token-secrets", configDirectory: config)
+            #expect(try await run(["auth"], stdin: Self.vaultPassword, configDirectory: config).status == 0)
+            let caFile = try #require(live.nats.caFile)
+            let setup = try await run(["nats", "setup", "--ca", caFile], configDirectory: config)
+            #expect(setup.status == 0, "\(setup.stderr)")
+
+            let put = try await run(
+                ["vault", "secret", "put", "api-key", "--new", "--output", "json"], stdin: "sk-cli-0451",
+                configDirectory: config)
+            #expect(put.status == 0, "\(put.stderr)")
+            #expect(put.json["name"] as? String == "api-key")
+            #expect(put.json["version"] as? Int == 1)
+            #expect(put.json["size"] as? Int == "sk-cli-0451".utf8.count, "the value came from standard input")
+            let again = try await run(
+                ["vault", "secret", "put", "api-key", "other", "--new", "--output", "json"], configDirectory: config)
+            #expect(again.status == 1)
+            #expect(again.errorJSON["error"] as? String == "version_conflict")
+
+            let list = try await run(["vault", "secret", "list", "--output", "json"], configDirectory: config)
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect((list.json["secrets"] as? [[String: Any]])?.map { $0["name"] as? String } == ["api-key"])
+            #expect((list.json["limits"] as? [String: Any])?["max_secrets"] as? Int == 256)
+
+            // The authentication above is older than the 2 s window now: without a password the read is refused with
+            // the vault's code; with one on standard input the CLI authenticates the device and reads.
+            try await Task.sleep(for: .seconds(3))
+            let locked = try await run(
+                ["vault", "secret", "get", "api-key", "--output", "json"], configDirectory: config)
+            #expect(locked.status == 1)
+            #expect(locked.errorJSON["error"] as? String == "vault_authentication_required")
+            let read = try await run(
+                ["vault", "secret", "get", "api-key", "--output", "json"], stdin: Self.vaultPassword,
+                configDirectory: config)
+            #expect(read.status == 0, "\(read.stderr)")
+            #expect(read.json["value"] as? String == "sk-cli-0451")
+            #expect(read.json["value_base64"] as? String == Data("sk-cli-0451".utf8).base64EncodedString())
+
+            let profile = try await run(
+                ["vault", "profile", "--set", "display_name=Ada", "--set", "city=Turin", "--output", "json"],
+                configDirectory: config)
+            #expect(profile.status == 0, "\(profile.stderr)")
+            #expect(profile.json["fields"] as? [String: String] == ["display_name": "Ada", "city": "Turin"])
+            let shown = try await run(["vault", "profile"], configDirectory: config)
+            #expect(shown.stdout.contains("city: Turin"))
+            let badField = try await run(
+                ["vault", "profile", "--set", "Bad Field=x", "--output", "json"], configDirectory: config)
+            #expect(badField.errorJSON["error"] as? String == "invalid_profile")
+
+            let removed = try await run(
+                ["vault", "secret", "rm", "api-key", "--output", "json"], configDirectory: config)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            let gone = try await run(
+                ["vault", "secret", "rm", "api-key", "--output", "json"], configDirectory: config)
+            #expect(gone.errorJSON["error"] as? String == "secret_not_found")
+            let empty = try await run(["vault", "secret", "list"], configDirectory: config)
+            #expect(empty.stdout.contains("no secrets"))
         }
     }
 
@@ -415,7 +488,10 @@ import VettIDTestSupport
             "register", "login", "current user", "refresh", "logout", "refuse revoked tokens", "proxied call", "invite",
             "enroll: finalize", "authenticate", "refuse wrong vault password", "refuse forged LAT",
             "nats: connect over TLS",
-            "nats: vault status request", "nats: handler request", "nats: refuse other space", "nats: revoke a token",
+            "nats: vault status request", "nats: sealed handler request", "vault: store a secret",
+            "vault: list secrets",
+            "vault: read after vault auth", "vault: profile", "vault: delete the secret", "nats: refuse other space",
+            "nats: revoke a token",
         ] {
             #expect(names.contains(expected), "the demo runs \(expected)")
         }

@@ -13,8 +13,8 @@ import VettIDServer
 
 /// The demo's messaging section: the device the vault section enrolled sets up its vault messaging (namespaces, a 24 h app token kept in
 /// the SecureStore, a TLS connection to a local nats-server in operator mode), asks the backend's vault worker for
-/// its status and runs a handler; nats-server refuses a publish into another member's space and cuts off a revoked
-/// token.
+/// its status and runs a handler over a sealed session, keeps a secret and a profile in the vault
+/// (``VaultDataDemo``); nats-server refuses a publish into another member's space and cuts off a revoked token.
 @MainActor
 struct MessagingDemo {
     let reporter: DemoReporter
@@ -38,9 +38,12 @@ struct MessagingDemo {
                 "user JWT for a fresh NKey, signed by the application account, \(hours) h; publish \(credentials.permissions.publish.joined(separator: ", "))"
             )
         }
+        let session = VaultSessionChannel(
+            dependencies: .init(vault: vault, deviceKeyStore: vault.deviceKeyStore))
         let manager = NatsConnectionManager(
             configuration: .init(tls: NATSTLSConfiguration(rootCertificatesPath: nats.caFile), logger: logger),
-            provider: vault, store: NatsCredentialStore(store: deviceStore))
+            provider: vault, store: NatsCredentialStore(store: deviceStore), sealedSession: session)
+        vault.handlerLink.attach(manager)
         try await reporter.step("nats: connect over TLS") {
             await manager.connect(using: credentials)
             guard manager.state == .connected else { throw DemoFailure("the manager is \(manager.state)") }
@@ -59,14 +62,16 @@ struct MessagingDemo {
                 "\(status.vaultStatus), \(status.transactionKeysRemaining ?? 0) transaction keys; answered by \(status.workerID) (queue group vault-workers) on the app's forApp inbox"
             )
         }
-        try await reporter.step("nats: handler request") {
+        try await reporter.step("nats: sealed handler request") {
             let result = try await owner.executeHandler(.echo, payload: .object([("hello", .string("vault"))]))
             let types = try await owner.getEventTypes()
+            let handshakes = await session.handshakeCount
             return (
                 (),
-                "echo → \(String(decoding: result.serialized(), as: UTF8.self)); event types: \(types.map(\.handlerID).joined(separator: ", "))"
+                "a sealed session (\(handshakes) handshake signed by the device key, vault key pinned at enrollment); echo → \(String(decoding: result.serialized(), as: UTF8.self)); handlers: \(types.map { $0.handlerID + ($0.sealedOnly ? "" : " (also plaintext)") }.joined(separator: ", "))"
             )
         }
+        try await VaultDataDemo(reporter: reporter).run(device: device)
         try await reporter.step("nats: refuse other space") {
             let client = try await connect(nats, credentials)
             defer { Task { await client.close() } }

@@ -170,7 +170,7 @@ struct VaultDemo {
             }
             return ((), "lat_mismatch: the server's LAT differs from the stored one, so the password was never sent")
         }
-        return EnrolledDemoDevice(vault: vault, deviceStore: deviceStore)
+        return EnrolledDemoDevice(vault: vault, deviceStore: deviceStore, vaultPassword: vaultPassword)
     }
 }
 
@@ -178,4 +178,6 @@ struct VaultDemo {
 struct EnrolledDemoDevice {
     let vault: VaultService
     let deviceStore: any SecureStore
+    /// The vault password the device set (the secrets section authenticates with it before reading a value).
+    let vaultPassword: String
 }

@@ -35,7 +35,8 @@ public struct NATSCommand: AsyncParsableCommand {
         NatsCredentialStore(store: context.store, keyPrefix: "profile.\(context.options.profile)")
     }
 
-    /// A connection manager over the profile's vault service and stored credentials.
+    /// A connection manager over the profile's vault service and stored credentials; its handler requests go over a
+    /// sealed session with the vault (signed by the profile's device key, checked against the pinned vault keys).
     @MainActor
     static func manager(_ context: CLIContext, service: VaultService) async throws -> NatsConnectionManager {
         let ca = try await context.store.data(forKey: caKey(context)).map { String(decoding: $0, as: UTF8.self) }
@@ -46,7 +47,9 @@ public struct NATSCommand: AsyncParsableCommand {
                 tls: NATSTLSConfiguration(rootCertificatesPath: ca),
                 reconnect: NATSReconnectPolicy(maxAttemptsPerServer: 3, wait: .milliseconds(500)), name: "vettid-cli",
                 logger: logger),
-            provider: service, store: credentialStore(context))
+            provider: service, store: credentialStore(context),
+            sealedSession: VaultSessionChannel(
+                dependencies: .init(vault: service, deviceKeyStore: service.deviceKeyStore)))
     }
 
     /// Connects or fails with the manager's reason.

@@ -10,8 +10,12 @@ import VettIDClient
 public struct VaultCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vault",
-        abstract: "Show, sync, deploy or keep refreshing the vault this profile's device is enrolled in.",
-        subcommands: [VaultStatusCommand.self, VaultSyncCommand.self, VaultDeployCommand.self, VaultWatchCommand.self]
+        abstract:
+            "Show, sync, deploy or keep refreshing the vault this profile's device is enrolled in; keep secrets and a profile in it.",
+        subcommands: [
+            VaultStatusCommand.self, VaultSyncCommand.self, VaultDeployCommand.self, VaultWatchCommand.self,
+            VaultSecretCommand.self, VaultProfileCommand.self,
+        ]
     )
 
     public init() {}
@@ -30,7 +34,7 @@ public struct VaultCommand: AsyncParsableCommand {
                 throw APIError(
                     code: .reauthenticationRequired,
                     description: "There is no vault session and no terminal to ask for the vault password: "
-                        + "run `vettid vault auth`, or `vettid login` so that status, sync and NATS use the member's session."
+                        + "run `vettid auth`, or `vettid login` so that status, sync and NATS use the member's session."
                 )
             }
             return try await service.authenticate(password: password)
