@@ -82,7 +82,10 @@ import VettIDMessaging
             Array(
                 #"{"request_id":"r","type":"eventTypes","success":true,"event_types":[{"handler_id":"echo","description":"d"}],"timestamp":1}"#
                     .utf8))
-        #expect(old == .eventTypes(requestID: "r", types: [VaultEventType(handlerID: "echo", description: "d")], timestamp: 1))
+        #expect(
+            old
+                == .eventTypes(
+                    requestID: "r", types: [VaultEventType(handlerID: "echo", description: "d")], timestamp: 1))
     }
 
     @Test(arguments: ["", " lead", "trail ", "tab\there", String(repeating: "n", count: 129), "nul\u{0}"])

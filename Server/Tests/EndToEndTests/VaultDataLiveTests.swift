@@ -103,7 +103,9 @@ struct VaultDataLiveTests {
             heard.unsubscribe()
             let bytes = await captured.value
             #expect(bytes.count > 3_000, "the tap heard the handshake and the envelopes")
-            for needle in [value, name, "bank-pin", "Turin-e2e", "display_name", "secret.put", "secret.get", "profile."] {
+            for needle in [
+                value, name, "bank-pin", "Turin-e2e", "display_name", "secret.put", "secret.get", "profile.",
+            ] {
                 #expect(bytes.firstRange(of: Array(needle.utf8)) == nil, "'\(needle)' travels in the clear")
             }
             await tap.close()
@@ -116,12 +118,14 @@ struct VaultDataLiveTests {
             // Calls less than a millisecond apart may share a timestamp: compared as a set of calls.
             let calls = entries.map { "\($0.handlerID):\($0.outcome)" }.sorted()
             #expect(
-                calls == [
-                    "secret.put:ok", "secret.put:version_conflict", "secret.list:ok",
-                    "secret.get:vault_authentication_required", "secret.get:ok", "profile.update:ok", "profile.get:ok",
-                    "secret.delete:ok", "secret.get:secret_not_found", "secret.list:ok",
-                    "secret.list:sealed_session_required",
-                ].sorted(), "\(calls)")
+                calls
+                    == [
+                        "secret.put:ok", "secret.put:version_conflict", "secret.list:ok",
+                        "secret.get:vault_authentication_required", "secret.get:ok", "profile.update:ok",
+                        "profile.get:ok",
+                        "secret.delete:ok", "secret.get:secret_not_found", "secret.list:ok",
+                        "secret.list:sealed_session_required",
+                    ].sorted(), "\(calls)")
             for entry in entries {
                 #expect((entry.deviceThumbprint == nil) == (entry.outcome == "sealed_session_required"))
             }

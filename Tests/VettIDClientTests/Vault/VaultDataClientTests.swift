@@ -47,7 +47,9 @@ import VettIDMessaging
     @Test func putSendsTheOperationsRequestAndReadsItsResult() async throws {
         let vault = try Self.service()
         let caller = Caller { _, _ in
-            .object([("name", .string("pin")), ("version", .integer(1)), ("size", .integer(4)), ("updated_at", .integer(9))])
+            .object([
+                ("name", .string("pin")), ("version", .integer(1)), ("size", .integer(4)), ("updated_at", .integer(9)),
+            ])
         }
         vault.handlerLink.attach(caller)
         let summary = try await vault.secrets.put(name: "pin", string: "2468", expectedVersion: 0)
@@ -55,7 +57,9 @@ import VettIDMessaging
         let sent = caller.calls
         #expect(sent.count == 1)
         #expect(sent.first?.0 == SecretPutOperation.handlerID)
-        #expect(sent.first?.1 == (try SecretPutRequest(name: "pin", value: Data("2468".utf8), expectedVersion: 0).vaultPayload()))
+        #expect(
+            sent.first?.1
+                == (try SecretPutRequest(name: "pin", value: Data("2468".utf8), expectedVersion: 0).vaultPayload()))
     }
 
     @Test func aBadNameOrAnOversizedValueIsRefusedWithoutARoundTrip() async throws {
