@@ -21,7 +21,9 @@ struct VaultDataDemo {
         }
         try await reporter.step("vault: list secrets") {
             let list = try await secrets.list()
-            guard list.secrets.map(\.name) == [name] else { throw DemoFailure("the list is \(list.secrets.map(\.name))") }
+            guard list.secrets.map(\.name) == [name] else {
+                throw DemoFailure("the list is \(list.secrets.map(\.name))")
+            }
             return (
                 (),
                 "\(list.secrets.count) secret (names and sizes only, no vault authentication needed); limits: \(list.limits.maxSecrets) secrets, \(list.limits.maxTotalBytes / 1024) KiB"

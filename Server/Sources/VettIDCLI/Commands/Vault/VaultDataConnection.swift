@@ -12,7 +12,8 @@ import VettIDNats
 enum VaultDataConnection {
     /// Connects, runs `body` with the vault service, disconnects. A vault refusal becomes a failure with its code.
     @MainActor
-    static func run<Result>(_ context: CLIContext, _ body: (VaultService) async throws -> Result) async throws -> Result {
+    static func run<Result>(_ context: CLIContext, _ body: (VaultService) async throws -> Result) async throws -> Result
+    {
         let service = try await VaultCommand.service(context)
         let manager = try await NATSCommand.manager(context, service: service)
         service.handlerLink.attach(manager)
@@ -33,7 +34,7 @@ enum VaultDataConnection {
     ) async throws -> Result {
         do {
             return try await read()
-        } catch where error.code == .vaultAuthenticationRequired {
+        } catch  where error.code == .vaultAuthenticationRequired {
             let password: String
             do {
                 password = try PasswordPrompt.read(prompt: "Vault password (reading a secret needs it): ")

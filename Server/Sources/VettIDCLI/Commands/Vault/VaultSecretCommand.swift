@@ -71,8 +71,10 @@ public struct VaultSecretCommand: AsyncParsableCommand {
         @MainActor
         public func run() async throws {
             try await CLIContext.run(global) { context in
-                let bytes = value.map { Data($0.utf8) } ?? Self.withoutTrailingNewline(
-                    FileHandle.standardInput.readDataToEndOfFile())
+                let bytes =
+                    value.map { Data($0.utf8) }
+                    ?? Self.withoutTrailingNewline(
+                        FileHandle.standardInput.readDataToEndOfFile())
                 let summary = try await VaultDataConnection.run(context) { service in
                     try await service.secrets.put(
                         name: name, value: bytes, expectedVersion: new ? 0 : expectVersion)
@@ -105,7 +107,8 @@ public struct VaultSecretCommand: AsyncParsableCommand {
         public func run() async throws {
             try await CLIContext.run(global) { context in
                 let secret = try await VaultDataConnection.run(context) { service in
-                    try await VaultDataConnection.afterVaultAuthentication(service) { () async throws(VaultMessageError) in
+                    try await VaultDataConnection.afterVaultAuthentication(service) {
+                        () async throws(VaultMessageError) in
                         try await service.secrets.get(name: name)
                     }
                 }
@@ -150,7 +153,8 @@ public struct VaultSecretCommand: AsyncParsableCommand {
                         ]
                 context.output.emit(
                     lines.joined(separator: "\n"),
-                    json: Result(secrets: list.secrets.map(Summary.init), totalBytes: list.totalBytes, limits: list.limits))
+                    json: Result(
+                        secrets: list.secrets.map(Summary.init), totalBytes: list.totalBytes, limits: list.limits))
             }
         }
     }
