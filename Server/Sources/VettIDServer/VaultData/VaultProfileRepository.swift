@@ -19,7 +19,7 @@ struct VaultProfileRepository: Sendable {
         self.limits = limits
     }
 
-    /// The member's profile (``VaultProfile/empty`` before the first update).
+    /// The member's profile (`VaultProfile.empty` before the first update).
     func get(memberID: String) async throws -> VaultProfile {
         try await store.withDatabase { db in try await current(memberID: memberID, key: nil, on: db) }
     }

@@ -23,14 +23,17 @@ public struct VaultProfileClient: Sendable {
         self.limits = limits
     }
 
-    /// The profile (``VaultProfile/empty`` before the first update).
+    /// The profile (`VaultProfile.empty` before the first update).
     /// - Throws: `VaultMessageError` `vault_unavailable`.
     public func get() async throws(VaultMessageError) -> VaultProfile {
         try await link.call(ProfileGetOperation.self, VaultEmptyPayload())
     }
 
     /// Sets the fields of `set`, then removes those of `remove`, in one step.
-    /// - Parameter expectedVersion: the version to update; `nil`: whatever is stored.
+    /// - Parameters:
+    ///   - set: Fields to set, by name.
+    ///   - remove: Fields to remove.
+    ///   - expectedVersion: The version to update; `nil`: whatever is stored.
     /// - Returns: the profile as stored.
     /// - Throws: `VaultMessageError` `invalid_profile`, `version_conflict`, `vault_unavailable`.
     @discardableResult

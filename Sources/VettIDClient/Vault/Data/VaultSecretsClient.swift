@@ -19,7 +19,7 @@ public import VettIDMessaging
 ///
 /// Reading a value needs a vault authentication of this device (``VaultService/authenticate(password:)``) within the
 /// vault's window; without one ``get(name:)`` throws `vault_authentication_required`: authenticate, then read again.
-/// Names and sizes are checked against ``VaultDataLimits/standard`` before anything is sent.
+/// Names and sizes are checked against `VaultDataLimits.standard` before anything is sent.
 public struct VaultSecretsClient: Sendable {
     let link: VaultHandlerLink
     /// The limits checked before sending (the vault checks its own).
@@ -31,7 +31,10 @@ public struct VaultSecretsClient: Sendable {
     }
 
     /// Stores `value` under `name`: version 1, or the next version of an existing name.
-    /// - Parameter expectedVersion: `0`: the name must be new; a version: the one to replace; `nil`: any.
+    /// - Parameters:
+    ///   - name: The secret's name (1 to 128 bytes, no control characters, no white space at either end).
+    ///   - value: The value (at most 16 KiB).
+    ///   - expectedVersion: `0`: the name must be new; a version: the one to replace; `nil`: any.
     /// - Throws: `VaultMessageError` `invalid_secret_name`, `secret_too_large`, `secret_limit_reached`,
     ///   `version_conflict`, `vault_unavailable`.
     @discardableResult
@@ -45,6 +48,10 @@ public struct VaultSecretsClient: Sendable {
     }
 
     /// Stores the UTF-8 bytes of `string` under `name` (see ``put(name:value:expectedVersion:)``).
+    /// - Parameters:
+    ///   - name: The secret's name.
+    ///   - string: The value, stored as UTF-8.
+    ///   - expectedVersion: `0`: the name must be new; a version: the one to replace; `nil`: any.
     @discardableResult
     public func put(name: String, string: String, expectedVersion: Int64? = nil) async throws(VaultMessageError)
         -> SecretSummary
@@ -67,7 +74,9 @@ public struct VaultSecretsClient: Sendable {
     }
 
     /// Deletes the secret `name`: its value is gone from the vault's store.
-    /// - Parameter expectedVersion: the version to delete; `nil`: whatever is stored.
+    /// - Parameters:
+    ///   - name: The secret's name.
+    ///   - expectedVersion: The version to delete; `nil`: whatever is stored.
     /// - Returns: the deleted secret.
     /// - Throws: `VaultMessageError` `secret_not_found`, `version_conflict`, `vault_unavailable`.
     @discardableResult

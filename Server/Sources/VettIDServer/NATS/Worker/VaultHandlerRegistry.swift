@@ -16,7 +16,7 @@ public import VettIDMessaging
 public struct VaultHandlerRegistry: Sendable {
     private let ordered: [any VaultHandler]
     private let byID: [String: any VaultHandler]
-    /// Where every call ``run(_:payload:namespace:requestID:deviceThumbprint:logger:about:)`` makes is recorded.
+    /// Where every handler call the registry runs (plaintext or sealed) is recorded.
     public let accessLog: VaultAccessLog?
     private let clock: any WallClock
 

@@ -29,7 +29,7 @@ public struct VaultHandlerServices: Sendable {
     ///   - status: Looks up a member's vault status by GUID.
     ///   - clock: The server's clock.
     ///   - sealingKeys: The at-rest keys.
-    ///   - limits: The bounds of a member's data (default ``VaultDataLimits/standard``).
+    ///   - limits: The bounds of a member's data (default `VaultDataLimits.standard`).
     ///   - secretReadWindow: How recent a vault authentication must be to read a secret (default 5 minutes).
     ///   - accessLog: Where handler calls are recorded.
     public init(
