@@ -13,18 +13,28 @@ public struct VaultAccessLogRepository: Sendable {
 
     public init(store: any SQLStore) { self.store = store }
 
-    /// Writes `entries` in one transaction.
+    /// The most rows one `INSERT` writes (6 bound values each, far below either engine's limit).
+    static let rowsPerStatement = 100
+
+    /// Writes `entries` in one transaction, up to ``rowsPerStatement`` rows per statement.
     public func insert(_ entries: [VaultAccessEntry]) async throws {
         guard !entries.isEmpty else { return }
         try await store.transaction { db in
-            for entry in entries {
-                try await db.raw(
-                    """
-                    INSERT INTO vault_access_log (id, user_id, device_jkt, handler_id, outcome, occurred_at_ms)
-                    VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: entry.memberID), \(bind: entry.deviceThumbprint),
-                            \(bind: entry.handlerID), \(bind: entry.outcome), \(bind: SecurityEventRepository.milliseconds(entry.occurredAt)))
-                    """
-                ).run()
+            var start = entries.startIndex
+            while start < entries.endIndex {
+                let end = min(start + Self.rowsPerStatement, entries.endIndex)
+                var query: SQLQueryString =
+                    "INSERT INTO vault_access_log (id, user_id, device_jkt, handler_id, outcome, occurred_at_ms) VALUES "
+                for (offset, entry) in entries[start..<end].enumerated() {
+                    if offset > 0 { query.appendInterpolation(unsafeRaw: ", ") }
+                    query.appendInterpolation(
+                        """
+                        (\(bind: UUID().uuidString.lowercased()), \(bind: entry.memberID), \(bind: entry.deviceThumbprint),
+                         \(bind: entry.handlerID), \(bind: entry.outcome), \(bind: SecurityEventRepository.milliseconds(entry.occurredAt)))
+                        """ as SQLQueryString)
+                }
+                try await db.raw(query).run()
+                start = end
             }
         }
     }

@@ -192,6 +192,17 @@ import VettIDTestSupport
             #expect(entries.map(\.deviceThumbprint) == ["thumb", nil, "thumb"])
             #expect(try await repository.prune(before: base.addingTimeInterval(1.5)) == 2)
             #expect(try await repository.recent(memberID: memberID).count == 1)
+
+            // A batch larger than one statement's rows is written whole.
+            let many = (0..<250).map { index in
+                VaultAccessEntry(
+                    memberID: memberID, deviceThumbprint: "t\(index)", handlerID: "echo", outcome: "ok",
+                    occurredAt: base.addingTimeInterval(10 + Double(index)))
+            }
+            try await repository.insert(many)
+            let stored = try await repository.recent(memberID: memberID, limit: 300)
+            #expect(stored.count == 251)
+            #expect(stored.first?.deviceThumbprint == "t249")
         }
     }
 }
