@@ -9,7 +9,8 @@ public import VettIDCore
 
 /// Records every vault handler call (``VaultAccessEntry``) without holding up the answer: ``record(_:)`` only
 /// queues, and ``run()`` (a service of the server's group) writes what queued in one transaction per batch. Entries
-/// older than ``Configuration/retention`` are pruned once an hour.
+/// older than ``Configuration/retention``, and a member's beyond ``Configuration/maxPerMember``, are pruned once an
+/// hour.
 ///
 /// What is lost: entries queued when the process dies before the next write (at most one batch), and entries beyond
 /// ``Configuration/maxQueued`` when the store stays down (counted and logged, never blocking the vault).
@@ -20,10 +21,16 @@ public final class VaultAccessLog: Service, Sendable {
         public var maxQueued: Int
         /// How long entries are kept (default 90 days).
         public var retention: Duration
+        /// The most entries kept per member (default 10,000): a member's device cannot grow the table without bound
+        /// by sending requests.
+        public var maxPerMember: Int
 
-        public init(maxQueued: Int = 10_000, retention: Duration = .seconds(90 * 24 * 3600)) {
+        public init(
+            maxQueued: Int = 10_000, retention: Duration = .seconds(90 * 24 * 3600), maxPerMember: Int = 10_000
+        ) {
             self.maxQueued = maxQueued
             self.retention = retention
+            self.maxPerMember = maxPerMember
         }
     }
 
@@ -93,7 +100,7 @@ public final class VaultAccessLog: Service, Sendable {
                 lastPrune = ContinuousClock.now
                 let cutoff = clock.now().addingTimeInterval(-Double(configuration.retention.components.seconds))
                 do {
-                    try await repository.prune(before: cutoff)
+                    try await repository.prune(before: cutoff, maxPerMember: configuration.maxPerMember)
                 } catch {
                     logger.error("vault access log pruning failed", metadata: ["error": "\(type(of: error))"])
                 }

@@ -59,16 +59,29 @@ public struct VaultAccessLogRepository: Sendable {
         }
     }
 
-    /// Deletes entries older than `cutoff`; how many.
+    /// Deletes entries older than `cutoff`, and each member's entries beyond their newest `maxPerMember`; how many.
     @discardableResult
-    public func prune(before cutoff: Date) async throws -> Int {
+    public func prune(before cutoff: Date, maxPerMember: Int = Int.max) async throws -> Int {
         try await store.withDatabase { db in
-            try await db.raw(
+            let old = try await db.raw(
                 """
                 DELETE FROM vault_access_log WHERE occurred_at_ms < \(bind: SecurityEventRepository.milliseconds(cutoff))
                 RETURNING id
                 """
             ).all().count
+            guard maxPerMember < Int.max else { return old }
+            let beyond = try await db.raw(
+                """
+                DELETE FROM vault_access_log WHERE id IN (
+                    SELECT id FROM (
+                        SELECT id, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY occurred_at_ms DESC, id DESC) AS rank
+                        FROM vault_access_log
+                    ) AS ranked WHERE rank > \(bind: max(1, maxPerMember))
+                )
+                RETURNING id
+                """
+            ).all().count
+            return old + beyond
         }
     }
 }

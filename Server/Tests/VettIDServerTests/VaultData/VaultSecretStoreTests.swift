@@ -203,6 +203,11 @@ import VettIDTestSupport
             let stored = try await repository.recent(memberID: memberID, limit: 300)
             #expect(stored.count == 251)
             #expect(stored.first?.deviceThumbprint == "t249")
+            // At most 100 per member are kept: the newest.
+            #expect(try await repository.prune(before: base, maxPerMember: 100) == 151)
+            let kept = try await repository.recent(memberID: memberID, limit: 300)
+            #expect(kept.count == 100)
+            #expect(kept.last?.deviceThumbprint == "t150")
         }
     }
 }
