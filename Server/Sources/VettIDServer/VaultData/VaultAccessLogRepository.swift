@@ -16,7 +16,7 @@ public struct VaultAccessLogRepository: Sendable {
     /// The most rows one `INSERT` writes (6 bound values each, far below either engine's limit).
     static let rowsPerStatement = 100
 
-    /// Writes `entries` in one transaction, up to ``rowsPerStatement`` rows per statement.
+    /// Writes `entries` in one transaction, up to 100 rows per statement.
     public func insert(_ entries: [VaultAccessEntry]) async throws {
         guard !entries.isEmpty else { return }
         try await store.transaction { db in
