@@ -8,7 +8,8 @@
 //   NATSBench            scripts/bench-nats        NATSClient against nats.c and nats.go
 //   GateBench            scripts/bench-gate        DPoP proofs/s and the Gate proxy against a direct upstream
 //   VaultBench           scripts/bench-vault       vault enrollments/s and authentications/s, peak memory
-//   VaultMessagingBench  scripts/bench-messaging   app <-> vault worker over NATS against raw request/reply
+//   VaultMessagingBench  scripts/bench-messaging   app <-> vault worker over NATS against raw request/reply,
+//                                                  sealed against plaintext, the handshake against bare crypto
 //
 // BenchSupport holds what they share: the one failure type, `emit` and `Duration.seconds`.
 
@@ -76,11 +77,16 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "VettIDServer", package: "VettIDServer"),
+                .product(name: "VettIDAPI", package: "VettID"),
+                .product(name: "VettIDClient", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
                 .product(name: "VettIDMessaging", package: "VettID"),
+                .product(name: "VettIDNats", package: "VettID"),
+                .product(name: "VettIDSession", package: "VettID"),
                 .product(name: "VettIDTestSupport", package: "VettID"),
                 .product(name: "NATSClient", package: "VettID"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -15,12 +15,13 @@ struct BenchConnections {
 
     var url: String { server.nats?.url ?? "" }
 
-    /// An app of a fresh member: the exact app permissions, inbox in the member's `forApp` space.
-    func app() async throws -> (NATSClient, VaultNamespace) {
-        let namespace = try VaultNamespace(userGUID: UUID().uuidString.lowercased())
+    /// An app of the member of `namespace`: the exact app permissions, inbox in the member's `forApp` space. The
+    /// member is an enrolled one (``BenchDevices``): the vault writes every handler call to the member's access log,
+    /// and seals sessions only for its devices.
+    func app(in namespace: VaultNamespace) async throws -> NATSClient {
         let credentials = try server.components.natsTrust.userCredentials(
             name: "bench-app", permissions: .forClient(.app, in: namespace), issuedAt: now, expiresAt: now + 3600)
-        return (try await connect(credentials, inboxPrefix: namespace.appInboxPrefix), namespace)
+        return try await connect(credentials, inboxPrefix: namespace.appInboxPrefix)
     }
 
     /// A raw peer: a client allowed `bench.raw.>` and `BenchSpace.>`, outside the vault spaces (so no worker sees

@@ -7,30 +7,55 @@ import NATSClient
 import NIOCore
 import VettIDCrypto
 import VettIDMessaging
+import VettIDNats
 
 /// Several apps, each keeping a window of requests in flight, for a fixed time: answered requests per second.
 enum ThroughputBenchmark {
     struct Result {
         var answered: Int
         var elapsed: Duration
+        /// Requests the SDK gave up on with a sealed session's `out_of_order` (after its one retry).
+        var refused = 0
         var perSecond: Double { Double(answered) / max(elapsed.microseconds / 1e6, 1e-9) }
 
         /// Adds another run of the same path.
         mutating func add(_ other: Result) {
             answered += other.answered
             elapsed += other.elapsed
+            refused += other.refused
         }
     }
 
-    /// Through the vault worker(s) the server runs.
-    static func run(_ connections: BenchConnections, clients: Int, window: Int, seconds: Double) async throws -> Result
+    /// A request the vault refused as `out_of_order` even after the SDK's retry: counted, not fatal (the load
+    /// keeps going, the report shows the count).
+    struct OutOfOrder: Error {}
+
+    /// Through the vault worker(s) the server runs: one app (a new connection) per member of `members`.
+    static func run(_ connections: BenchConnections, members: [VaultNamespace], window: Int, seconds: Double)
+        async throws -> Result
     {
         var apps: [(NATSClient, String)] = []
-        for _ in 0..<clients {
-            let (app, namespace) = try await connections.app()
-            apps.append((app, namespace.forVault(.execute)))
+        for namespace in members {
+            apps.append((try await connections.app(in: namespace), namespace.forVault(.execute)))
         }
         return try await load(apps, window: window, seconds: seconds)
+    }
+
+    /// Through the vault worker(s) with the SDK: `executeHandler(.echo)` of each app's sealed or plaintext
+    /// `OwnerSpaceClient`, `window` at a time. The apps stay connected (the caller closes them).
+    static func sdk(_ apps: [SDKApp], sealed: Bool, window: Int, seconds: Double) async throws -> Result {
+        try await load(
+            apps.map { app -> Request in
+                let client = sealed ? app.sealed : app.plaintext
+                return { _, count in
+                    do {
+                        try await SDKApp.echo(client, .integer(Int64(count)))
+                    } catch let error as NatsConnectionError where error.code.rawValue == "out_of_order" {
+                        throw OutOfOrder()
+                    }
+                }
+            },
+            window: window, seconds: seconds)
     }
 
     /// The peer: the same load against `responders` raw echo responders in a queue group (no parsing, no dispatch).
@@ -83,34 +108,52 @@ enum ThroughputBenchmark {
         return result
     }
 
+    /// `window` lanes per app of NATS request/reply to `subject`, each an `execute echo` whose answer must succeed;
+    /// the apps are closed afterwards.
     private static func load(_ apps: [(NATSClient, String)], window: Int, seconds: Double) async throws -> Result {
+        let result = try await load(
+            apps.map { app, subject -> Request in
+                { lane, count in
+                    let message = VaultMessage.executeHandler(
+                        id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)), timestamp: 0)
+                    let reply = try await app.request(ByteBuffer(bytes: message.encoded()), to: subject)
+                    guard try VaultResponse.decode(reply.payload.readableBytesView).isSuccess else {
+                        throw BenchFailure("a request failed")
+                    }
+                }
+            },
+            window: window, seconds: seconds)
+        for (app, _) in apps { await app.close() }
+        return result
+    }
+
+    /// One request of an app: its lane, and how many requests the lane sent before it.
+    typealias Request = @Sendable (_ lane: Int, _ count: Int) async throws -> Void
+
+    /// `window` lanes per app, each sending its next request when the last was answered, until `seconds` passed.
+    private static func load(_ apps: [Request], window: Int, seconds: Double) async throws -> Result {
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = started + .milliseconds(Int64(seconds * 1000))
-        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
-            for (app, subject) in apps {
+        let (answered, refused) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for request in apps {
                 for lane in 0..<window {
                     group.addTask {
-                        var count = 0
+                        var (count, refused) = (0, 0)
                         while clock.now < deadline {
-                            let message = VaultMessage.executeHandler(
-                                id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)),
-                                timestamp: 0)
-                            let reply = try await app.request(
-                                ByteBuffer(bytes: message.encoded()), to: subject)
-                            guard try VaultResponse.decode(reply.payload.readableBytesView).isSuccess else {
-                                throw BenchFailure("a request failed")
+                            do {
+                                try await request(lane, count + refused)
+                                count += 1
+                            } catch is OutOfOrder {
+                                refused += 1
                             }
-                            count += 1
                         }
-                        return count
+                        return (count, refused)
                     }
                 }
             }
-            return try await group.reduce(0, +)
+            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
         }
-        let elapsed = clock.now - started
-        for (app, _) in apps { await app.close() }
-        return Result(answered: answered, elapsed: elapsed)
+        return Result(answered: answered, elapsed: clock.now - started, refused: refused)
     }
 }

@@ -9,29 +9,37 @@ import VettIDServer
 import VettIDTestSupport
 
 /// `VaultMessagingBench`: app ↔ vault over NATS through the backend's vault worker, against a real nats-server in
-/// operator mode (scripts/bench-messaging builds it in release and runs it).
+/// operator mode, plaintext and sealed (scripts/bench-messaging builds it in release and runs it).
 ///
-/// 1. Round trip, one request at a time: p50/p99 through the worker, against a raw NATS request/reply echo on the
-///    same nats-server (the peer: what the worker adds on top of NATS itself).
-/// 2. Answered requests per second with several apps and 1, 2, 4… worker instances in the `vault-workers` queue
-///    group.
+/// 1. The sealed session's handshake per session in process, against a bare ES256 sign + verify + X25519 agreement
+///    (``HandshakeBenchmark``).
+/// 2. Round trip, one request at a time: p50/p99 through the worker, against a raw NATS request/reply echo on the
+///    same nats-server (the peer: what the worker adds on top of NATS itself); `echo` sealed against plaintext,
+///    through the SDK and bare (``RoundTripBenchmark``).
+/// 3. Answered requests per second with several apps and 1, 2, 4… worker instances in the `vault-workers` queue
+///    group, the SDK's sealed and plaintext `executeHandler` among the paths.
+///
+/// The sealed paths' devices are enrolled through the server's HTTP API (``BenchDevices``): the vault refuses a
+/// handshake from any other.
 @main
 struct VaultMessagingBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "VaultMessagingBench",
-        abstract: "App-to-vault round trips (p50/p99) and requests/s through the vault worker over a real nats-server."
+        abstract:
+            "App-to-vault round trips (p50/p99) and requests/s through the vault worker over a real nats-server, "
+            + "plaintext and sealed, and the sealed session's handshake cost."
     )
 
-    @Option(help: "Sequential round trips measured (after a warm-up of 500).")
+    @Option(help: "Sequential round trips measured per path (after a warm-up of 500).")
     var requests: Int = 5_000
 
-    @Option(help: "Alternating rounds (raw, worker, raw, …) the round trips are split into.")
+    @Option(help: "Alternating rounds (raw, worker, …) the round trips and in-process handshakes are split into.")
     var rounds: Int = 10
 
     @Option(parsing: .upToNextOption, help: "Worker instances of each throughput phase, one phase per value.")
     var workers: [Int] = [1, 2, 4]
 
-    @Option(help: "Concurrent apps in the throughput phases.")
+    @Option(help: "Concurrent apps in the throughput phases (each sealed one an enrolled device).")
     var clients: Int = 8
 
     @Option(help: "Requests each app keeps in flight.")
@@ -40,106 +48,110 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds each path of a throughput phase runs (in two alternating halves).")
     var seconds: Double = 10
 
+    @Option(help: "In-process handshakes per path (and the floor's operations).")
+    var handshakes: Int = 2_000
+
+    @Option(help: "Handshakes over NATS, one after the other, before the round trips.")
+    var natsHandshakes: Int = 200
+
+    @Option(parsing: .upToNextOption, help: "The phases to run (handshake, round-trip, throughput); all by default.")
+    var phases: [Phase] = Phase.allCases
+
     func validate() throws {
-        guard requests > 0, rounds > 0, clients > 0, window > 0, seconds > 0,
-            workers.allSatisfy({ (1...64).contains($0) })
+        guard requests > 0, rounds > 0, clients > 0, window > 0, seconds > 0, handshakes >= rounds,
+            natsHandshakes > 0, workers.allSatisfy({ (1...64).contains($0) })
         else {
             throw ValidationError(
-                "--requests, --rounds, --clients, --window, --seconds must be positive; --workers 1...64")
+                "--requests, --rounds, --clients, --window, --seconds, --nats-handshakes must be positive; "
+                    + "--handshakes at least --rounds; --workers 1...64")
         }
     }
 
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        print(
+        emit(
             "VaultMessagingBench: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build: "
                 + "\(Self.isReleaseBuild ? "yes" : "NO (debug: numbers are meaningless)"), nats-server \(Self.natsVersion())"
         )
-        print("")
-
-        let roundTrip = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
-            $0.nats.workerInstances = 1
+        emit("")
+        if phases.contains(.handshake) {
+            let handshake = try await HandshakeBenchmark.run(handshakes: handshakes, requests: requests, rounds: rounds)
+            MessagingReport.handshake(handshake, handshakes: handshakes, requests: requests, rounds: rounds)
         }
-        let connections = BenchConnections(server: roundTrip)
-        let sampled = try await RoundTripBenchmark.run(connections, requests: requests, warmup: 500, rounds: rounds)
-        let (raw, shaped, worker) = (sampled.raw, sampled.shaped, sampled.worker)
-        await roundTrip.stop()
-        print(
-            "round trip, 1 app, 1 request in flight, \(raw.count) requests per path in \(rounds) alternating rounds (µs):"
-        )
-        print("  path                         p50       p99")
-        for (name, sample) in [
-            ("raw NATS request/reply echo", raw), ("raw echo, shaped subjects", shaped),
-            ("app → worker (execute echo)", worker),
-        ] {
-            print(
-                "  " + name.padding(toLength: 27, withPad: " ", startingAt: 0)
-                    + String(
-                        format: "%9.0f %9.0f", sample.percentile(0.5).microseconds, sample.percentile(0.99).microseconds
-                    ))
-        }
-        print(
-            String(
-                format: "  worker / raw: p50 %.2f×, p99 %.2f×",
-                worker.percentile(0.5).microseconds / raw.percentile(0.5).microseconds,
-                worker.percentile(0.99).microseconds / raw.percentile(0.99).microseconds))
-        print(
-            String(
-                format: "  worker / shaped: p50 %.2f×, p99 %.2f×",
-                worker.percentile(0.5).microseconds / shaped.percentile(0.5).microseconds,
-                worker.percentile(0.99).microseconds / shaped.percentile(0.99).microseconds))
-        print("")
+        if phases.contains(.roundTrip) { try await roundTrip(logger: logger) }
+        if phases.contains(.throughput) { try await throughput(logger: logger) }
+    }
 
-        print(
-            "throughput, \(clients) apps × \(window) requests in flight, \(seconds) s per path in two alternating halves "
-                + "(peer: the same load against raw echo responders in a queue group on the same nats-server; "
-                + "'shaped': on subjects of the app's lengths and a wildcard subscription, as the worker's path; "
-                + "'on loop': the shaped responders on their connections' event loops, where the worker's lanes run):")
-        print("  responders                 answered   requests/s   vs raw   vs shaped   vs on loop")
+    /// One server with one worker; an SDK app and a bare app, each an enrolled device of its own member.
+    private func roundTrip(logger: Logger) async throws {
+        let server = try await BenchDevices.startServer(workers: 1, logger: logger)
+        let devices = try await BenchDevices.enroll(2, on: server, logger: logger)
+        for worker in server.components.vaultWorkers { try await worker.waitUntilReady() }
+        let sdk = try await SDKApp.connect(devices[0], logger: logger)
+        let sampled = try await RoundTripBenchmark.run(
+            BenchConnections(server: server), sdk: sdk, sealedDevice: devices[1], requests: requests, warmup: 500,
+            rounds: rounds, handshakes: natsHandshakes)
+        await sdk.close()
+        await server.stop()
+        MessagingReport.roundTrip(sampled, rounds: rounds)
+    }
+
+    /// One server per worker count, with `clients` enrolled devices (each SDK app one of them; the worker path's
+    /// apps use their members too).
+    private func throughput(logger: Logger) async throws {
+        MessagingReport.throughputHeader(clients: clients, window: window, seconds: seconds)
         for count in workers {
-            let server = try await LoopbackServer.start(label: "vettid-bench-messaging", logger: logger, nats: .plain) {
-                $0.nats.workerInstances = count
-            }
+            let server = try await BenchDevices.startServer(workers: count, logger: logger)
             let connections = BenchConnections(server: server)
-            // Two alternating halves each (raw, shaped, on loop, worker, twice), for the same reason as the
-            // round trips.
-            var raw = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
-            var shaped = raw
-            var onLoop = raw
-            var worker = raw
+            let devices = try await BenchDevices.enroll(clients, on: server, logger: logger)
+            var apps: [SDKApp] = []
+            for device in devices { apps.append(try await SDKApp.connect(device, logger: logger)) }
+            for worker in server.components.vaultWorkers { try await worker.waitUntilReady() }
+            // Every app's first handshake, and a warm-up of both SDK paths, before the measurement.
+            _ = try await ThroughputBenchmark.sdk(apps, sealed: false, window: window, seconds: 0.5)
+            _ = try await ThroughputBenchmark.sdk(apps, sealed: true, window: window, seconds: 0.5)
+            var handshakesBefore = 0
+            for app in apps { handshakesBefore += await app.handshakes }
+            // Two alternating halves each (raw, shaped, on loop, worker, SDK plaintext, SDK sealed, twice), for the
+            // same reason as the round trips.
+            var phase = ThroughputPhase()
+            let half = seconds / 2
             for _ in 0..<2 {
-                raw.add(
+                phase.raw.add(
                     try await ThroughputBenchmark.raw(
-                        connections, clients: clients, window: window, seconds: seconds / 2, responders: count))
-                shaped.add(
+                        connections, clients: clients, window: window, seconds: half, responders: count))
+                phase.shaped.add(
                     try await ThroughputBenchmark.raw(
-                        connections, clients: clients, window: window, seconds: seconds / 2, responders: count,
+                        connections, clients: clients, window: window, seconds: half, responders: count,
                         vaultShaped: true))
-                onLoop.add(
+                phase.onLoop.add(
                     try await ThroughputBenchmark.raw(
-                        connections, clients: clients, window: window, seconds: seconds / 2, responders: count,
+                        connections, clients: clients, window: window, seconds: half, responders: count,
                         vaultShaped: true, onEventLoop: true))
-                worker.add(
+                phase.worker.add(
                     try await ThroughputBenchmark.run(
-                        connections, clients: clients, window: window, seconds: seconds / 2))
+                        connections, members: devices.map(\.namespace), window: window, seconds: half))
+                phase.sdkPlaintext.add(
+                    try await ThroughputBenchmark.sdk(apps, sealed: false, window: window, seconds: half))
+                phase.sdkSealed.add(
+                    try await ThroughputBenchmark.sdk(apps, sealed: true, window: window, seconds: half))
             }
+            for app in apps {
+                phase.handshakes += await app.handshakes
+                await app.close()
+            }
+            phase.handshakes -= handshakesBefore
             await server.stop()
-            print(String(format: "  %2d raw echo             %10d %12.0f", count, raw.answered, raw.perSecond))
-            print(
-                String(
-                    format: "  %2d raw echo, shaped     %10d %12.0f %8.2f×", count, shaped.answered, shaped.perSecond,
-                    shaped.perSecond / raw.perSecond))
-            print(
-                String(
-                    format: "  %2d raw echo, on loop    %10d %12.0f %8.2f× %8.2f×", count, onLoop.answered,
-                    onLoop.perSecond, onLoop.perSecond / raw.perSecond, onLoop.perSecond / shaped.perSecond))
-            print(
-                String(
-                    format: "  %2d vault worker         %10d %12.0f %8.2f× %8.2f× %10.2f×", count, worker.answered,
-                    worker.perSecond, worker.perSecond / raw.perSecond, worker.perSecond / shaped.perSecond,
-                    worker.perSecond / onLoop.perSecond))
+            MessagingReport.throughput(phase, workers: count)
         }
+    }
+
+    /// The parts of a run.
+    enum Phase: String, CaseIterable, ExpressibleByArgument {
+        case handshake
+        case roundTrip = "round-trip"
+        case throughput
     }
 
     static var isReleaseBuild: Bool {
