@@ -83,7 +83,11 @@ public final class VaultAccessLog: Service, Sendable {
         }
         guard !batch.isEmpty else { return }
         do {
-            try await repository.insert(batch)
+            let skipped = try await repository.insert(batch)
+            if skipped > 0 {
+                logger.notice(
+                    "vault access log entries of unknown members skipped", metadata: ["entries": "\(skipped)"])
+            }
         } catch {
             logger.error(
                 "vault access log entries could not be written",

@@ -16,10 +16,21 @@ public struct VaultAccessLogRepository: Sendable {
     /// The most rows one `INSERT` writes (6 bound values each, far below either engine's limit).
     static let rowsPerStatement = 100
 
-    /// Writes `entries` in one transaction, up to 100 rows per statement.
-    public func insert(_ entries: [VaultAccessEntry]) async throws {
-        guard !entries.isEmpty else { return }
-        try await store.transaction { db in
+    /// Writes `entries` in one transaction, up to 100 rows per statement. Entries of a GUID that is no member (a
+    /// request on the subject of a member deleted meanwhile) are skipped, so they cannot fail the others' batch.
+    /// - Returns: how many entries were skipped.
+    @discardableResult
+    public func insert(_ entries: [VaultAccessEntry]) async throws -> Int {
+        guard !entries.isEmpty else { return 0 }
+        return try await store.transaction { db in
+            var members: Set<String> = []
+            for memberID in Set(entries.map(\.memberID))
+            where try await db.raw("SELECT id FROM users WHERE id = \(bind: memberID)").first() != nil {
+                members.insert(memberID)
+            }
+            let kept = entries.filter { members.contains($0.memberID) }
+            let skipped = entries.count - kept.count
+            let entries = kept
             var start = entries.startIndex
             while start < entries.endIndex {
                 let end = min(start + Self.rowsPerStatement, entries.endIndex)
@@ -36,6 +47,7 @@ public struct VaultAccessLogRepository: Sendable {
                 try await db.raw(query).run()
                 start = end
             }
+            return skipped
         }
     }
 

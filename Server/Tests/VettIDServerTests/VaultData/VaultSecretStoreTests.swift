@@ -203,8 +203,16 @@ import VettIDTestSupport
             let stored = try await repository.recent(memberID: memberID, limit: 300)
             #expect(stored.count == 251)
             #expect(stored.first?.deviceThumbprint == "t249")
+            // An entry of a GUID that is no member is skipped; the rest of its batch is written.
+            let ghost = VaultAccessEntry(
+                memberID: UUID().uuidString.lowercased(), deviceThumbprint: nil, handlerID: "echo", outcome: "ok",
+                occurredAt: base)
+            let real = VaultAccessEntry(
+                memberID: memberID, deviceThumbprint: "kept", handlerID: "echo", outcome: "ok", occurredAt: base)
+            #expect(try await repository.insert([ghost, real]) == 1)
+            #expect(try await repository.recent(memberID: memberID, limit: 300).count == 252)
             // At most 100 per member are kept: the newest.
-            #expect(try await repository.prune(before: base, maxPerMember: 100) == 151)
+            #expect(try await repository.prune(before: base, maxPerMember: 100) == 152)
             let kept = try await repository.recent(memberID: memberID, limit: 300)
             #expect(kept.count == 100)
             #expect(kept.last?.deviceThumbprint == "t150")
