@@ -21,7 +21,7 @@ import VettIDSession
             #expect(!contains(sealed.envelope, "hunter2"))
             #expect(!contains(sealed.envelope, sealed.id))
             let admitted = try #require(
-                await harness.table.open(sealed.envelope, memberGUID: SessionHarness.memberGUID).admitted)
+                harness.table.open(sealed.envelope, memberGUID: SessionHarness.memberGUID).admitted)
             #expect(admitted.request.body == body)
             let reply = try admitted.sealResult(body)
             #expect(!contains(reply, "hunter2"))

@@ -68,7 +68,7 @@ enum HandshakeBenchmark {
             result.xWing.append(try await time(perRound) { _ = try await vault.handshake(xWing) })
             result.xWingKEM.append(try await time(perRound) { try floor.xWingKEM() })
             let (client, session) = try await vault.handshake(xWing)
-            await vault.table.insert(session)
+            vault.table.insert(session)
             result.sealOpen.append(
                 try await time(requestsPerRound) { try await vault.sealedEcho(payload, client: client) })
             result.aead.append(try await time(requestsPerRound) { try floor.sealAndOpenTwice() })
@@ -122,7 +122,7 @@ enum HandshakeBenchmark {
         func sealedEcho(_ payload: JSONValue, client: SealedSessionClient) async throws {
             let request = try client.sealRequest(handler: "echo", body: payload)
             guard
-                case .admitted(let admitted) = await table.open(
+                case .admitted(let admitted) = table.open(
                     request.envelope, memberGUID: HandshakeBenchmark.memberGUID)
             else { throw BenchFailure("the vault refused a sealed request") }
             let answer = try admitted.sealResult(admitted.request.body)

@@ -4,7 +4,7 @@
 // libFuzzer target `session`: the sealed session's parsers and the vault's request path (docs/protocol.md §7.3).
 //
 // Everything runs at a fixed time against a fixed session (suite 0x0001, keys expanded from a fixed prk, 200
-// requests), in a fresh SealedSessionStore per input (no reorder wait), so every input has one verdict. The first
+// requests), in a fresh SealedSessionStore per input (no reorder window), so every input has one verdict. The first
 // byte picks the mode; the rest is the input:
 // - 0 init: SessionInit(parsing:) round-trips byte for byte when it parses; SessionResponder.check accepts only a
 //   parsed init for the fixed member within the clock window whose device signature verifies (checked here
@@ -96,16 +96,13 @@ private let pending: PendingSessionHandshake = runBlocking {
     return try! await initiator.start()
 }
 
-/// The vault's request path on a fresh store holding the fixed session (no reorder wait: every step finishes).
+/// The vault's request path on a fresh store holding the fixed session (no reorder window).
 private func open(_ bytes: [UInt8]) -> SealedRequestOutcome {
     var store = SealedSessionStore(configuration: .init(reorderWait: .zero))
     store.insert(session, nowMilliseconds: nowMilliseconds)
-    switch store.open(bytes, memberGUID: member, nowMilliseconds: nowMilliseconds, now: .now) {
-    case .finished(let outcome, _):
-        trace("vault: \(refusalCode(outcome).map(\.rawValue) ?? "admitted")")
-        return outcome
-    case .waiting: fatalError("fuzz invariant violated: a request waited without a reorder wait")
-    }
+    let outcome = store.open(bytes, memberGUID: member, nowMilliseconds: nowMilliseconds, now: .now)
+    trace("vault: \(refusalCode(outcome).map(\.rawValue) ?? "admitted")")
+    return outcome
 }
 
 // MARK: - Modes

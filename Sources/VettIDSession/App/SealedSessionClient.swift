@@ -119,10 +119,30 @@ public final class SealedSessionClient: Sendable, CustomStringConvertible {
 
     /// A lowercase RFC 9562 version-4 UUID from 16 random bytes.
     static func uuid(_ bytes: [UInt8]) -> String {
-        var bytes = bytes
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = Array(Hex.encode(bytes))
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+        precondition(bytes.count == 16, "a UUID is 16 bytes")
+        // Written in place: formatting through intermediate strings cost as much as the random bytes.
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let byte =
+                    switch index {
+                    case 6: bytes[index] & 0x0F | 0x40
+                    case 8: bytes[index] & 0x3F | 0x80
+                    default: bytes[index]
+                    }
+                text[at] = hexDigit(byte >> 4)
+                text[at + 1] = hexDigit(byte & 0x0F)
+                at += 2
+            }
+            return at
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

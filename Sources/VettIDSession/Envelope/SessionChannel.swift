@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import Crypto
 public import VettIDCore
 
 // The symmetric half of an established session: sealing and opening envelopes in each direction.
@@ -21,6 +22,9 @@ public struct SessionChannel: Sendable {
     /// The padding rule and the largest inner message.
     public let padding: SessionPadding
     let keys: SessionKeys
+    /// The two keys as swift-crypto keys, made once per session rather than per message.
+    private let appToVault: SymmetricKey
+    private let vaultToApp: SymmetricKey
 
     /// The channel of a session whose keys ``SessionKeySchedule`` derived.
     public init(sessionID: SessionID, suite: SessionSuite, keys: SessionKeys, padding: SessionPadding = .init()) {
@@ -28,6 +32,8 @@ public struct SessionChannel: Sendable {
         self.suite = suite
         self.keys = keys
         self.padding = padding
+        self.appToVault = SymmetricKey(data: keys.appToVault)
+        self.vaultToApp = SymmetricKey(data: keys.vaultToApp)
     }
 
     // MARK: App side
@@ -36,7 +42,7 @@ public struct SessionChannel: Sendable {
     /// - Throws: `message_too_large`.
     public func sealRequest(_ inner: [UInt8], sequence: UInt64) throws(SessionError) -> [UInt8] {
         let header = SessionEnvelopeHeader(suite: suite, isResponse: false, sessionID: sessionID, sequence: sequence)
-        return SessionEnvelope.seal(try padding.pad(inner), header: header, key: keys.appToVault).bytes
+        return SessionEnvelope.sealedBytes(try padding.pad(inner), header: header, key: appToVault)
     }
 
     /// Opens the response to the request sealed with `sequence`.
@@ -54,7 +60,7 @@ public struct SessionChannel: Sendable {
         guard envelope.header.suite == suite else {
             throw SessionError(.suiteMismatch, "the envelope's suite is not the session's")
         }
-        return try padding.unpad(envelope.open(key: keys.vaultToApp))
+        return try padding.unpad(envelope.open(key: vaultToApp))
     }
 
     // MARK: Vault side
@@ -73,7 +79,7 @@ public struct SessionChannel: Sendable {
         guard envelope.header.suite == suite else {
             throw SessionError(.suiteMismatch, "the envelope's suite is not the session's")
         }
-        return try padding.unpad(envelope.open(key: keys.appToVault))
+        return try padding.unpad(envelope.open(key: appToVault))
     }
 
     /// Pads and seals the response to the request of `sequence` under `k_v2a`. Call it at most once per sequence
@@ -81,6 +87,6 @@ public struct SessionChannel: Sendable {
     /// - Throws: `message_too_large`.
     public func sealResponse(_ inner: [UInt8], sequence: UInt64) throws(SessionError) -> [UInt8] {
         let header = SessionEnvelopeHeader(suite: suite, isResponse: true, sessionID: sessionID, sequence: sequence)
-        return SessionEnvelope.seal(try padding.pad(inner), header: header, key: keys.vaultToApp).bytes
+        return SessionEnvelope.sealedBytes(try padding.pad(inner), header: header, key: vaultToApp)
     }
 }

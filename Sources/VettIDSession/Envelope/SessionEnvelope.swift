@@ -43,11 +43,22 @@ public struct SessionEnvelope: Sendable, Hashable {
 
     /// Seals `padded` under `key` (32 bytes) with `header` as additional data.
     public static func seal(_ padded: [UInt8], header: SessionEnvelopeHeader, key: [UInt8]) -> SessionEnvelope {
+        let bytes = sealedBytes(padded, header: header, key: SymmetricKey(data: key))
+        return SessionEnvelope(header: header, sealedBody: Array(bytes[SessionEnvelopeHeader.length...]))
+    }
+
+    /// The bytes of `padded` sealed under `key` with `header` as additional data: header, ciphertext, tag, written
+    /// into one array (the request path's form; no intermediate envelope).
+    static func sealedBytes(_ padded: [UInt8], header: SessionEnvelopeHeader, key: SymmetricKey) -> [UInt8] {
+        let headerBytes = header.bytes
         do {
             let box = try ChaChaPoly.seal(
-                padded, using: SymmetricKey(data: key), nonce: ChaChaPoly.Nonce(data: header.nonce),
-                authenticating: header.bytes)
-            return SessionEnvelope(header: header, sealedBody: Array(box.ciphertext) + Array(box.tag))
+                padded, using: key, nonce: ChaChaPoly.Nonce(data: header.nonce), authenticating: headerBytes)
+            var bytes = headerBytes
+            bytes.reserveCapacity(SessionEnvelopeHeader.length + padded.count + tagLength)
+            bytes.append(contentsOf: box.ciphertext)
+            bytes.append(contentsOf: box.tag)
+            return bytes
         } catch {
             // Only a key or nonce of the wrong length fails, and both are fixed by construction.
             preconditionFailure("ChaCha20-Poly1305 sealing failed: \(error)")
@@ -58,11 +69,16 @@ public struct SessionEnvelope: Sendable, Hashable {
     /// - Returns: the padded inner message.
     /// - Throws: `bad_envelope` when the tag does not verify.
     public func open(key: [UInt8]) throws(SessionError) -> [UInt8] {
+        try open(key: SymmetricKey(data: key))
+    }
+
+    /// ``open(key:)`` with the key already made.
+    func open(key: SymmetricKey) throws(SessionError) -> [UInt8] {
         do {
             let box = try ChaChaPoly.SealedBox(
                 nonce: ChaChaPoly.Nonce(data: header.nonce), ciphertext: sealedBody.dropLast(Self.tagLength),
                 tag: sealedBody.suffix(Self.tagLength))
-            return Array(try ChaChaPoly.open(box, using: SymmetricKey(data: key), authenticating: header.bytes))
+            return Array(try ChaChaPoly.open(box, using: key, authenticating: header.bytes))
         } catch {
             throw SessionError(.badEnvelope, "the envelope does not open")
         }

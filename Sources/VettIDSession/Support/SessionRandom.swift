@@ -17,10 +17,17 @@ public struct SystemSessionRandom: SessionRandom {
     /// Creates the system source.
     public init() {}
 
-    /// `count` bytes from `SystemRandomNumberGenerator`.
+    /// `count` bytes from `SystemRandomNumberGenerator`, taken eight at a time (each word is one read of the
+    /// system's generator, a system call on Linux).
     public func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 }
 

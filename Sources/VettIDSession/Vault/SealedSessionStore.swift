@@ -3,25 +3,14 @@
 
 import VettIDCore
 
-// The vault's sessions and the request path over them, as a pure state machine: time is an input, a wait is a step.
+// The vault's sessions and the request path over them, as a pure state machine: time is an input.
 
 /// The sessions the vault holds and the checks of a request envelope, without concurrency and without sleeping.
 ///
-/// ``SealedSessionTable`` wraps one store in an actor, carries out the waits and shares it between the worker
-/// instances of the process; a test or a fuzz target drives a store directly. A device keeps at most
+/// ``SealedSessionTable`` wraps one store in a lock and shares it between the worker instances of the process; a test or a fuzz target drives a store directly. A device keeps at most
 /// ``SealedSessionTable/Configuration/maxSessionsPerDevice`` sessions (its oldest is dropped); beyond
 /// ``SealedSessionTable/Configuration/maxSessions`` the least recently used session is dropped (expired ones first).
 public struct SealedSessionStore: Sendable {
-    /// Where a request is after a call.
-    public enum Step: Sendable {
-        /// Done: publish the outcome's reply (or run the admitted request). `advanced` names the session whose
-        /// highest admitted sequence number moved, if one did: requests waiting in it may go on.
-        case finished(SealedRequestOutcome, advanced: SessionID?)
-        /// The request waits for a gap of sequence numbers below it: call ``SealedSessionStore/resume(_:nowMilliseconds:now:)``
-        /// when `advanced` names its session, when its session is dropped, or at `until`.
-        case waiting(PendingSessionRequest, until: ContinuousClock.Instant)
-    }
-
     private struct Entry {
         var session: SealedSession
         var admission: SequenceAdmission
@@ -112,26 +101,25 @@ public struct SealedSessionStore: Sendable {
     /// Checks, in order: header layout (`malformed_envelope`), version (`unsupported_version`), flags
     /// (`malformed_envelope`), the session is held for this member (`unknown_session`), lifetime and limit
     /// (`session_expired`; an expired session is dropped), suite (`suite_mismatch`), AEAD (`bad_envelope`), padding
-    /// (`bad_padding`, `message_too_large`), sequence admission (`replayed`, `out_of_order`, or a wait), the inner
+    /// (`bad_padding`, `message_too_large`), sequence admission (`replayed`, `out_of_order`), the inner
     /// request (`malformed_message`), its `exp` (`request_expired`). Refusals before admission and `replayed` are
     /// answered with a plaintext ``SessionRefusal``; later ones are sealed.
     public mutating func open(
         _ bytes: [UInt8], memberGUID: String, nowMilliseconds: UInt64, now: ContinuousClock.Instant
-    ) -> Step {
+    ) -> SealedRequestOutcome {
         let envelope: SessionEnvelope
         do {
             envelope = try SessionEnvelope(parsing: bytes)
         } catch {
-            return .finished(Self.plain(error), advanced: nil)
+            return Self.plain(error)
         }
         guard !envelope.header.isResponse else {
             let error = SessionError(.malformedEnvelope, "a request must not have the response flag")
-            return .finished(Self.plain(error), advanced: nil)
+            return Self.plain(error)
         }
         let id = envelope.header.sessionID
         guard let session = entries[id]?.session, session.memberGUID == memberGUID else {
-            return .finished(
-                Self.plain(SessionError(.unknownSession, "no such session for this member")), advanced: nil)
+            return Self.plain(SessionError(.unknownSession, "no such session for this member"))
         }
         tick += 1
         entries[id]?.lastUsed = tick
@@ -140,39 +128,21 @@ public struct SealedSessionStore: Sendable {
             inner = try session.open(envelope, nowMilliseconds: nowMilliseconds)
         } catch {
             if session.isExpired(atMilliseconds: nowMilliseconds) { remove(id) }
-            return .finished(Self.plain(error), advanced: nil)
+            return Self.plain(error)
         }
         let pending = PendingSessionRequest(
             session: session, inner: inner,
             sealer: SessionResponseSealer(channel: session.channel, sequence: envelope.header.sequence))
         let decision = entries[id]?.admission.receive(pending.sequence, now: now) ?? .refuse(.unknownSession)
-        return step(pending, decision, nowMilliseconds: nowMilliseconds)
-    }
-
-    /// Asks again for a request that was told to wait.
-    public mutating func resume(
-        _ pending: PendingSessionRequest, nowMilliseconds: UInt64, now: ContinuousClock.Instant
-    ) -> Step {
-        let decision =
-            entries[pending.sessionID]?.admission.resume(pending.sequence, now: now) ?? .refuse(.unknownSession)
-        return step(pending, decision, nowMilliseconds: nowMilliseconds)
-    }
-
-    private func step(
-        _ pending: PendingSessionRequest, _ decision: SequenceAdmission.Decision, nowMilliseconds: UInt64
-    ) -> Step {
         switch decision {
         case .admit:
-            return .finished(Self.admitted(pending, nowMilliseconds: nowMilliseconds), advanced: pending.sessionID)
+            return Self.admitted(pending, nowMilliseconds: nowMilliseconds)
         case .refuse(let code) where code == .outOfOrder:
             let error = SessionError(
-                .outOfOrder, "sequence \(pending.sequence) arrived after a higher one was admitted")
-            return .finished(
-                Self.sealed(error, id: SessionInnerRequest.requestID(in: pending.inner), pending), advanced: nil)
+                .outOfOrder, "sequence \(pending.sequence) arrived too long after a higher one was admitted")
+            return Self.sealed(error, id: SessionInnerRequest.requestID(in: pending.inner), pending)
         case .refuse(let code):
-            return .finished(Self.plain(SessionError(code, Self.refusalMessage(code))), advanced: nil)
-        case .wait(let deadline):
-            return .waiting(pending, until: deadline)
+            return Self.plain(SessionError(code, Self.refusalMessage(code)))
         }
     }
 
@@ -206,21 +176,18 @@ public struct SealedSessionStore: Sendable {
     private static func refusalMessage(_ code: SessionError.Code) -> String {
         switch code {
         case .replayed: "this sequence number was already received"
-        case .unknownSession: "the session ended while the request waited"
         case .sessionExpired: "the session's requests are used"
         default: "the request was refused"
         }
     }
 }
 
-/// A request whose envelope opened and whose sequence number waits for a gap (``SealedSessionStore/Step/waiting(_:until:)``).
-public struct PendingSessionRequest: Sendable {
+/// A request whose envelope opened, before its sequence admission.
+struct PendingSessionRequest: Sendable {
     let session: SealedSession
     let inner: [UInt8]
     let sealer: SessionResponseSealer
 
-    /// The session the request belongs to.
-    public var sessionID: SessionID { session.id }
     /// The request's sequence number.
-    public var sequence: UInt64 { sealer.sequence }
+    var sequence: UInt64 { sealer.sequence }
 }

@@ -14,7 +14,7 @@ import VettIDCrypto
 ///     throw SessionError(.unknownDevice, "…")                     // answered as a plaintext SessionRefusal
 /// }
 /// let accepted = try responder.accept(checked, identity: keyRing.identity(preferring: checked.expectedVaultKID))
-/// await table.insert(accepted.session)
+/// table.insert(accepted.session)
 /// publish(accepted.responseBytes, to: replySubject)
 /// ```
 ///

@@ -71,7 +71,7 @@ final class SealedFakeVault: Sendable {
         do throws(SessionError) {
             let checked = try responder.check(Array(message.payload.readableBytesView), memberGUID: namespace.userGUID)
             let acceptance = try responder.accept(checked, identity: identity)
-            await table.insert(acceptance.session)
+            table.insert(acceptance.session)
             accepted.withLock { $0 += 1 }
             answer = acceptance.responseBytes
         } catch {
@@ -85,7 +85,7 @@ final class SealedFakeVault: Sendable {
             let reply = message.replyTo, namespace.isReplySubject(reply)
         else { return }
         let answer: [UInt8]
-        switch await table.open(Array(message.payload.readableBytesView), memberGUID: namespace.userGUID) {
+        switch table.open(Array(message.payload.readableBytesView), memberGUID: namespace.userGUID) {
         case .admitted(let admitted):
             if admitted.request.handler == "echo" {
                 guard let sealed = try? admitted.sealResult(admitted.request.body) else { return }

@@ -20,7 +20,7 @@ import VettIDSession
         #expect(first.id.count == 36)
         #expect(Array(first.id)[14] == "4")
         #expect(client.remainingRequests == 998)
-        let admitted = try #require(await harness.table.open(first.envelope, memberGUID: member).admitted)
+        let admitted = try #require(harness.table.open(first.envelope, memberGUID: member).admitted)
         #expect(admitted.request.id == first.id)
         #expect(admitted.request.expiresAtMilliseconds == Int64(SessionHarness.start) + 10_000)
     }
@@ -40,8 +40,8 @@ import VettIDSession
         let (client, _) = try await harness.establish()
         let first = try client.sealRequest(handler: "echo", body: .null)
         let second = try client.sealRequest(handler: "echo", body: .null)
-        let admittedFirst = try #require(await harness.table.open(first.envelope, memberGUID: member).admitted)
-        let admittedSecond = try #require(await harness.table.open(second.envelope, memberGUID: member).admitted)
+        let admittedFirst = try #require(harness.table.open(first.envelope, memberGUID: member).admitted)
+        let admittedSecond = try #require(harness.table.open(second.envelope, memberGUID: member).admitted)
         let answerFirst = try admittedFirst.sealResult(.string("one"))
         // Another request's answer: another sequence number.
         #expect(sessionErrorCode { _ = try client.openResponse(answerFirst, to: second) } == .responseMismatch)
@@ -57,7 +57,7 @@ import VettIDSession
         let (bob, _) = try await harness.establish()
         let aliceRequest = try alice.sealRequest(handler: "echo", body: .null)
         let bobRequest = try bob.sealRequest(handler: "echo", body: .null)
-        let bobAnswer = try #require(await harness.table.open(bobRequest.envelope, memberGUID: member).admitted)
+        let bobAnswer = try #require(harness.table.open(bobRequest.envelope, memberGUID: member).admitted)
             .sealResult(.null)
         #expect(sessionErrorCode { _ = try alice.openResponse(bobAnswer, to: aliceRequest) } == .responseMismatch)
         // Relabelled with alice's session id, it does not open under alice's key.
@@ -70,7 +70,7 @@ import VettIDSession
         let harness = try SessionHarness()
         let (client, _) = try await harness.establish(suites: [.x25519])
         let sealed = try client.sealRequest(handler: "echo", body: .null)
-        let answer = try #require(await harness.table.open(sealed.envelope, memberGUID: member).admitted).sealResult(
+        let answer = try #require(harness.table.open(sealed.envelope, memberGUID: member).admitted).sealResult(
             .null)
         for length in 0..<answer.count {
             let expected: SessionError.Code = length < SessionEnvelope.minimumLength ? .malformedEnvelope : .badEnvelope
@@ -96,6 +96,6 @@ import VettIDSession
         let sealed = try client.sealRequest(handler: "echo", body: body)
         #expect(sealed.envelope.count == 61952 + 44)
         #expect(sealed.envelope.count <= 65536)
-        #expect(await harness.table.open(sealed.envelope, memberGUID: member).admitted != nil)
+        #expect(harness.table.open(sealed.envelope, memberGUID: member).admitted != nil)
     }
 }

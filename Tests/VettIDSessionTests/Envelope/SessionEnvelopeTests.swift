@@ -48,7 +48,7 @@ import VettIDSession
         let harness = try SessionHarness()
         let (client, _) = try await harness.establish(suites: [.x25519])
         let sealed = try client.sealRequest(handler: "echo", body: .null)
-        let outcome = await harness.table.open(sealed.envelope, memberGUID: SessionHarness.memberGUID)
+        let outcome = harness.table.open(sealed.envelope, memberGUID: SessionHarness.memberGUID)
         let admitted = try #require(outcome.admitted)
         let reply = try admitted.sealResult(.string("ok"))
 

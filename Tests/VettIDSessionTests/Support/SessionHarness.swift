@@ -69,7 +69,7 @@ struct SessionHarness {
     ) async throws -> (client: SealedSessionClient, session: SealedSession) {
         let pending = try await initiator(suites: suites, device: device).start()
         let accepted = try answer(pending.initBytes)
-        await table.insert(accepted.session)
+        table.insert(accepted.session)
         return (try pending.complete(response: accepted.responseBytes, pinnedVaultKeys: pinned), accepted.session)
     }
 }

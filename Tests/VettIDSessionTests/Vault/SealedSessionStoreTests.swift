@@ -5,85 +5,43 @@ import Testing
 import VettIDCrypto
 import VettIDSession
 
-/// The request path as a pure state machine: a wait is a step, time is an input.
+/// The request path as a pure state machine: time is an input.
 @Suite struct SealedSessionStoreTests {
     let member = SessionHarness.memberGUID
     let t0 = ContinuousClock.now
 
-    func outcome(_ step: SealedSessionStore.Step) -> SealedRequestOutcome? {
-        if case .finished(let outcome, _) = step { outcome } else { nil }
-    }
-
-    @Test func aGapWaitsAndTheGapClosingLetsItGoOn() async throws {
+    @Test func aGapIsAdmittedInsideTheReorderWaitAndOutOfOrderAfterIt() async throws {
         let harness = try SessionHarness()
         let (client, session) = try await harness.establish()
         var store = SealedSessionStore()
         store.insert(session, nowMilliseconds: SessionHarness.start)
         let first = try client.sealRequest(handler: "echo", body: .null)
         let second = try client.sealRequest(handler: "echo", body: .null)
+        let third = try client.sealRequest(handler: "echo", body: .null)
 
-        let waiting = store.open(second.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: t0)
-        guard case .waiting(let pending, let deadline) = waiting else {
-            Issue.record("expected a wait, got \(waiting)")
-            return
-        }
-        #expect(pending.sessionID == session.id)
-        #expect(pending.sequence == 2)
-        #expect(deadline == t0.advanced(by: .milliseconds(50)))
-
-        let admitted = store.open(first.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: t0)
-        guard case .finished(.admitted(let request), let advanced) = admitted else {
-            Issue.record("expected an admission, got \(admitted)")
-            return
-        }
-        #expect(request.sequence == 1)
-        #expect(advanced == session.id)
-        let resumed = store.resume(
-            pending, nowMilliseconds: SessionHarness.start, now: t0.advanced(by: .milliseconds(1)))
-        #expect(outcome(resumed)?.admitted?.sequence == 2)
+        let opened = store.open(third.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: t0)
+        #expect(opened.admitted?.sequence == 3)
+        let inTime = store.open(
+            second.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start,
+            now: t0.advanced(by: .milliseconds(49)))
+        #expect(inTime.admitted?.sequence == 2)
+        let late = store.open(
+            first.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start,
+            now: t0.advanced(by: .milliseconds(50)))
+        #expect(late.refusalCode == .outOfOrder)
+        #expect(late.isSealedRefusal == true)
     }
 
-    @Test func theDeadlineAdmitsAndTheLateGapIsOutOfOrder() async throws {
+    @Test func aDroppedSessionRefusesItsRequests() async throws {
         let harness = try SessionHarness()
         let (client, session) = try await harness.establish()
         var store = SealedSessionStore()
         store.insert(session, nowMilliseconds: SessionHarness.start)
         let first = try client.sealRequest(handler: "echo", body: .null)
-        let second = try client.sealRequest(handler: "echo", body: .null)
-        guard
-            case .waiting(let pending, let deadline) = store.open(
-                second.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: t0)
-        else {
-            Issue.record("expected a wait")
-            return
-        }
-        guard case .waiting = store.resume(pending, nowMilliseconds: SessionHarness.start, now: t0) else {
-            Issue.record("expected to wait again before the deadline")
-            return
-        }
-        #expect(outcome(store.resume(pending, nowMilliseconds: SessionHarness.start, now: deadline))?.admitted != nil)
-        let late = store.open(first.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: deadline)
-        #expect(outcome(late)?.refusalCode == .outOfOrder)
-        #expect(outcome(late)?.isSealedRefusal == true)
-    }
-
-    @Test func aDroppedSessionEndsItsWaiters() async throws {
-        let harness = try SessionHarness()
-        let (client, session) = try await harness.establish()
-        var store = SealedSessionStore()
-        store.insert(session, nowMilliseconds: SessionHarness.start)
-        _ = try client.sealRequest(handler: "echo", body: .null)
-        let second = try client.sealRequest(handler: "echo", body: .null)
-        guard
-            case .waiting(let pending, _) = store.open(
-                second.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: t0)
-        else {
-            Issue.record("expected a wait")
-            return
-        }
         #expect(store.removeSessions(memberGUID: member) == [session.id])
-        let ended = store.resume(pending, nowMilliseconds: SessionHarness.start, now: t0)
-        #expect(outcome(ended)?.refusalCode == .unknownSession)
+        let ended = store.open(first.envelope, memberGUID: member, nowMilliseconds: SessionHarness.start, now: t0)
+        #expect(ended.refusalCode == .unknownSession)
+        #expect(ended.isSealedRefusal == false)
         #expect(store.count == 0)
     }
 

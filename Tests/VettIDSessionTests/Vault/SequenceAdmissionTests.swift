@@ -26,40 +26,49 @@ import VettIDSession
         #expect(admission.receive(1, now: at(10_000)) == .refuse(.replayed))
     }
 
-    @Test func aNumberAboveAGapWaitsThenTheGapClosesIt() {
+    @Test func aNumberAboveAGapIsAdmittedAtOnceAndTheGapWhileItIsOpen() {
         var admission = SequenceAdmission(maxMessages: 1000)
         #expect(admission.receive(1, now: t0) == .admit)
-        #expect(admission.receive(3, now: t0) == .wait(until: at(50)))
-        // A duplicate of the waiting number is a replay, not a second waiter.
-        #expect(admission.receive(3, now: at(1)) == .refuse(.replayed))
-        #expect(admission.resume(3, now: at(10)) == .wait(until: at(50)))
-        #expect(admission.receive(2, now: at(20)) == .admit)
-        #expect(admission.resume(3, now: at(20)) == .admit)
-        #expect(admission.highest == 3)
-        #expect(admission.waitingCount == 0)
+        #expect(admission.receive(4, now: t0) == .admit)
+        #expect(admission.highest == 4)
+        #expect(admission.openGapCount == 1)
+        // A duplicate of the admitted number is a replay.
+        #expect(admission.receive(4, now: at(1)) == .refuse(.replayed))
+        #expect(admission.receive(3, now: at(10)) == .admit)
+        #expect(admission.receive(2, now: at(49)) == .admit)
+        #expect(admission.receive(2, now: at(49)) == .refuse(.replayed))
+        #expect(admission.highest == 4)
     }
 
-    @Test func aNumberAboveAGapIsAdmittedAtItsDeadlineAndTheLateGapIsOutOfOrder() {
+    @Test func aGapNumberAfterTheWaitIsOutOfOrderOnceThenAReplay() {
         var admission = SequenceAdmission(maxMessages: 1000)
         #expect(admission.receive(1, now: t0) == .admit)
-        #expect(admission.receive(3, now: t0) == .wait(until: at(50)))
-        #expect(admission.resume(3, now: at(49)) == .wait(until: at(50)))
-        #expect(admission.resume(3, now: at(50)) == .admit)
-        #expect(admission.highest == 3)
-        // The late gap number is refused out of order once, and as a replay after that.
-        #expect(admission.receive(2, now: at(60)) == .refuse(.outOfOrder))
-        #expect(admission.receive(2, now: at(61)) == .refuse(.replayed))
-        #expect(admission.receive(4, now: at(62)) == .admit)
+        #expect(admission.receive(3, now: t0) == .admit)
+        #expect(admission.receive(2, now: at(50)) == .refuse(.outOfOrder))
+        #expect(admission.openGapCount == 0)
+        #expect(admission.receive(2, now: at(51)) == .refuse(.replayed))
+        #expect(admission.receive(4, now: at(52)) == .admit)
     }
 
-    @Test func aWaiterOvertakenByAHigherAdmissionIsOutOfOrder() {
+    @Test func eachGapHasItsOwnDeadline() {
         var admission = SequenceAdmission(maxMessages: 1000)
-        #expect(admission.receive(5, now: t0) == .wait(until: at(50)))
-        #expect(admission.receive(3, now: at(30)) == .wait(until: at(80)))
-        #expect(admission.resume(5, now: at(50)) == .admit)
-        #expect(admission.resume(3, now: at(50)) == .refuse(.outOfOrder))
-        #expect(admission.receive(1, now: at(51)) == .refuse(.outOfOrder))
-        #expect(admission.receive(6, now: at(52)) == .admit)
+        #expect(admission.receive(3, now: t0) == .admit)  // gap 1...2 until 50
+        #expect(admission.receive(6, now: at(30)) == .admit)  // gap 4...5 until 80
+        #expect(admission.openGapCount == 2)
+        #expect(admission.receive(1, now: at(60)) == .refuse(.outOfOrder))
+        #expect(admission.receive(4, now: at(60)) == .admit)
+        #expect(admission.receive(5, now: at(80)) == .refuse(.outOfOrder))
+        #expect(admission.receive(2, now: at(80)) == .refuse(.outOfOrder))
+        #expect(admission.openGapCount == 0)
+    }
+
+    @Test func aNumberBelowTheHighestThatWasNeverAGapIsOutOfOrder() {
+        var admission = SequenceAdmission(maxMessages: 1000)
+        for sequence in UInt64(1)...3 { #expect(admission.receive(sequence, now: t0) == .admit) }
+        #expect(admission.receive(5, now: t0) == .admit)
+        // 4 is in the open gap; nothing below 4 was ever skipped.
+        #expect(admission.receive(4, now: t0) == .admit)
+        #expect(admission.receive(2, now: t0) == .refuse(.replayed))
     }
 
     @Test func withoutAReorderWaitAGapIsAdmittedAtOnce() {
@@ -76,7 +85,6 @@ import VettIDSession
         for sequence in UInt64(1)...3 { #expect(admission.receive(sequence, now: t0) == .admit) }
         #expect(admission.isReceived(3))
         #expect(!admission.isReceived(4))
-        #expect(admission.resume(2, now: t0) == .refuse(.replayed))
     }
 
     @Test func theBitsetCoversEveryNumberUpToTheLimit() {

@@ -292,7 +292,7 @@ struct SealedSessionLiveTests {
             #expect(a + b == 40)
             #expect(a > 0 && b > 0, "both workers of the process answered the session: \(a) / \(b)")
             #expect(stranger.statistics.received == 0, "the other process never saw the session's envelopes")
-            #expect(await otherProcess.table.count == 0)
+            #expect(otherProcess.table.count == 0)
             await stranger.stop()
         }
     }

@@ -63,7 +63,7 @@ public struct VaultSessionService: Sendable {
                 throw SessionError(.unknownDevice, "the device is not an enrolled device of this member")
             }
             let accepted = try responder.accept(checked, identity: try currentIdentity())
-            await table.insert(accepted.session)
+            table.insert(accepted.session)
             metrics?.sessionHandshake(outcome: "ok")
             return (accepted.responseBytes, nil)
         } catch {
@@ -102,7 +102,7 @@ public struct VaultSessionService: Sendable {
     public func sealed(
         _ envelope: [UInt8], namespace: VaultNamespace, registry: VaultHandlerRegistry, logger: Logger
     ) async -> (reply: [UInt8], failure: String?) {
-        switch await table.open(envelope, memberGUID: namespace.userGUID) {
+        switch table.open(envelope, memberGUID: namespace.userGUID) {
         case .refused(let error, let reply, _):
             metrics?.sealedRequest(outcome: error.code.rawValue)
             logger.notice(
@@ -143,7 +143,7 @@ public struct VaultSessionService: Sendable {
 
     /// Drops the sessions of a device that is no longer enrolled (revoked or retired by a new enrollment).
     public func deviceRevoked(memberGUID: String, deviceThumbprint: String) async {
-        await table.removeSessions(memberGUID: memberGUID, deviceThumbprint: deviceThumbprint)
+        table.removeSessions(memberGUID: memberGUID, deviceThumbprint: deviceThumbprint)
     }
 
     /// Runs the handler the inner request names for the session's device (``VaultHandlerRegistry``'s rules), as a
