@@ -38,14 +38,25 @@ public final class NATSServerProcess: Sendable {
 
     /// Starts nats-server with `configuration` (without `port`/`listen`, which are added) and waits until
     /// it accepts connections. With no fixed port, a port another process grabbed in the meantime is
-    /// retried with a fresh one.
-    public init(configuration: String = "", port fixedPort: Int? = nil, directory: URL? = nil) async throws {
+    /// retried with a fresh one. With `jetStream`, the server runs JetStream with its store in `jetstream/` of the
+    /// server's directory (kept by ``restarted()``, removed by ``cleanUp()``).
+    public init(
+        configuration: String = "",
+        port fixedPort: Int? = nil,
+        directory: URL? = nil,
+        jetStream: Bool = false
+    ) async throws {
         guard let executable = Self.executable else { throw SkipError("nats-server is not installed") }
         let directory =
             directory
             ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("nats-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = configuration
+        if jetStream {
+            let store = directory.appendingPathComponent("jetstream").path
+            configuration += "\njetstream {\n  store_dir: \"\(store)\"\n}\n"
+        }
         let configFile = directory.appendingPathComponent("server.conf")
         let log = directory.appendingPathComponent("server.log")
         var started: (Process, ProcessExitWatcher, Int)?
