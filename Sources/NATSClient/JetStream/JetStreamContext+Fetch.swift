@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Pull fetch (NATS ADR-13, ADR-37): one pull request per reply subject of its own, a fresh one after a reconnect,
-// statuses read as JetStreamPullStatus, idle heartbeats watched.
+// statuses read as JetStreamPullStatus, idle heartbeats watched. The watchdog (the fetch's timeout and the missed
+// heartbeat) reads a clock the fetch is given: ContinuousClock in use, a clock the test moves in the unit tests.
 
 import NIOCore
 
@@ -42,6 +43,23 @@ extension JetStreamContext {
         maxBytes: Int? = nil,
         idleHeartbeat: Duration? = nil
     ) async throws(JetStreamError) -> [JetStreamMessage] {
+        try await fetch(
+            batch: batch, from: consumer, on: stream, expires: expires, noWait: noWait, maxBytes: maxBytes,
+            idleHeartbeat: idleHeartbeat, clock: ContinuousClock())
+    }
+
+    /// ``fetch(batch:from:on:expires:noWait:maxBytes:idleHeartbeat:)`` with its watchdog (the time it waits for an
+    /// answer, the missed heartbeat) on `clock`; the tests pass a clock they move by hand.
+    func fetch<WatchdogClock: Clock<Duration>>(
+        batch: Int = 1,
+        from consumer: String,
+        on stream: String,
+        expires: Duration = .seconds(30),
+        noWait: Bool = false,
+        maxBytes: Int? = nil,
+        idleHeartbeat: Duration? = nil,
+        clock: WatchdogClock
+    ) async throws(JetStreamError) -> [JetStreamMessage] {
         try Self.checkName(stream, "stream")
         try Self.checkName(consumer, "consumer")
         guard batch >= 1, (maxBytes ?? 1) >= 1, expires > .zero, (idleHeartbeat ?? .seconds(1)) > .zero else {
@@ -55,7 +73,8 @@ extension JetStreamContext {
             answerWithin: noWait ? timeout : expires + .seconds(1),
             noWait: noWait,
             maxBytes: maxBytes,
-            idleHeartbeat: idleHeartbeat
+            idleHeartbeat: idleHeartbeat,
+            clock: clock
         )
         return try await fetch.run()
     }
@@ -86,8 +105,8 @@ struct JetStreamPullRequest: Encodable {
     }
 }
 
-/// One fetch: its pulls (a new one after each reconnect), what arrived, and the clocks that end it.
-struct JetStreamFetch {
+/// One fetch: its pulls (a new one after each reconnect), what arrived, and the watchdog that ends it.
+struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
     let client: NATSClient
     let subject: String
     let batch: Int
@@ -97,18 +116,19 @@ struct JetStreamFetch {
     let noWait: Bool
     let maxBytes: Int?
     let idleHeartbeat: Duration?
+    /// The clock the watchdog reads and sleeps on.
+    let clock: WatchdogClock
 
     /// What the fetch waits for, from the tasks that feed it.
     private enum Event: Sendable {
         case delivery(pull: Int, NATSMessage)
         case reconnected
         case closed
-        case tick
+        /// The watchdog's deadline came (or an alarm cancelled too late: the watchdog is asked again).
+        case alarm
     }
 
     func run() async throws(JetStreamError) -> [JetStreamMessage] {
-        let clock = ContinuousClock()
-        let start = clock.now
         let (events, continuation) = AsyncStream<Event>.makeStream()
         let clientEvents = client.makeEventStream()
         let reconnects = Task {
@@ -120,11 +140,21 @@ struct JetStreamFetch {
                 }
             }
         }
-        let tick = Self.tickInterval(idleHeartbeat: idleHeartbeat, answerWithin: answerWithin)
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
-                continuation.yield(.tick)
+        var watchdog = JetStreamFetchWatchdog(
+            start: clock.now, answerWithin: answerWithin, idleHeartbeat: idleHeartbeat)
+        // One alarm at a time, at the watchdog's deadline; hearing from the server moves the deadline, so the alarm
+        // is set again then (only with heartbeats: without, the deadline never moves).
+        var alarm: Task<Void, Never>?
+        func setAlarm() {
+            alarm?.cancel()
+            let deadline = watchdog.deadline
+            alarm = Task { [clock] in
+                do {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                    continuation.yield(.alarm)
+                } catch {
+                    // Cancelled: a later alarm replaced this one, or the fetch is over.
+                }
             }
         }
         var pull = 0
@@ -132,18 +162,21 @@ struct JetStreamFetch {
         defer {
             subscription?.unsubscribe()
             reconnects.cancel()
-            ticker.cancel()
+            alarm?.cancel()
             continuation.finish()
         }
+        setAlarm()
         subscription = try startPull(pull, remaining: batch, expires: expires, continuation)
 
         var messages: [JetStreamMessage] = []
-        var lastHeard = start
         var failure: JetStreamError?
         loop: for await event in events {
             switch event {
             case .delivery(pull: let from, let message):
-                if from == pull { lastHeard = clock.now }
+                if from == pull, idleHeartbeat != nil {
+                    watchdog.heard(at: clock.now)
+                    setAlarm()
+                }
                 let status = JetStreamPullStatus(message)
                 if case .message = status {
                     // A delivery counts whichever pull of this fetch brought it (an earlier one's may still be
@@ -164,11 +197,15 @@ struct JetStreamFetch {
                     break loop
                 }
             case .reconnected:
-                let left = expires.map { $0 - (clock.now - start) }
+                let now = clock.now
+                let left = expires.map { $0 - watchdog.start.duration(to: now) }
                 if let left, left <= .zero { break loop }
                 subscription?.unsubscribe()
                 pull += 1
-                lastHeard = clock.now
+                if idleHeartbeat != nil {
+                    watchdog.heard(at: now)
+                    setAlarm()
+                }
                 do {
                     subscription = try startPull(pull, remaining: batch - messages.count, expires: left, continuation)
                 } catch {
@@ -178,17 +215,12 @@ struct JetStreamFetch {
             case .closed:
                 failure = JetStreamError(.requestFailed, "the connection closed while the fetch waited")
                 break loop
-            case .tick:
-                let now = clock.now
-                if now - start >= answerWithin {
-                    failure = JetStreamError(.timeout, "no end of the pull on \(subject) within \(answerWithin)")
+            case .alarm:
+                if let expired = watchdog.failure(at: clock.now, subject: subject) {
+                    failure = expired
                     break loop
                 }
-                if let idleHeartbeat, now - lastHeard > idleHeartbeat * 2 {
-                    failure = JetStreamError(
-                        .missedHeartbeat, "nothing from the server for two heartbeats of \(idleHeartbeat)")
-                    break loop
-                }
+                setAlarm()
             }
         }
         if failure == nil, Task.isCancelled {
@@ -226,10 +258,48 @@ struct JetStreamFetch {
         }
         return subscription
     }
+}
 
-    /// How often the fetch checks its clocks: a quarter heartbeat, at most 100 ms, at least 5 ms.
-    static func tickInterval(idleHeartbeat: Duration?, answerWithin: Duration) -> Duration {
-        let base = min(idleHeartbeat.map { $0 / 4 } ?? .milliseconds(100), answerWithin / 4, .milliseconds(100))
-        return max(base, .milliseconds(5))
+/// When a fetch gives up: `answerWithin` after it started without an end of the pull, or two idle heartbeats after
+/// it last heard from its current pull. Pure: the fetch tells it what it heard and asks at its ``deadline``.
+struct JetStreamFetchWatchdog<Instant: InstantProtocol<Duration>> {
+    /// When the fetch started.
+    let start: Instant
+    /// How long the fetch waits for the end of its pull.
+    let answerWithin: Duration
+    /// The heartbeat the fetch asked for; `nil` for none (then silence ends nothing before `answerWithin`).
+    let idleHeartbeat: Duration?
+    /// When the fetch last heard from its current pull (or sent it).
+    private(set) var lastHeard: Instant
+
+    init(start: Instant, answerWithin: Duration, idleHeartbeat: Duration?) {
+        self.start = start
+        self.answerWithin = answerWithin
+        self.idleHeartbeat = idleHeartbeat
+        self.lastHeard = start
+    }
+
+    /// The fetch heard from its current pull at `instant` (a message, a status, or a new pull after a reconnect).
+    mutating func heard(at instant: Instant) {
+        lastHeard = max(lastHeard, instant)
+    }
+
+    /// The first instant at which ``failure(at:subject:)`` can answer an error.
+    var deadline: Instant {
+        let end = start.advanced(by: answerWithin)
+        guard let idleHeartbeat else { return end }
+        return min(end, lastHeard.advanced(by: idleHeartbeat * 2))
+    }
+
+    /// Why the fetch ends at `now`: `timeout`, `missedHeartbeat`, or `nil` while neither is due.
+    func failure(at now: Instant, subject: String) -> JetStreamError? {
+        if start.duration(to: now) >= answerWithin {
+            return JetStreamError(.timeout, "no end of the pull on \(subject) within \(answerWithin)")
+        }
+        if let idleHeartbeat, lastHeard.duration(to: now) >= idleHeartbeat * 2 {
+            return JetStreamError(
+                .missedHeartbeat, "nothing from the server for two heartbeats of \(idleHeartbeat)")
+        }
+        return nil
     }
 }

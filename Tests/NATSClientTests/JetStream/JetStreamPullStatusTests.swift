@@ -3,11 +3,12 @@
 
 import NIOCore
 import Testing
+import VettIDTestSupport
 
 @testable import NATSClient
 
 /// Statuses on a pull's reply subject (ADR-13, ADR-37; the texts are nats-server 2.9.10's), ack subjects and ack
-/// payloads.
+/// payloads, pull bodies, and the fetch's watchdog.
 @Suite struct JetStreamPullStatusTests {
     private func status(_ code: Int?, _ text: String? = nil) -> JetStreamPullStatus {
         let headers = code.map { NATSHeaders(status: $0, statusDescription: text) }
@@ -111,12 +112,41 @@ import Testing
         #expect(String(buffer: try JetStreamJSON.encode(noWait)) == #"{"batch":1,"no_wait":true}"#)
     }
 
-    @Test func theFetchClockTicksOftenEnoughForItsHeartbeat() {
-        #expect(JetStreamFetch.tickInterval(idleHeartbeat: nil, answerWithin: .seconds(31)) == .milliseconds(100))
-        #expect(
-            JetStreamFetch.tickInterval(idleHeartbeat: .milliseconds(200), answerWithin: .seconds(5))
-                == .milliseconds(50))
-        #expect(
-            JetStreamFetch.tickInterval(idleHeartbeat: .milliseconds(4), answerWithin: .seconds(5)) == .milliseconds(5))
+    /// The watchdog on bare instants (a ManualClock's; the watchdog reads no clock itself).
+    private typealias Watchdog = JetStreamFetchWatchdog<ManualClock.Instant>
+
+    /// The instant `offset` after a clock's start.
+    private func at(_ offset: Duration) -> ManualClock.Instant { ManualClock().now.advanced(by: offset) }
+
+    @Test func withoutHeartbeatsOnlyTheAnswerTimeEndsAFetch() {
+        var watchdog = Watchdog(start: at(.seconds(1)), answerWithin: .seconds(31), idleHeartbeat: nil)
+        #expect(watchdog.deadline == at(.seconds(32)))
+        #expect(watchdog.failure(at: at(.seconds(31)), subject: "s") == nil)
+        watchdog.heard(at: at(.seconds(20)))
+        #expect(watchdog.deadline == at(.seconds(32)))
+        #expect(watchdog.failure(at: at(.seconds(32)), subject: "s")?.code == .timeout)
+    }
+
+    @Test func twoHeartbeatsOfSilenceAreAMissedHeartbeat() {
+        var watchdog = Watchdog(start: at(.zero), answerWithin: .seconds(31), idleHeartbeat: .seconds(5))
+        // Silence is counted from the start until something is heard.
+        #expect(watchdog.deadline == at(.seconds(10)))
+        #expect(watchdog.failure(at: at(.milliseconds(9999)), subject: "s") == nil)
+        #expect(watchdog.failure(at: at(.seconds(10)), subject: "s")?.code == .missedHeartbeat)
+        // Then from what was heard last; what was heard earlier than that does not move it back.
+        watchdog.heard(at: at(.seconds(8)))
+        watchdog.heard(at: at(.seconds(7)))
+        #expect(watchdog.deadline == at(.seconds(18)))
+        #expect(watchdog.failure(at: at(.milliseconds(17999)), subject: "s") == nil)
+        #expect(watchdog.failure(at: at(.seconds(18)), subject: "s")?.code == .missedHeartbeat)
+    }
+
+    @Test func theAnswerTimeComesBeforeAHeartbeatDueLater() {
+        var watchdog = Watchdog(start: at(.zero), answerWithin: .seconds(11), idleHeartbeat: .seconds(5))
+        watchdog.heard(at: at(.seconds(9)))
+        #expect(watchdog.deadline == at(.seconds(11)))
+        let failure = watchdog.failure(at: at(.seconds(11)), subject: "$JS.API.CONSUMER.MSG.NEXT.S.C")
+        #expect(failure?.code == .timeout)
+        #expect(failure?.message.contains("$JS.API.CONSUMER.MSG.NEXT.S.C") == true)
     }
 }
