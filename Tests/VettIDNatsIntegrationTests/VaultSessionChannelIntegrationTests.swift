@@ -92,7 +92,7 @@ struct VaultSessionChannelIntegrationTests {
         }
         #expect(refused?.code == .vaultError)
         #expect(refused?.vaultError?.code == .unknownHandler)
-        #expect(await rig.session.handshakeCount == 1)
+        #expect(rig.session.handshakeCount == 1)
         #expect(rig.vault.acceptedCount == 1)
 
         // Handshake + 3 requests, each with its answer, went through nats-server.
@@ -114,16 +114,16 @@ struct VaultSessionChannelIntegrationTests {
         defer { rig.server.cleanUp() }
         let owner = try rig.manager.ownerSpace()
         #expect(try await owner.executeHandler("echo", payload: .integer(1)) == .integer(1))
-        let first = try #require(await rig.session.currentSession)
+        let first = try #require(rig.session.currentSession)
         rig.clock.advance(by: .seconds(241))  // 59 s left: inside the 60 s margin
         #expect(try await owner.executeHandler("echo", payload: .integer(2)) == .integer(2))
-        let second = try #require(await rig.session.currentSession)
+        let second = try #require(rig.session.currentSession)
         #expect(second.sessionID != first.sessionID)
-        #expect(await rig.session.handshakeCount == 2)
+        #expect(rig.session.handshakeCount == 2)
         for n in Int64(3)...4 { #expect(try await owner.executeHandler("echo", payload: .integer(n)) == .integer(n)) }
         #expect(second.remainingRequests == 0)
         #expect(try await owner.executeHandler("echo", payload: .integer(5)) == .integer(5))
-        #expect(await rig.session.handshakeCount == 3)
+        #expect(rig.session.handshakeCount == 3)
         #expect(rig.vault.acceptedCount == 3)
         await rig.finish()
     }
@@ -140,13 +140,13 @@ struct VaultSessionChannelIntegrationTests {
             return all
         }
         #expect(Set(results.compactMap(\.int64Value)) == Set(Int64(0)..<8))
-        #expect(await rig.session.handshakeCount == 1)
-        let before = try #require(await rig.session.currentSession).sessionID
+        #expect(rig.session.handshakeCount == 1)
+        let before = try #require(rig.session.currentSession).sessionID
         await rig.manager.refresh()
         #expect(rig.manager.swapCount == 1)
         #expect(try await rig.manager.ownerSpace().executeHandler("echo", payload: .integer(9)) == .integer(9))
-        #expect(try #require(await rig.session.currentSession).sessionID == before)
-        #expect(await rig.session.handshakeCount == 1)
+        #expect(try #require(rig.session.currentSession).sessionID == before)
+        #expect(rig.session.handshakeCount == 1)
         await rig.finish()
     }
 
@@ -161,8 +161,8 @@ struct VaultSessionChannelIntegrationTests {
             client: try await sealedVaultClient(rig.setup, url: rig.server.url), identity: identity,
             clock: rig.clock.wall)
         #expect(try await owner.executeHandler("echo", payload: .integer(2)) == .integer(2))
-        #expect(await rig.session.handshakeCount == 2)
-        #expect(try #require(await rig.session.currentSession).sessionID.route == rig.vault.route)
+        #expect(rig.session.handshakeCount == 2)
+        #expect(try #require(rig.session.currentSession).sessionID.route == rig.vault.route)
         await rig.finish()
     }
 
@@ -195,7 +195,7 @@ struct VaultSessionChannelIntegrationTests {
         }
         #expect(refused?.code.rawValue == "bad_vault_signature")
         #expect(second.keys.refreshCount == 0)
-        #expect(await second.session.currentSession == nil)
+        #expect(second.session.currentSession == nil)
         await rig.finish()
         await second.finish()
     }

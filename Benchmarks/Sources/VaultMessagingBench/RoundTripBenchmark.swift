@@ -79,7 +79,7 @@ enum RoundTripBenchmark {
             try await bare.handshake()
             result.handshakes.record(clock.now - started)
         }
-        let before = (bare: bare.handshakes, sdk: await sdk.handshakes)
+        let before = (bare: bare.handshakes, sdk: sdk.handshakes)
         let perRound = max(requests / max(rounds, 1), 1)
         for round in 0..<max(rounds, 1) {
             let first = warmup + round * perRound
@@ -90,7 +90,7 @@ enum RoundTripBenchmark {
             result.sdkPlaintext.merge(try await throughSDK(sdk.plaintext, count: perRound, first: first))
             result.sdkSealed.merge(try await throughSDK(sdk.sealed, count: perRound, first: first))
         }
-        result.renewals = (bare.handshakes - before.bare, await sdk.handshakes - before.sdk)
+        result.renewals = (bare.handshakes - before.bare, sdk.handshakes - before.sdk)
         for subscription in echoes { subscription.unsubscribe() }
         await echo.value
         await client.close()

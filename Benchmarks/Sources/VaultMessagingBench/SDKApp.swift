@@ -39,7 +39,7 @@ struct SDKApp: Sendable {
 
     /// The handshakes the channel ran so far.
     var handshakes: Int {
-        get async { await channel.handshakeCount }
+        channel.handshakeCount
     }
 
     /// `echo` of `payload` through `client` (``sealed`` or ``plaintext``); the answer must be `payload`.

@@ -112,7 +112,7 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
             _ = try await ThroughputBenchmark.sdk(apps, sealed: false, window: window, seconds: 0.5)
             _ = try await ThroughputBenchmark.sdk(apps, sealed: true, window: window, seconds: 0.5)
             var handshakesBefore = 0
-            for app in apps { handshakesBefore += await app.handshakes }
+            for app in apps { handshakesBefore += app.handshakes }
             // Two alternating halves each (raw, shaped, on loop, worker, SDK plaintext, SDK sealed, twice), for the
             // same reason as the round trips.
             var phase = ThroughputPhase()
@@ -144,7 +144,7 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                 await settle()
             }
             for app in apps {
-                phase.handshakes += await app.handshakes
+                phase.handshakes += app.handshakes
                 await app.close()
             }
             phase.handshakes -= handshakesBefore

@@ -164,7 +164,7 @@ struct NATSSDKLiveTests {
             }
             #expect(unknown?.code == .vaultError)
             #expect(unknown?.vaultError?.code == .unknownHandler)
-            #expect(await channel.handshakeCount == 1, "one handshake, then every request on the session")
+            #expect(channel.handshakeCount == 1, "one handshake, then every request on the session")
             let served = live.server.components.vaultWorkers.reduce(UInt64(0)) { $0 + $1.statistics.sealedRequests }
             #expect(served == 3, "the backend's workers answered the three requests sealed")
 

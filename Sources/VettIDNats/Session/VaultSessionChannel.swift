@@ -9,7 +9,7 @@ public import VettIDCrypto
 public import VettIDMessaging
 public import VettIDSession
 
-// The app's sealed session with its vault over NATS: the thin shell over VaultSessionStateMachine.
+// The app's sealed session with its vault over NATS: the thin shell over VaultSessionStateMachine, behind a lock.
 
 /// The app's sealed session with the member's vault (docs/protocol.md §7.3), opened on first use and renewed by
 /// itself; ``OwnerSpaceClient/executeHandler(_:payload:timeout:)`` sends its requests through it.
@@ -25,8 +25,12 @@ public import VettIDSession
 ///   fresh sequence number, once. Concurrent callers share one handshake.
 /// - The session is independent of the NATS connection: it survives token swaps and reconnects.
 ///
-/// The decisions are an internal, unit-tested state machine's; this actor carries them out. One channel serves one member.
-public actor VaultSessionChannel {
+/// The decisions are an internal, unit-tested state machine's; this type carries them out. One channel serves one
+/// member. It is a lock rather than an actor, so a request on an established session runs on the caller's executor
+/// without a hop; only the handshake is shared (concurrent callers wait for one). Requests of one session may be
+/// published in another order than their sequence numbers when several tasks send at once: the vault admits them
+/// within its reorder window (docs/protocol.md §7.3).
+public final class VaultSessionChannel: Sendable {
     /// The session's timing and suites.
     public struct Configuration: Sendable {
         /// How long before the session's end it is renewed; at least the requests' validity. 60 s by default.
@@ -79,26 +83,35 @@ public actor VaultSessionChannel {
         }
     }
 
+    private struct State: Sendable {
+        var machine: VaultSessionStateMachine<SealedSessionClient>
+        var waiters: [UInt64: CheckedContinuation<SealedSessionClient, any Error>] = [:]
+        /// Handshake results for waiters that had not suspended yet when the handshake finished.
+        var early: [UInt64: Result<SealedSessionClient, NatsConnectionError>] = [:]
+        var nextWaiter: UInt64 = 0
+        var memberGUID: String?
+        var handshakeCount = 0
+    }
+
     /// The configuration.
-    public nonisolated let configuration: Configuration
+    public let configuration: Configuration
     private let dependencies: Dependencies
-    private var machine: VaultSessionStateMachine<SealedSessionClient>
-    private var waiters: [UInt64: CheckedContinuation<SealedSessionClient, any Error>] = [:]
-    private var nextWaiter: UInt64 = 0
-    private var memberGUID: String?
-    /// Handshakes started (tests and diagnostics).
-    public private(set) var handshakeCount = 0
+    private let state: LockedValue<State>
 
     /// A channel with no session yet.
     public init(configuration: Configuration = .init(), dependencies: Dependencies) {
         self.configuration = configuration
         self.dependencies = dependencies
-        self.machine = VaultSessionStateMachine(renewalMargin: max(configuration.renewalMargin, .zero))
+        self.state = LockedValue(
+            State(machine: VaultSessionStateMachine(renewalMargin: max(configuration.renewalMargin, .zero))))
     }
+
+    /// Handshakes started (tests and diagnostics).
+    public var handshakeCount: Int { state.withLock { $0.handshakeCount } }
 
     /// The established session, if any (its id, suite and limits; tests and diagnostics).
     public var currentSession: SealedSessionClient? {
-        if case .established(let session) = machine.state { session } else { nil }
+        state.withLock { if case .established(let session) = $0.machine.state { session } else { nil } }
     }
 
     /// Runs `handler` with `body` in the vault over the sealed session and returns the vault's inner response.
@@ -107,14 +120,16 @@ public actor VaultSessionChannel {
     ///   session error's code (`vault_key_not_pinned` after one refresh of the pinned keys, `bad_vault_signature`,
     ///   `suite_downgrade`, `unknown_device`, `session_expired` after one renewal, …) with the `SessionError` of
     ///   VettIDSession as underlying error.
-    public func execute(
+    nonisolated(nonsending) public func execute(
         handler: String, body: JSONValue, namespace: VaultNamespace, connection: NatsConnection,
         timeout: Duration? = nil
     ) async throws(NatsConnectionError) -> SessionInnerResponse {
-        if let memberGUID, memberGUID != namespace.userGUID {
-            throw NatsConnectionError(.invalidSubject, "This sealed session channel belongs to another member.")
+        try state.withLock { (state: inout State) throws(NatsConnectionError) in
+            if let memberGUID = state.memberGUID, memberGUID != namespace.userGUID {
+                throw NatsConnectionError(.invalidSubject, "This sealed session channel belongs to another member.")
+            }
+            state.memberGUID = namespace.userGUID
         }
-        memberGUID = namespace.userGUID
         var attempt = VaultSessionStateMachine<SealedSessionClient>.Attempt()
         while true {
             let session = try await acquire(namespace: namespace, connection: connection, timeout: timeout)
@@ -126,7 +141,10 @@ public actor VaultSessionChannel {
             } catch {
                 refusal = error
             }
-            switch machine.requestRefused(refusal.code.rawValue, in: session, attempt: &attempt) {
+            let recovery = state.withLock {
+                $0.machine.requestRefused(refusal.code.rawValue, in: session, attempt: &attempt)
+            }
+            switch recovery {
             case .renew, .retry: continue
             case .fail: throw refusal
             }
@@ -134,7 +152,7 @@ public actor VaultSessionChannel {
     }
 
     /// One sealed request in `session`; a sealed `out_of_order` failure is thrown as an error with that code.
-    private func send(
+    nonisolated(nonsending) private func send(
         handler: String, body: JSONValue, in session: SealedSessionClient, namespace: VaultNamespace,
         connection: NatsConnection, timeout: Duration?
     ) async throws(NatsConnectionError) -> SessionInnerResponse {
@@ -158,17 +176,30 @@ public actor VaultSessionChannel {
         return response
     }
 
-    private func acquire(
+    nonisolated(nonsending) private func acquire(
         namespace: VaultNamespace, connection: NatsConnection, timeout: Duration?
     ) async throws(NatsConnectionError) -> SealedSessionClient {
-        nextWaiter += 1
-        let waiter = nextWaiter
-        switch machine.acquire(waiter: waiter) {
+        let (action, waiter) = state.withLock { state in
+            state.nextWaiter += 1
+            let action = state.machine.acquire(waiter: state.nextWaiter)
+            if case .startHandshake = action { state.handshakeCount += 1 }
+            return (action, state.nextWaiter)
+        }
+        switch action {
         case .use(let session):
             return session
         case .wait:
             do {
-                return try await withCheckedThrowingContinuation { waiters[waiter] = $0 }
+                return try await withCheckedThrowingContinuation { continuation in
+                    let early = state.withLock { state in
+                        guard let result = state.early.removeValue(forKey: waiter) else {
+                            state.waiters[waiter] = continuation
+                            return Result<SealedSessionClient, NatsConnectionError>?.none
+                        }
+                        return result
+                    }
+                    if let early { continuation.resume(with: early.mapError { $0 as any Error }) }
+                }
             } catch let error as NatsConnectionError {
                 throw error
             } catch {
@@ -182,17 +213,25 @@ public actor VaultSessionChannel {
             } catch {
                 result = .failure(error)
             }
-            for id in machine.handshakeFinished(try? result.get()) {
-                waiters.removeValue(forKey: id)?.resume(with: result.mapError { $0 as any Error })
+            let woken = state.withLock { state in
+                var woken: [CheckedContinuation<SealedSessionClient, any Error>] = []
+                for id in state.machine.handshakeFinished(try? result.get()) {
+                    if let continuation = state.waiters.removeValue(forKey: id) {
+                        woken.append(continuation)
+                    } else {
+                        state.early[id] = result
+                    }
+                }
+                return woken
             }
+            for continuation in woken { continuation.resume(with: result.mapError { $0 as any Error }) }
             return try result.get()
         }
     }
 
-    private func handshake(
+    nonisolated(nonsending) private func handshake(
         namespace: VaultNamespace, connection: NatsConnection, timeout: Duration?
     ) async throws(NatsConnectionError) -> SealedSessionClient {
-        handshakeCount += 1
         var keys = try await Self.keys(dependencies.pinnedKeys)
         let pending: PendingSessionHandshake
         do {

@@ -65,7 +65,7 @@ struct MessagingDemo {
         try await reporter.step("nats: sealed handler request") {
             let result = try await owner.executeHandler(.echo, payload: .object([("hello", .string("vault"))]))
             let types = try await owner.getEventTypes()
-            let handshakes = await session.handshakeCount
+            let handshakes = session.handshakeCount
             return (
                 (),
                 "a sealed session (\(handshakes) handshake signed by the device key, vault key pinned at enrollment); echo → \(String(decoding: result.serialized(), as: UTF8.self)); handlers: \(types.map { $0.handlerID + ($0.sealedOnly ? "" : " (also plaintext)") }.joined(separator: ", "))"

@@ -24,13 +24,19 @@ public final class VaultAccessLog: Service, Sendable {
         /// The most entries kept per member (default 10,000): a member's device cannot grow the table without bound
         /// by sending requests.
         public var maxPerMember: Int
+        /// The least time between two writes (default 100 ms): entries arriving meanwhile go into the next batch.
+        /// A write has a fixed cost (a transaction, its commit, a member check per member), which a busy vault would
+        /// otherwise pay for a handful of entries each time it wakes.
+        public var batchInterval: Duration
 
         public init(
-            maxQueued: Int = 10_000, retention: Duration = .seconds(90 * 24 * 3600), maxPerMember: Int = 10_000
+            maxQueued: Int = 10_000, retention: Duration = .seconds(90 * 24 * 3600), maxPerMember: Int = 10_000,
+            batchInterval: Duration = .milliseconds(100)
         ) {
             self.maxQueued = maxQueued
             self.retention = retention
             self.maxPerMember = maxPerMember
+            self.batchInterval = batchInterval
         }
     }
 
@@ -95,10 +101,18 @@ public final class VaultAccessLog: Service, Sendable {
         }
     }
 
-    /// Writes queued entries until graceful shutdown, then writes the rest.
+    /// Writes queued entries until graceful shutdown, at most once per ``Configuration/batchInterval``, then writes
+    /// the rest.
     public func run() async throws {
         var lastPrune = ContinuousClock.now - .seconds(3600)
+        var lastWrite = ContinuousClock.now - configuration.batchInterval
         for await _ in wake.cancelOnGracefulShutdown() {
+            let next = lastWrite + configuration.batchInterval
+            if ContinuousClock.now < next {
+                // Cancelled by graceful shutdown: the loop ends and the rest is written below.
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(until: next, clock: .continuous) }
+            }
+            lastWrite = ContinuousClock.now
             await flush()
             if ContinuousClock.now - lastPrune >= .seconds(3600) {
                 lastPrune = ContinuousClock.now
