@@ -137,22 +137,7 @@ struct NATSSDKLiveTests {
             await manager.connect()
             #expect(manager.state == .connected)
 
-            // A subscriber with rights to every subject of the application account: what a NATS operator sees.
-            let tapUser = try live.server.components.natsTrust.userCredentials(
-                name: "tap", permissions: NatsPermissionSet(publish: [], subscribe: [">"]),
-                issuedAt: Int64(Date().timeIntervalSince1970), expiresAt: nil)
-            let tap = try NATSClient(
-                configuration: .init(
-                    servers: [live.nats.url], auth: .jwt(tapUser.jwt, seed: tapUser.seed),
-                    tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile)))
-            try await tap.connect()
-            let heard = try tap.subscribe(to: ">")
-            try await tap.flush()
-            let captured = Task {
-                var bytes: [UInt8] = []
-                for await message in heard { bytes += Array(message.payload.readableBytesView) }
-                return bytes
-            }
+            let tap = try await NATSTap.start(live)
 
             let secret = "sealed all the way 0451"
             let vault = try manager.ownerSpace()
@@ -168,14 +153,11 @@ struct NATSSDKLiveTests {
             let served = live.server.components.vaultWorkers.reduce(UInt64(0)) { $0 + $1.statistics.sealedRequests }
             #expect(served == 3, "the backend's workers answered the three requests sealed")
 
-            try await Task.sleep(for: .milliseconds(200))
-            heard.unsubscribe()
-            let bytes = await captured.value
+            let bytes = await tap.stop()
             #expect(bytes.count > 1_500, "the tap heard the handshake and the envelopes")
             for needle in [secret, "echo", "launch.rockets", "handler"] {
                 #expect(bytes.firstRange(of: Array(needle.utf8)) == nil, "'\(needle)' travels in the clear")
             }
-            await tap.close()
             await manager.disconnect()
         }
     }

@@ -42,22 +42,7 @@ struct VaultDataLiveTests {
             await manager.connect()
             #expect(manager.state == .connected)
 
-            // What a NATS operator sees: every subject of the application account.
-            let tapUser = try live.server.components.natsTrust.userCredentials(
-                name: "tap", permissions: NatsPermissionSet(publish: [], subscribe: [">"]),
-                issuedAt: Int64(Date().timeIntervalSince1970), expiresAt: nil)
-            let tap = try NATSClient(
-                configuration: .init(
-                    servers: [live.nats.url], auth: .jwt(tapUser.jwt, seed: tapUser.seed),
-                    tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile)))
-            try await tap.connect()
-            let heard = try tap.subscribe(to: ">")
-            try await tap.flush()
-            let captured = Task {
-                var bytes: [UInt8] = []
-                for await message in heard { bytes += Array(message.payload.readableBytesView) }
-                return bytes
-            }
+            let tap = try await NATSTap.start(live)
 
             let name = "bank-pin-live-e2e"
             let value = "2468-sealed-value-0451"
@@ -99,16 +84,13 @@ struct VaultDataLiveTests {
             }
             #expect(refused?.vaultError?.code == .sealedSessionRequired)
 
-            try await Task.sleep(for: .milliseconds(200))
-            heard.unsubscribe()
-            let bytes = await captured.value
+            let bytes = await tap.stop()
             #expect(bytes.count > 3_000, "the tap heard the handshake and the envelopes")
             for needle in [
                 value, name, "bank-pin", "Turin-e2e", "display_name", "secret.put", "secret.get", "profile.",
             ] {
                 #expect(bytes.firstRange(of: Array(needle.utf8)) == nil, "'\(needle)' travels in the clear")
             }
-            await tap.close()
 
             // Every call is in the access log: sealed ones with the device, the plaintext one without.
             let accessLog = live.server.components.vaultAccessLog

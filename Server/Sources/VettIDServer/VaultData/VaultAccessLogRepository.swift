@@ -24,10 +24,14 @@ public struct VaultAccessLogRepository: Sendable {
         guard !entries.isEmpty else { return 0 }
         return try await store.transaction { db in
             var members: Set<String> = []
-            for memberID in Set(entries.map(\.memberID))
-            where try await db.raw("SELECT id FROM users WHERE id = \(bind: memberID)").first() != nil {
-                members.insert(memberID)
+            // One query for the batch's members (at most `maxQueued` binds, below either engine's limit).
+            var query: SQLQueryString = "SELECT id FROM users WHERE id IN ("
+            for (offset, memberID) in Set(entries.map(\.memberID)).enumerated() {
+                if offset > 0 { query.appendInterpolation(unsafeRaw: ", ") }
+                query.appendInterpolation(bind: memberID)
             }
+            query.appendInterpolation(unsafeRaw: ")")
+            for row in try await db.raw(query).all() { members.insert(try row.decode(column: "id", as: String.self)) }
             let kept = entries.filter { members.contains($0.memberID) }
             let skipped = entries.count - kept.count
             let entries = kept
