@@ -90,6 +90,11 @@ enum MessagingReport {
                 format: "  %2d raw echo, on loop    %10d %12.0f %8.2f× %8.2f×", count, phase.onLoop.answered,
                 phase.onLoop.perSecond, phase.onLoop.perSecond / phase.raw.perSecond,
                 phase.onLoop.perSecond / phase.shaped.perSecond))
+        emit(
+            String(
+                format: "  %2d raw echo, sealed floor %8d %12.0f %8.2f× %8.2f× %10.2f×", count, phase.floor.answered,
+                phase.floor.perSecond, phase.floor.perSecond / phase.raw.perSecond,
+                phase.floor.perSecond / phase.shaped.perSecond, phase.floor.perSecond / phase.onLoop.perSecond))
         for (name, result) in [
             ("vault worker        ", phase.worker), ("SDK, plaintext      ", phase.sdkPlaintext),
             ("SDK, sealed         ", phase.sdkSealed),
@@ -106,6 +111,10 @@ enum MessagingReport {
                 format: "  %2d sealed / plaintext, SDK: %.2f× (handshakes while measured: %d; requests refused "
                     + "out_of_order after the SDK's retry: %d)", count,
                 phase.sdkSealed.perSecond / phase.sdkPlaintext.perSecond, phase.handshakes, phase.sdkSealed.refused))
+        emit(
+            String(
+                format: "  %2d the floor of sealed / plaintext, SDK: %.2f× (the SDK's plaintext path plus what the "
+                    + "sealed floor adds to the echo on loop, per request)", count, phase.floorRatio))
     }
 
     /// `name: p50 x×, p99 y×` of `sample` against `peer`.
@@ -140,9 +149,19 @@ struct ThroughputPhase {
     var raw = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
     var shaped = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
     var onLoop = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
+    /// The echo on loop with the request and answer padded, sealed and opened (``SealedFloor``).
+    var floor = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
     var worker = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
     var sdkPlaintext = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
     var sdkSealed = ThroughputBenchmark.Result(answered: 0, elapsed: .zero)
     /// Handshakes the sealed SDK apps ran while measured (a session admits 1,000 requests).
     var handshakes = 0
+
+    /// The best sealed / plaintext ratio of the SDK paths any sealed design can reach here: the machine's time per
+    /// plaintext request (1 / its rate, the machine saturated) against that time plus what sealing adds to the
+    /// echo on loop per request (1 / the floor's rate − 1 / the echo's).
+    var floorRatio: Double {
+        let plaintext = 1 / sdkPlaintext.perSecond
+        return plaintext / (plaintext + 1 / floor.perSecond - 1 / onLoop.perSecond)
+    }
 }

@@ -38,7 +38,7 @@ enum ThroughputBenchmark {
         for namespace in members {
             apps.append((try await connections.app(in: namespace), namespace.forVault(.execute)))
         }
-        return try await load(apps, window: window, seconds: seconds)
+        return try await load(apps, window: window, seconds: seconds, sealedFloor: false)
     }
 
     /// Through the vault worker(s) with the SDK: `executeHandler(.echo)` of each app's sealed or plaintext
@@ -67,9 +67,11 @@ enum ThroughputBenchmark {
     ///   subscription.
     /// - Parameter onEventLoop: The responders' loops run on their connections' event loops (as the worker's lanes
     ///   do by default) instead of Swift's global executor.
+    /// - Parameter sealedFloor: Requests and answers padded and sealed as envelopes are, and opened on the other
+    ///   side (``SealedFloor``): the least a sealed exchange adds.
     static func raw(
         _ connections: BenchConnections, clients: Int, window: Int, seconds: Double, responders count: Int,
-        vaultShaped: Bool = false, onEventLoop: Bool = false
+        vaultShaped: Bool = false, onEventLoop: Bool = false, sealedFloor: Bool = false
     ) async throws -> Result {
         let root = BenchConnections.vaultShapedRoot
         var responders: [(NATSClient, Task<Void, Never>)] = []
@@ -80,12 +82,23 @@ enum ThroughputBenchmark {
             try await responder.flush()
             let task = Task(executorPreference: onEventLoop ? responder.taskExecutor : nil) {
                 for await request in requests {
-                    guard let reply = request.replyTo,
-                        let message = try? VaultMessage.decode(request.payload.readableBytesView)
-                    else { continue }
-                    let answer = VaultResponse.handlerResult(
-                        requestID: message.id, handlerID: "echo", result: .success(.null), timestamp: 0)
-                    try? responder.publish(answer.encoded(), to: reply)
+                    guard let reply = request.replyTo else { continue }
+                    var header: [UInt8] = []
+                    var payload = Array(request.payload.readableBytesView)
+                    if sealedFloor {
+                        guard let opened = try? SealedFloor.open(payload, key: SealedFloor.requestKey) else { continue }
+                        (header, payload) = opened
+                    }
+                    guard let message = try? VaultMessage.decode(payload) else { continue }
+                    var answer = VaultResponse.handlerResult(
+                        requestID: message.id, handlerID: "echo", result: .success(.null), timestamp: 0
+                    ).encoded()
+                    if sealedFloor {
+                        guard let sealed = try? SealedFloor.seal(answer, header: header, key: SealedFloor.responseKey)
+                        else { continue }
+                        answer = sealed
+                    }
+                    try? responder.publish(answer, to: reply)
                 }
             }
             responders.append((responder, task))
@@ -100,7 +113,7 @@ enum ThroughputBenchmark {
             let app = try await connections.raw(name: "client\(index)", inboxPrefix: "\(space).forApp.inbox")
             apps.append((app, "\(space).forVault.execute"))
         }
-        let result = try await load(apps, window: window, seconds: seconds)
+        let result = try await load(apps, window: window, seconds: seconds, sealedFloor: sealedFloor)
         for (responder, task) in responders {
             task.cancel()
             await responder.close()
@@ -108,18 +121,28 @@ enum ThroughputBenchmark {
         return result
     }
 
-    /// `window` lanes per app of NATS request/reply to `subject`, each an `execute echo` whose answer must succeed;
-    /// the apps are closed afterwards.
-    private static func load(_ apps: [(NATSClient, String)], window: Int, seconds: Double) async throws -> Result {
+    /// `window` lanes per app of NATS request/reply to `subject`, each an `execute echo` whose answer must succeed
+    /// (sealed as ``SealedFloor`` seals, with `sealedFloor`); the apps are closed afterwards.
+    private static func load(_ apps: [(NATSClient, String)], window: Int, seconds: Double, sealedFloor: Bool)
+        async throws -> Result
+    {
         let result = try await load(
-            apps.map { app, subject -> Request in
-                { lane, count in
-                    let message = VaultMessage.executeHandler(
-                        id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)), timestamp: 0)
-                    let reply = try await app.request(ByteBuffer(bytes: message.encoded()), to: subject)
-                    guard try VaultResponse.decode(reply.payload.readableBytesView).isSuccess else {
-                        throw BenchFailure("a request failed")
+            apps.enumerated().map { index, app -> Request in
+                let (client, subject) = app
+                return { lane, count in
+                    var payload = VaultMessage.executeHandler(
+                        id: "l\(lane)-\(count)", handlerID: "echo", payload: .integer(Int64(count)), timestamp: 0
+                    ).encoded()
+                    if sealedFloor {
+                        // A counter unique per app, lane and request: the request key's nonces never repeat.
+                        let counter = UInt64(index) << 48 | UInt64(lane) << 32 | UInt64(count)
+                        payload = try SealedFloor.seal(
+                            payload, header: SealedFloor.header(counter: counter), key: SealedFloor.requestKey)
                     }
+                    let reply = try await client.request(ByteBuffer(bytes: payload), to: subject)
+                    var answer = Array(reply.payload.readableBytesView)
+                    if sealedFloor { answer = try SealedFloor.open(answer, key: SealedFloor.responseKey).plain }
+                    guard try VaultResponse.decode(answer).isSuccess else { throw BenchFailure("a request failed") }
                 }
             },
             window: window, seconds: seconds)

@@ -132,6 +132,10 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
                     try await ThroughputBenchmark.raw(
                         connections, clients: clients, window: window, seconds: half, responders: count,
                         vaultShaped: true, onEventLoop: true))
+                phase.floor.add(
+                    try await ThroughputBenchmark.raw(
+                        connections, clients: clients, window: window, seconds: half, responders: count,
+                        vaultShaped: true, onEventLoop: true, sealedFloor: true))
                 phase.worker.add(
                     try await ThroughputBenchmark.run(
                         connections, members: devices.map(\.namespace), window: window, seconds: half))
