@@ -14,15 +14,14 @@ public struct SessionEphemeralKey: Sendable, CustomStringConvertible {
     public let suite: SessionSuite
     /// The public key sent in the offer (32 bytes for X25519, 1216 for X-Wing).
     public let publicKey: [UInt8]
-    private let seed: [UInt8]
+    private let privateKey: SessionKEM.PrivateKey
 
     /// The key of `suite` whose private half is `seed` (32 bytes).
     /// - Throws: `no_common_suite` for a suite this platform cannot run, `handshake_failed` for a bad seed.
     public init(suite: SessionSuite, seed: [UInt8]) throws(SessionError) {
         guard seed.count == 32 else { throw SessionError(.handshakeFailed, "an ephemeral key seed is 32 bytes") }
         self.suite = suite
-        self.seed = seed
-        self.publicKey = try SessionKEM.publicKey(suite: suite, seed: seed)
+        (privateKey, publicKey) = try SessionKEM.privateKey(suite: suite, seed: seed)
     }
 
     /// A fresh key of `suite` from 32 bytes of `random`.
@@ -34,7 +33,7 @@ public struct SessionEphemeralKey: Sendable, CustomStringConvertible {
 
     /// Decapsulates the vault's `enc` and exports the 32-byte session secret (HPKE `SetupBaseR` + `Export`).
     func exportSecret(enc: [UInt8], info: [UInt8]) throws(SessionError) -> [UInt8] {
-        try SessionKEM.decapsulate(suite: suite, seed: seed, enc: enc, info: info)
+        try SessionKEM.decapsulate(privateKey, enc: enc, info: info)
     }
 
     /// Names the suite only, never key material.
