@@ -30,7 +30,8 @@ public struct ConsumerConfiguration: Sendable, Equatable, Codable {
         case startSequence(UInt64)
     }
 
-    /// The durable name: no `.`, `*`, `>` or whitespace.
+    /// The durable name: no `.`, `*`, `>` or whitespace. Decoded from an ephemeral consumer (an ordered
+    /// consumer's), its name.
     public var durableName: String
     /// The subject the consumer delivers (wildcards allowed); `nil` for every subject of the stream.
     public var filterSubject: String?
@@ -70,6 +71,7 @@ public struct ConsumerConfiguration: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case durableName = "durable_name"
+        case name
         case filterSubject = "filter_subject"
         case ackPolicy = "ack_policy"
         case ackWait = "ack_wait"
@@ -83,7 +85,10 @@ public struct ConsumerConfiguration: Sendable, Equatable, Codable {
     /// Decodes the `config` of a consumer as the server reports it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        durableName = try container.decode(String.self, forKey: .durableName)
+        // An ephemeral consumer (an ordered consumer's) has a `name` and no `durable_name`.
+        durableName =
+            try container.decodeIfPresent(String.self, forKey: .durableName)
+            ?? container.decode(String.self, forKey: .name)
         filterSubject = try container.decodeIfPresent(String.self, forKey: .filterSubject).flatMap {
             $0.isEmpty ? nil : $0
         }

@@ -22,13 +22,8 @@ extension JetStreamContext {
     ) async throws(JetStreamError) -> ConsumerInfo {
         try Self.checkName(stream, "stream")
         try Self.checkName(configuration.durableName, "consumer")
-        var operation = "CONSUMER.CREATE.\(stream).\(configuration.durableName)"
-        if let filter = configuration.filterSubject {
-            guard NATSSubjectValidator.isValidSubscribeSubject(filter) else {
-                throw JetStreamError(.invalidSubject, "invalid filter subject \(filter)")
-            }
-            if !client.configuration.pedantic || Self.isLiteral(filter) { operation += ".\(filter)" }
-        }
+        let operation = try createOperation(
+            stream: stream, consumer: configuration.durableName, filter: configuration.filterSubject)
         let body = try JetStreamJSON.encode(ConsumerCreateRequest(streamName: stream, configuration: configuration))
         return try await request(operation, body: body, as: ConsumerInfo.self)
     }
@@ -50,6 +45,19 @@ extension JetStreamContext {
         try Self.checkName(name, "consumer")
         let answer = try await request("CONSUMER.DELETE.\(stream).\(name)", as: JetStreamSuccess.self)
         guard answer.success else { throw JetStreamError(.invalidResponse, "consumer \(name) was not deleted") }
+    }
+
+    /// The create operation of `consumer` on `stream`: `CONSUMER.CREATE.<stream>.<consumer>[.<filter>]`, the
+    /// filter left out for a pedantic client when it has wildcards.
+    func createOperation(stream: String, consumer: String, filter: String?) throws(JetStreamError) -> String {
+        var operation = "CONSUMER.CREATE.\(stream).\(consumer)"
+        if let filter {
+            guard NATSSubjectValidator.isValidSubscribeSubject(filter) else {
+                throw JetStreamError(.invalidSubject, "invalid filter subject \(filter)")
+            }
+            if !client.configuration.pedantic || Self.isLiteral(filter) { operation += ".\(filter)" }
+        }
+        return operation
     }
 
     /// Whether `subject` has no wildcard token.
