@@ -10,22 +10,9 @@ import VettIDTestSupport
 @Suite(.enabled(if: NATSServerProcess.isAvailable, "nats-server is not installed: NATS integration tests skipped"))
 struct NATSClusterIntegrationTests {
     @Test func discoversTheSecondServerAndFailsOverToIt() async throws {
-        let routeA = try LoopbackPort.reserve()
-        let routeB = try LoopbackPort.reserve()
-        func cluster(own: Int, other: Int) -> String {
-            """
-            server_name: s\(own)
-            cluster {
-              name: test
-              listen: 127.0.0.1:\(own)
-              routes: [ nats-route://127.0.0.1:\(other) ]
-            }
-            """
-        }
-        let serverA = try await NATSServerProcess(configuration: cluster(own: routeA, other: routeB))
-        defer { serverA.cleanUp() }
-        let serverB = try await NATSServerProcess(configuration: cluster(own: routeB, other: routeA))
-        defer { serverB.cleanUp() }
+        let cluster = try await NATSCluster(size: 2)
+        defer { cluster.cleanUp() }
+        let (serverA, serverB) = (cluster.nodes[0], cluster.nodes[1])
 
         let client = try NATSClient(
             configuration: NATSClient.Configuration(
