@@ -119,16 +119,25 @@ public struct ConsumerConfiguration: Sendable, Equatable, Codable {
         try container.encode(ackPolicy, forKey: .ackPolicy)
         try container.encodeNanoseconds(ackWait, forKey: .ackWait)
         try container.encodeIfPresent(maxDeliver, forKey: .maxDeliver)
-        switch deliverPolicy {
-        case .all: try container.encode("all", forKey: .deliverPolicy)
-        case .last: try container.encode("last", forKey: .deliverPolicy)
-        case .new: try container.encode("new", forKey: .deliverPolicy)
-        case .lastPerSubject: try container.encode("last_per_subject", forKey: .deliverPolicy)
-        case .startSequence(let sequence):
-            try container.encode("by_start_sequence", forKey: .deliverPolicy)
-            try container.encode(sequence, forKey: .startSequence)
-        }
+        try deliverPolicy.encode(into: &container, policy: .deliverPolicy, startSequence: .startSequence)
         try container.encodeIfPresent(maxAckPending, forKey: .maxAckPending)
         try container.encodeNanoseconds(inactiveThreshold, forKey: .inactiveThreshold)
+    }
+}
+
+extension ConsumerConfiguration.DeliverPolicy {
+    /// Writes `deliver_policy` under `policy` and, for a start sequence, `opt_start_seq` under `startSequence`.
+    func encode<Key: CodingKey>(
+        into container: inout KeyedEncodingContainer<Key>, policy: Key, startSequence: Key
+    ) throws {
+        switch self {
+        case .all: try container.encode("all", forKey: policy)
+        case .last: try container.encode("last", forKey: policy)
+        case .new: try container.encode("new", forKey: policy)
+        case .lastPerSubject: try container.encode("last_per_subject", forKey: policy)
+        case .startSequence(let sequence):
+            try container.encode("by_start_sequence", forKey: policy)
+            try container.encode(sequence, forKey: startSequence)
+        }
     }
 }

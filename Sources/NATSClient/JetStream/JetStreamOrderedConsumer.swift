@@ -279,15 +279,7 @@ struct OrderedConsumerCreateRequest: Encodable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .name)
             try container.encodeIfPresent(filterSubject, forKey: .filterSubject)
-            switch deliverPolicy {
-            case .all: try container.encode("all", forKey: .deliverPolicy)
-            case .last: try container.encode("last", forKey: .deliverPolicy)
-            case .new: try container.encode("new", forKey: .deliverPolicy)
-            case .lastPerSubject: try container.encode("last_per_subject", forKey: .deliverPolicy)
-            case .startSequence(let sequence):
-                try container.encode("by_start_sequence", forKey: .deliverPolicy)
-                try container.encode(sequence, forKey: .startSequence)
-            }
+            try deliverPolicy.encode(into: &container, policy: .deliverPolicy, startSequence: .startSequence)
             try container.encode(ConsumerConfiguration.AckPolicy.none, forKey: .ackPolicy)
             try container.encode(1, forKey: .maxDeliver)
             try container.encode(true, forKey: .memoryStorage)
