@@ -106,11 +106,8 @@ public final class NatsConnection: Sendable {
 
     /// Sends a request on the current client and waits for the first reply (in the member's `forApp.inbox`).
     /// A swap waits for it before closing the client it went out on.
-    ///
-    /// It runs on the caller's executor up to the publish, without a hop to another executor first: an actor that
-    /// makes requests one after the other publishes them in that order.
     /// - Throws: ``NatsConnectionError`` `not_connected`, `timeout`, `no_responders`, `publish_failed`.
-    nonisolated(nonsending) public func request(
+    public func request(
         _ payload: [UInt8],
         to subject: String,
         headers: NATSHeaders? = nil,
