@@ -221,6 +221,7 @@ let package = Package(
                 "VettIDCrypto",
                 "VettIDSession",
                 "NATSClient",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

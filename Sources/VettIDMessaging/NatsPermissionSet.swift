@@ -50,6 +50,34 @@ public struct NatsPermissionSet: Sendable, Hashable {
         }
     }
 
+    /// ``forClient(_:in:)`` for an app, plus exactly the pull and the acks of its own mailbox consumer when it has
+    /// one (docs/protocol.md 7.5): nothing else of JetStream.
+    public static func app(in namespace: VaultNamespace, mailbox: MailboxAddress?) -> NatsPermissionSet {
+        let app = forClient(.app, in: namespace)
+        guard let mailbox else { return app }
+        return NatsPermissionSet(
+            publish: app.publish + [mailbox.pullSubject, mailbox.ackSubjects], subscribe: app.subscribe)
+    }
+
+    /// The inbox prefix of the server's mailbox relay (its JetStream API answers and `PubAck`s).
+    public static let mailboxRelayInboxPrefix = "_VETTID_MAILBOX_INBOX"
+
+    /// The server's mailbox relay: manages the mailbox stream and the devices' consumers, and publishes to every
+    /// member's mailbox subjects; nothing else.
+    public static let mailboxRelay: NatsPermissionSet = {
+        let api = "$JS.API"
+        let stream = MailboxAddress.streamName
+        return NatsPermissionSet(
+            publish: [
+                "\(api).INFO", "\(api).STREAM.CREATE.\(stream)", "\(api).STREAM.UPDATE.\(stream)",
+                "\(api).STREAM.INFO.\(stream)", "\(api).CONSUMER.CREATE.\(stream).>",
+                "\(api).CONSUMER.DELETE.\(stream).*", "\(api).CONSUMER.INFO.\(stream).*",
+                MailboxAddress.streamSubjects,
+            ],
+            subscribe: ["\(mailboxRelayInboxPrefix).>"]
+        )
+    }()
+
     /// The backend's vault worker: every member's requests in (only as a member of the `vault-workers` queue
     /// group: nats-server's `subject queue` permission form), every member's answers and event types out.
     public static let worker = NatsPermissionSet(

@@ -319,6 +319,12 @@ public final class NatsConnection: Sendable {
         }
     }
 
+    /// JetStream over the current connection (its replies on the app's inbox, as every request's).
+    /// - Throws: ``NatsConnectionError`` `notConnected`.
+    public func jetStream() throws(NatsConnectionError) -> JetStreamContext {
+        try currentClient().jetStream()
+    }
+
     private func currentClient() throws(NatsConnectionError) -> NATSClient {
         guard let client = withLock({ state in state.current.flatMap { state.clients[$0]?.client } }) else {
             throw NatsConnectionError(.notConnected, "There is no NATS connection.")

@@ -47,6 +47,12 @@ public final class NatsConnectionManager {
     public private(set) var swapCount = 0
     /// Times nats-server refused the token and new credentials were fetched.
     public private(set) var reauthenticationCount = 0
+    /// Notices from the device's mailbox handed to ``mailboxHandler`` since this manager was made (docs/protocol.md
+    /// 7.5); the messaging status line shows it.
+    public private(set) var mailboxArrivals = 0
+    /// Receives each notice the vault left in the device's mailbox, once, in order; the message is acknowledged when
+    /// it returns, and throwing leaves it (and what follows) for the next catch-up. `nil`: the mailbox is not read.
+    @ObservationIgnored public var mailboxHandler: NatsMailbox.Handler?
 
     /// The configuration.
     @ObservationIgnored public nonisolated let configuration: Configuration
@@ -54,6 +60,10 @@ public final class NatsConnectionManager {
     @ObservationIgnored public nonisolated let connection: NatsConnection
     /// The member's sealed session, given to every ``ownerSpace()`` client; it outlives swaps and reconnects.
     @ObservationIgnored public nonisolated let sealedSession: VaultSessionChannel?
+    /// The device's mailbox: catch-ups, and the notices already handed over (across swaps and reconnects).
+    @ObservationIgnored public nonisolated let mailbox: NatsMailbox
+    @ObservationIgnored private var mailboxLive: NatsManagedSubscription?
+    @ObservationIgnored private var mailboxLiveTask: Task<Void, Never>?
     @ObservationIgnored private let provider: any NatsCredentialProvider
     @ObservationIgnored private let store: NatsCredentialStore
     @ObservationIgnored private let logger: Logger
@@ -80,6 +90,7 @@ public final class NatsConnectionManager {
         self.provider = provider
         self.store = store
         self.logger = configuration.logger
+        self.mailbox = NatsMailbox(key: { await provider.mailboxPrivateKey() }, logger: configuration.logger)
         self.machine = NatsConnectionManagerStateMachine(timing: configuration.timing)
         let events = connection.events
         eventTask = Task { [weak self] in
@@ -92,11 +103,59 @@ public final class NatsConnectionManager {
 
     deinit {
         eventTask?.cancel()
+        mailboxLiveTask?.cancel()
         refreshTimer?.cancel()
         for observer in stateObservers.values { observer.finish() }
     }
 
     // MARK: Commands
+
+    /// Pulls what waited in the device's mailbox and hands it to ``mailboxHandler`` (docs/protocol.md 7.5). The
+    /// manager does this on every connect and swap and when a message arrives live; call it at launch, from a
+    /// background refresh or when a push arrives.
+    /// - Returns: What it did; `nil` without a handler, a mailbox in the credentials or a connection, or when a
+    ///   catch-up was already running (that one then pulls once more).
+    @discardableResult
+    public func catchUpMailbox() async -> MailboxCatchUpReport? {
+        guard let handler = mailboxHandler, let address = machine.currentCredentials?.mailbox,
+            let jetStream = try? connection.jetStream()
+        else { return nil }
+        do {
+            let report = try await mailbox.catchUp(address, over: jetStream, handler: handler)
+            if let report {
+                mailboxArrivals += report.delivered
+                if report.delivered + report.terminated > 0 {
+                    logger.info(
+                        "NATS: mailbox caught up",
+                        metadata: ["delivered": "\(report.delivered)", "terminated": "\(report.terminated)"])
+                }
+            }
+            return report
+        } catch {
+            logger.warning("NATS: mailbox catch-up failed; the rest waits", metadata: ["error": "\(error.code)"])
+            return nil
+        }
+    }
+
+    /// Listens on the mailbox subject once the credentials name one: a live message starts a catch-up (which
+    /// acknowledges it), so the app hears at once and exactly once.
+    private func followMailbox() {
+        guard mailboxHandler != nil, let address = machine.currentCredentials?.mailbox else { return }
+        if mailboxLive?.subject != address.subject {
+            mailboxLiveTask?.cancel()
+            mailboxLive?.unsubscribe()
+            mailboxLive = try? connection.subscribe(to: address.subject)
+            if let live = mailboxLive {
+                mailboxLiveTask = Task { [weak self] in
+                    for await _ in live {
+                        guard let self else { return }
+                        await self.catchUpMailbox()
+                    }
+                }
+            }
+        }
+        Task { await self.catchUpMailbox() }
+    }
 
     /// Connects (loading or fetching credentials first); returns once connected or failed (see ``state``).
     public func connect() async {
@@ -181,6 +240,8 @@ public final class NatsConnectionManager {
         case .reconnected:
             logger.info("NATS: reconnected", metadata: ["nats.token_id": "\(tokenID)"])
             await perform { $0.clientReconnected(tokenID: tokenID, now: now) }
+            // What the vault stored while the connection was down.
+            Task { await self.catchUpMailbox() }
         case .closed(let error):
             await perform { $0.clientClosed(tokenID: tokenID, NatsDisconnectReason(error), now: now) }
         case .error(let error):
@@ -225,6 +286,7 @@ public final class NatsConnectionManager {
                 do {
                     try await connection.install(credentials, retiring: .close)
                     next = machine.connectSucceeded(now: configuration.wallClock.now())
+                    followMailbox()
                 } catch {
                     logger.warning(
                         "NATS: connect failed",
@@ -237,6 +299,7 @@ public final class NatsConnectionManager {
                     try await connection.install(credentials, retiring: .drain)
                     logger.info("NATS: swapped to a fresh token", metadata: ["nats.token_id": "\(credentials.tokenID)"])
                     next = machine.swapSucceeded(now: configuration.wallClock.now())
+                    followMailbox()
                 } catch {
                     logger.warning(
                         "NATS: swap failed; the current connection stays", metadata: ["error": "\(error.message)"])
@@ -247,6 +310,10 @@ public final class NatsConnectionManager {
                 await connection.drop()
             case .closeConnection:
                 await connection.close()
+                // Closing ends the connection's subscriptions; the next connect follows the mailbox anew.
+                mailboxLiveTask?.cancel()
+                mailboxLiveTask = nil
+                mailboxLive = nil
             case .scheduleRefresh(let delay):
                 scheduleRefresh(after: delay)
             case .cancelRefresh:

@@ -300,6 +300,20 @@ import VettIDTestSupport
             let setup = try await run(["nats", "setup", "--ca", caFile], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
 
+            // The mailbox: a sign-in elsewhere leaves a notice; `nats inbox` prints it once and acknowledges it.
+            try await MailboxLiveTests.signInElsewhere(live, email: "secrets-cli@example.com")
+            try await MailboxLiveTests.waitForRelay(live)
+            let inbox = try await run(["nats", "inbox", "--output", "json"], configDirectory: config)
+            #expect(inbox.status == 0, "\(inbox.stderr)")
+            let notices = inbox.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(notices.contains { ($0["body"] as? [String: Any])?["kind"] as? String == "login" })
+            #expect(notices.last?["arrived"] as? Int == notices.count - 1)
+            let inboxAgain = try await run(["nats", "inbox", "--output", "json"], configDirectory: config)
+            #expect(inboxAgain.status == 0, "\(inboxAgain.stderr)")
+            #expect(inboxAgain.json["arrived"] as? Int == 0, "acknowledged the first time")
+
             let put = try await run(
                 ["vault", "secret", "put", "api-key", "--new", "--output", "json"], stdin: "sk-cli-0451",
                 configDirectory: config)

@@ -2544,21 +2544,29 @@ extension Components {
             public var clientType: Components.Schemas.NatsClientType
             /// - Remark: Generated from `#/components/schemas/NatsTokenRequest/device_id`.
             public var deviceId: Swift.String?
+            /// The device's X25519 mailbox key, unpadded base64url of its 32 bytes (docs/protocol.md 7.5). Only a device's vault session (DPoP) may register one, for an app token; the answer then names the device's mailbox and the token may pull and ack its consumer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NatsTokenRequest/mailbox_key`.
+            public var mailboxKey: Swift.String?
             /// Creates a new `NatsTokenRequest`.
             ///
             /// - Parameters:
             ///   - clientType:
             ///   - deviceId:
+            ///   - mailboxKey: The device's X25519 mailbox key, unpadded base64url of its 32 bytes (docs/protocol.md 7.5). Only a device's vault session (DPoP) may register one, for an app token; the answer then names the device's mailbox and the token may pull and ack its consumer.
             public init(
                 clientType: Components.Schemas.NatsClientType,
-                deviceId: Swift.String? = nil
+                deviceId: Swift.String? = nil,
+                mailboxKey: Swift.String? = nil
             ) {
                 self.clientType = clientType
                 self.deviceId = deviceId
+                self.mailboxKey = mailboxKey
             }
             public enum CodingKeys: String, CodingKey {
                 case clientType = "client_type"
                 case deviceId = "device_id"
+                case mailboxKey = "mailbox_key"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2570,10 +2578,48 @@ extension Components {
                     Swift.String.self,
                     forKey: .deviceId
                 )
+                self.mailboxKey = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .mailboxKey
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "client_type",
-                    "device_id"
+                    "device_id",
+                    "mailbox_key"
                 ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NatsMailbox`.
+        public struct NatsMailbox: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NatsMailbox/stream`.
+            public var stream: Swift.String
+            /// The device's durable pull consumer, `mbx-{device key thumbprint}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NatsMailbox/consumer`.
+            public var consumer: Swift.String
+            /// `OwnerSpace.{guid}.forApp.mailbox.{device key thumbprint}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NatsMailbox/subject`.
+            public var subject: Swift.String
+            /// Creates a new `NatsMailbox`.
+            ///
+            /// - Parameters:
+            ///   - stream:
+            ///   - consumer: The device's durable pull consumer, `mbx-{device key thumbprint}`.
+            ///   - subject: `OwnerSpace.{guid}.forApp.mailbox.{device key thumbprint}`.
+            public init(
+                stream: Swift.String,
+                consumer: Swift.String,
+                subject: Swift.String
+            ) {
+                self.stream = stream
+                self.consumer = consumer
+                self.subject = subject
+            }
+            public enum CodingKeys: String, CodingKey {
+                case stream
+                case consumer
+                case subject
             }
         }
         /// - Remark: Generated from `#/components/schemas/NatsPermissions`.
@@ -2619,6 +2665,8 @@ extension Components {
             public var expiresAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/NatsToken/permissions`.
             public var permissions: Components.Schemas.NatsPermissions
+            /// - Remark: Generated from `#/components/schemas/NatsToken/mailbox`.
+            public var mailbox: Components.Schemas.NatsMailbox?
             /// Creates a new `NatsToken`.
             ///
             /// - Parameters:
@@ -2629,6 +2677,7 @@ extension Components {
             ///   - natsEndpoint:
             ///   - expiresAt:
             ///   - permissions:
+            ///   - mailbox:
             public init(
                 tokenId: Swift.String,
                 natsJwt: Swift.String,
@@ -2636,7 +2685,8 @@ extension Components {
                 natsCreds: Swift.String,
                 natsEndpoint: Swift.String,
                 expiresAt: Foundation.Date,
-                permissions: Components.Schemas.NatsPermissions
+                permissions: Components.Schemas.NatsPermissions,
+                mailbox: Components.Schemas.NatsMailbox? = nil
             ) {
                 self.tokenId = tokenId
                 self.natsJwt = natsJwt
@@ -2645,6 +2695,7 @@ extension Components {
                 self.natsEndpoint = natsEndpoint
                 self.expiresAt = expiresAt
                 self.permissions = permissions
+                self.mailbox = mailbox
             }
             public enum CodingKeys: String, CodingKey {
                 case tokenId = "token_id"
@@ -2654,6 +2705,7 @@ extension Components {
                 case natsEndpoint = "nats_endpoint"
                 case expiresAt = "expires_at"
                 case permissions
+                case mailbox
             }
         }
         /// - Remark: Generated from `#/components/schemas/NatsTokenInfo`.

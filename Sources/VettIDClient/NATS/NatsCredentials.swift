@@ -33,6 +33,9 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
     public let namespace: VaultNamespace
     /// Whom the token is for.
     public let clientType: NatsClientType
+    /// The device's mailbox (docs/protocol.md 7.5), when the token was issued with the device's mailbox key and the
+    /// server keeps mailboxes.
+    public let mailbox: MailboxAddress?
 
     /// Creates credentials.
     public init(
@@ -44,7 +47,8 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
         expiresAt: Date,
         permissions: NatsPermissionSet,
         namespace: VaultNamespace,
-        clientType: NatsClientType = .app
+        clientType: NatsClientType = .app,
+        mailbox: MailboxAddress? = nil
     ) {
         self.tokenID = tokenID
         self.jwt = jwt
@@ -55,6 +59,7 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
         self.permissions = permissions
         self.namespace = namespace
         self.clientType = clientType
+        self.mailbox = mailbox
     }
 
     /// The member's GUID.
@@ -108,6 +113,7 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
         case subscribe
         case userGUID = "user_guid"
         case clientType = "client_type"
+        case mailbox
     }
 
     /// Decodes stored credentials; the GUID is validated as a subject token.
@@ -130,6 +136,7 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
             throw DecodingError.dataCorruptedError(forKey: .userGUID, in: container, debugDescription: error.message)
         }
         clientType = try container.decodeIfPresent(NatsClientType.self, forKey: .clientType) ?? .app
+        mailbox = try container.decodeIfPresent(MailboxAddress.self, forKey: .mailbox)
     }
 
     /// Encodes the credentials for the store.
@@ -145,5 +152,6 @@ public struct NatsCredentials: Sendable, Hashable, Codable, CustomStringConverti
         try container.encode(permissions.subscribe, forKey: .subscribe)
         try container.encode(namespace.userGUID, forKey: .userGUID)
         try container.encode(clientType, forKey: .clientType)
+        try container.encodeIfPresent(mailbox, forKey: .mailbox)
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+public import Crypto
 import Foundation
 import Logging
 import OpenAPIRuntime
@@ -30,16 +31,22 @@ extension VaultService: NatsCredentialProvider {
     /// - Parameters:
     ///   - clientType: `.app` (the default) or `.vault`.
     ///   - deviceID: Names the device in ``getNatsStatus()`` (at most 128 characters).
+    ///   - mailboxKey: The device's mailbox key (``MailboxKeyStore/publicKeyBase64URL()``), for an app token over the
+    ///     vault session: the token then names the device's mailbox (docs/protocol.md 7.5).
     /// - Throws: ``APIError``: `not_found` (404, no NATS account yet), `nats_not_configured` (503),
     ///   `invalid_response` (the token names no member namespace, or another member's), `reauthentication_required`, ….
-    public func createNatsToken(clientType: NatsClientType = .app, deviceID: String? = nil) async throws(APIError)
-        -> NatsCredentials
-    {
+    public func createNatsToken(
+        clientType: NatsClientType = .app, deviceID: String? = nil, mailboxKey: String? = nil
+    ) async throws(APIError) -> NatsCredentials {
         guard let wireType = Components.Schemas.NatsClientType(rawValue: clientType.rawValue) else {
             throw APIError(code: .invalidRequest, description: "Unknown NATS client type '\(clientType.rawValue)'.")
         }
-        let request = Components.Schemas.NatsTokenRequest(clientType: wireType, deviceId: deviceID)
-        let body = try await authorizedCall("createNatsToken", reauthenticate: true) { client in
+        let request = Components.Schemas.NatsTokenRequest(
+            clientType: wireType, deviceId: deviceID, mailboxKey: mailboxKey)
+        // Only the device's own vault session registers a mailbox key (the server names the device by its proof).
+        let body = try await authorizedCall(
+            "createNatsToken", reauthenticate: true, vaultSessionOnly: mailboxKey != nil
+        ) { client in
             try await client.createNatsToken(.init(headers: .init(dpop: ""), body: .json(request))).ok.body.json
         }
         let permissions = NatsPermissionSet(publish: body.permissions.publish, subscribe: body.permissions.subscribe)
@@ -54,6 +61,11 @@ extension VaultService: NatsCredentialProvider {
         guard !body.natsJwt.isEmpty, !body.natsSeed.isEmpty, !body.natsEndpoint.isEmpty else {
             throw APIError(code: .invalidResponse, description: "The server issued an incomplete NATS token.")
         }
+        let mailbox = body.mailbox.map { MailboxAddress(stream: $0.stream, consumer: $0.consumer, subject: $0.subject) }
+        if let mailbox, !mailbox.subject.hasPrefix("\(namespace.ownerSpace).forApp.mailbox.") {
+            throw APIError(
+                code: .invalidResponse, description: "The NATS token names a mailbox outside the member's space.")
+        }
         let credentials = NatsCredentials(
             tokenID: body.tokenId,
             jwt: body.natsJwt,
@@ -63,7 +75,8 @@ extension VaultService: NatsCredentialProvider {
             expiresAt: body.expiresAt,
             permissions: permissions,
             namespace: namespace,
-            clientType: clientType
+            clientType: clientType,
+            mailbox: mailbox
         )
         configuration.logger.debug(
             "Vault: NATS token issued",
@@ -109,9 +122,34 @@ extension VaultService: NatsCredentialProvider {
         return NatsTokenRevocation(tokenID: body.tokenId, status: body.status.rawValue, revokedAt: body.revokedAt)
     }
 
-    /// ``NatsCredentialProvider``: an `app` token for this device (``VaultServiceConfiguration/deviceID``).
+    /// ``NatsCredentialProvider``: ``issueAppCredentials(deviceID:)`` for this device
+    /// (``VaultServiceConfiguration/deviceID``).
     public func issueCredentials() async throws -> NatsCredentials {
-        try await createNatsToken(clientType: .app, deviceID: configuration.deviceID)
+        try await issueAppCredentials(deviceID: configuration.deviceID)
+    }
+
+    /// An `app` token named `deviceID` with the device's mailbox key: over the vault session (only a device's
+    /// session registers one); beside a member session, over the vault session while it lasts, else over the member
+    /// session without a mailbox until the next token.
+    /// - Throws: ``APIError`` as ``createNatsToken(clientType:deviceID:mailboxKey:)``.
+    public func issueAppCredentials(deviceID: String?) async throws(APIError) -> NatsCredentials {
+        let mailboxKey = try await mailboxKeys.publicKeyBase64URL()
+        guard memberSession != nil else {
+            return try await createNatsToken(clientType: .app, deviceID: deviceID, mailboxKey: mailboxKey)
+        }
+        if await sessionStore.current() != nil {
+            do {
+                return try await createNatsToken(clientType: .app, deviceID: deviceID, mailboxKey: mailboxKey)
+            } catch  where error.code == .reauthenticationRequired || error.code == .invalidToken {
+                configuration.logger.debug("Vault: no vault session for the mailbox; this token comes without one")
+            }
+        }
+        return try await createNatsToken(clientType: .app, deviceID: deviceID, mailboxKey: nil)
+    }
+
+    /// ``NatsCredentialProvider``: the device's mailbox key (``mailboxKeys``).
+    public func mailboxPrivateKey() async -> Curve25519.KeyAgreement.PrivateKey? {
+        try? await mailboxKeys.privateKey()
     }
 
     /// The account of the wire's `NatsAccount` (an answer without a required field was refused while decoding).

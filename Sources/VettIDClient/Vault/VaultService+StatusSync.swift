@@ -103,10 +103,15 @@ extension VaultService {
     func authorizedCall<Output: Sendable>(
         _ operation: String,
         reauthenticate: Bool,
+        vaultSessionOnly: Bool = false,
         _ body: @Sendable (Client) async throws -> Output
     ) async throws(APIError) -> Output {
+        var reauthenticate = reauthenticate
         if let memberSession {
-            return try await memberCall(operation, on: memberSession, body)
+            guard vaultSessionOnly else { return try await memberCall(operation, on: memberSession, body) }
+            // Beside a member session the vault session is used only while it lasts: renewing it asks for the
+            // vault password, which the member session exists to avoid.
+            reauthenticate = false
         }
         var token = await sessionStore.current()?.token
         var reauthenticated = false

@@ -40,6 +40,8 @@ public final class VaultService: VaultServiceProtocol {
     public let credentialStore: CredentialStore
     /// The per-origin `DPoP-Nonce` memory.
     public let nonceStore: DPoPNonceStore
+    /// The device's mailbox key, in the same store (docs/protocol.md 7.5).
+    public let mailboxKeys: MailboxKeyStore
     /// The latest vault session token: what status, sync and the NATS calls use when there is no
     /// ``memberSession``.
     public let sessionStore: VaultSessionStore
@@ -80,6 +82,7 @@ public final class VaultService: VaultServiceProtocol {
         self.sessionStore = VaultSessionStore(
             store: store, storageKey: configuration.sessionStorageKey, clock: configuration.clock)
         self.nonceStore = nonceStore
+        self.mailboxKeys = MailboxKeyStore(store: store)
         self.proofProvider = DeviceDPoPProofProvider(
             keyStore: deviceKeyStore, nonceStore: nonceStore, clock: configuration.clock)
     }

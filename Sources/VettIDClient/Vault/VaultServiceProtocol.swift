@@ -51,7 +51,8 @@ public protocol VaultServiceProtocol: Sendable {
 
     /// Issues a NATS token of `clientType` (`createNatsToken`); 404 `not_found` without an account, 503
     /// `nats_not_configured` without a nats-server.
-    func createNatsToken(clientType: NatsClientType, deviceID: String?) async throws(APIError) -> NatsCredentials
+    func createNatsToken(clientType: NatsClientType, deviceID: String?, mailboxKey: String?) async throws(APIError)
+        -> NatsCredentials
 
     /// The member's NATS account and active tokens (`getNatsStatus`).
     func getNatsStatus() async throws(APIError) -> NatsStatus

@@ -3,8 +3,10 @@
 
 // `nats` section of an account JWT (nats-io/jwt v2 account_claims.go).
 
-/// Account limits (`nats.limits`). All default to -1 (unlimited) and are always written: nats-server
-/// copies them as they are, so `conn: 0` would refuse every connection.
+/// Account limits (`nats.limits`). The core limits default to -1 (unlimited) and are always written: nats-server
+/// copies them as they are, so `conn: 0` would refuse every connection. The JetStream limits default to 0, which
+/// leaves JetStream off for the account, and are written only when not 0 (as nats-io/jwt does): an account has
+/// JetStream when `mem_storage` or `disk_storage` is not 0.
 public struct NATSAccountLimits: Codable, Sendable, Hashable {
     /// Maximum subscriptions (`subs`).
     public var subscriptions: Int64
@@ -22,6 +24,21 @@ public struct NATSAccountLimits: Codable, Sendable, Hashable {
     public var connections: Int64
     /// Maximum leaf node connections (`leaf`).
     public var leafNodeConnections: Int64
+    /// JetStream memory storage in bytes (`mem_storage`; -1 unlimited, 0 none).
+    public var jetStreamMemoryStorage: Int64 = 0
+    /// JetStream file storage in bytes (`disk_storage`; -1 unlimited, 0 none).
+    public var jetStreamDiskStorage: Int64 = 0
+    /// JetStream streams (`streams`; -1 unlimited).
+    public var jetStreamStreams: Int64 = 0
+    /// JetStream consumers (`consumer`; -1 unlimited).
+    public var jetStreamConsumers: Int64 = 0
+    /// The largest `max_ack_pending` a consumer may have (`max_ack_pending`; -1 unlimited).
+    public var jetStreamMaxAckPending: Int64 = 0
+    /// Whether every stream must set `max_bytes` (`max_bytes_required`).
+    public var jetStreamMaxBytesRequired: Bool = false
+
+    /// Whether these limits give the account JetStream.
+    public var hasJetStream: Bool { jetStreamMemoryStorage != 0 || jetStreamDiskStorage != 0 }
 
     /// Creates limits; every count defaults to unlimited.
     public init(
@@ -50,6 +67,12 @@ public struct NATSAccountLimits: Codable, Sendable, Hashable {
         case wildcardExports = "wildcards"
         case connections = "conn"
         case leafNodeConnections = "leaf"
+        case jetStreamMemoryStorage = "mem_storage"
+        case jetStreamDiskStorage = "disk_storage"
+        case jetStreamStreams = "streams"
+        case jetStreamConsumers = "consumer"
+        case jetStreamMaxAckPending = "max_ack_pending"
+        case jetStreamMaxBytesRequired = "max_bytes_required"
     }
 
     /// Decodes limits; missing numbers are 0 and a missing `wildcards` is false, as in nats-server.
@@ -63,6 +86,33 @@ public struct NATSAccountLimits: Codable, Sendable, Hashable {
         wildcardExports = try container.decodeIfPresent(Bool.self, forKey: .wildcardExports) ?? false
         connections = try container.decodeIfPresent(Int64.self, forKey: .connections) ?? 0
         leafNodeConnections = try container.decodeIfPresent(Int64.self, forKey: .leafNodeConnections) ?? 0
+        jetStreamMemoryStorage = try container.decodeIfPresent(Int64.self, forKey: .jetStreamMemoryStorage) ?? 0
+        jetStreamDiskStorage = try container.decodeIfPresent(Int64.self, forKey: .jetStreamDiskStorage) ?? 0
+        jetStreamStreams = try container.decodeIfPresent(Int64.self, forKey: .jetStreamStreams) ?? 0
+        jetStreamConsumers = try container.decodeIfPresent(Int64.self, forKey: .jetStreamConsumers) ?? 0
+        jetStreamMaxAckPending = try container.decodeIfPresent(Int64.self, forKey: .jetStreamMaxAckPending) ?? 0
+        jetStreamMaxBytesRequired =
+            try container.decodeIfPresent(Bool.self, forKey: .jetStreamMaxBytesRequired) ?? false
+    }
+
+    /// Encodes the core limits always and the JetStream limits when not 0.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(subscriptions, forKey: .subscriptions)
+        try container.encode(data, forKey: .data)
+        try container.encode(payload, forKey: .payload)
+        try container.encode(imports, forKey: .imports)
+        try container.encode(exports, forKey: .exports)
+        try container.encode(wildcardExports, forKey: .wildcardExports)
+        try container.encode(connections, forKey: .connections)
+        try container.encode(leafNodeConnections, forKey: .leafNodeConnections)
+        let jetStream: [(Int64, CodingKeys)] = [
+            (jetStreamMemoryStorage, .jetStreamMemoryStorage), (jetStreamDiskStorage, .jetStreamDiskStorage),
+            (jetStreamStreams, .jetStreamStreams), (jetStreamConsumers, .jetStreamConsumers),
+            (jetStreamMaxAckPending, .jetStreamMaxAckPending),
+        ]
+        for (value, key) in jetStream where value != 0 { try container.encode(value, forKey: key) }
+        if jetStreamMaxBytesRequired { try container.encode(true, forKey: .jetStreamMaxBytesRequired) }
     }
 }
 

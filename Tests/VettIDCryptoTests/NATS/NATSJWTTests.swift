@@ -192,4 +192,32 @@ import VettIDTestSupport
             #expect(error.code == .invalidClaims)
         }
     }
+
+    /// JetStream limits go into `nats.limits` beside the core ones, only when not 0 (as nats-io/jwt writes them), and
+    /// an account has JetStream exactly when one of the storages is not 0.
+    @Test func jetStreamLimitsAreWrittenOnlyWhenSetAndDecodeBack() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let off = NATSAccountLimits()
+        #expect(!off.hasJetStream)
+        let offJSON = String(decoding: try encoder.encode(off), as: UTF8.self)
+        for key in ["mem_storage", "disk_storage", "streams", "consumer", "max_ack_pending", "max_bytes_required"] {
+            #expect(!offJSON.contains("\"\(key)\""))
+        }
+        var on = NATSAccountLimits()
+        on.jetStreamDiskStorage = 1 << 30
+        on.jetStreamStreams = 1
+        on.jetStreamConsumers = -1
+        on.jetStreamMaxAckPending = -1
+        #expect(on.hasJetStream)
+        let onJSON = String(decoding: try encoder.encode(on), as: UTF8.self)
+        #expect(onJSON.contains(#""disk_storage":1073741824"#))
+        #expect(onJSON.contains(#""streams":1"#))
+        #expect(onJSON.contains(#""consumer":-1"#))
+        #expect(!onJSON.contains("mem_storage"))
+        #expect(try JSONDecoder().decode(NATSAccountLimits.self, from: Data(onJSON.utf8)) == on)
+        let memoryOnly = try JSONDecoder().decode(NATSAccountLimits.self, from: Data(#"{"mem_storage":-1}"#.utf8))
+        #expect(memoryOnly.hasJetStream)
+        #expect(memoryOnly.jetStreamDiskStorage == 0)
+    }
 }

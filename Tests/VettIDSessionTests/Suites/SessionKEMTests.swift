@@ -4,6 +4,7 @@
 import Crypto
 import Testing
 import VettIDCore
+import VettIDCrypto
 
 @testable import VettIDSession
 
@@ -12,14 +13,14 @@ import VettIDCore
     /// Every listed key, also with bit 255 set, makes an all-zero shared secret with any private key: the list
     /// holds only small-order points.
     @Test func everyListedKeyMakesAnAllZeroSecret() throws {
-        for point in SessionKEM.smallOrderPoints {
+        for point in X25519SmallOrder.points {
             for high in [UInt8(0), 0x80] {
                 var key = point
                 key[31] |= high
                 let shared = try Curve25519.KeyAgreement.PrivateKey().sharedSecretFromKeyAgreement(
                     with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: key))
                 #expect(shared.withUnsafeBytes { $0.allSatisfy { $0 == 0 } }, "\(key)")
-                #expect(SessionKEM.isSmallOrder(key))
+                #expect(X25519SmallOrder.contains(key))
             }
         }
     }
@@ -27,13 +28,13 @@ import VettIDCore
     @Test func ordinaryKeysAreNotSmallOrder() {
         for _ in 0..<1_000 {
             let key = Array(Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation)
-            #expect(!SessionKEM.isSmallOrder(key))
+            #expect(!X25519SmallOrder.contains(key))
         }
-        #expect(!SessionKEM.isSmallOrder([UInt8](repeating: 0, count: 31)))
+        #expect(!X25519SmallOrder.contains([UInt8](repeating: 0, count: 31)))
     }
 
     @Test func neitherSideAgreesWithASmallOrderKey() throws {
-        for point in SessionKEM.smallOrderPoints {
+        for point in X25519SmallOrder.points {
             #expect(throws: SessionError.self) {
                 _ = try SessionKEM.encapsulate(suite: .x25519, to: point, info: [])
             }

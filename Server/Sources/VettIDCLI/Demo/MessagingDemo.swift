@@ -31,11 +31,11 @@ struct MessagingDemo {
             return (account, "\(account.ownerSpace) and \(account.messageSpace.prefix(24))… allocated")
         }
         let credentials = try await reporter.step("nats: token") {
-            let credentials = try await vault.createNatsToken(clientType: .app, deviceID: "vettid-demo")
+            let credentials = try await vault.issueAppCredentials(deviceID: "vettid-demo")
             let hours = Int((credentials.expiresAt.timeIntervalSinceNow / 3600).rounded())
             return (
                 credentials,
-                "user JWT for a fresh NKey, signed by the application account, \(hours) h; publish \(credentials.permissions.publish.joined(separator: ", "))"
+                "user JWT for a fresh NKey, signed by the application account, \(hours) h; publish \(credentials.permissions.publish.first ?? "")\(credentials.mailbox == nil ? "" : ", and pull + ack of this device's mailbox consumer only")"
             )
         }
         let session = VaultSessionChannel(
@@ -44,6 +44,8 @@ struct MessagingDemo {
             configuration: .init(tls: NATSTLSConfiguration(rootCertificatesPath: nats.caFile), logger: logger),
             provider: vault, store: NatsCredentialStore(store: deviceStore), sealedSession: session)
         vault.handlerLink.attach(manager)
+        let mailbox = MailboxDemo(reporter: reporter)
+        manager.mailboxHandler = mailbox.handler
         try await reporter.step("nats: connect over TLS") {
             await manager.connect(using: credentials)
             guard manager.state == .connected else { throw DemoFailure("the manager is \(manager.state)") }
@@ -107,6 +109,7 @@ struct MessagingDemo {
                 )
             }
         }
+        try await mailbox.run(manager: manager, device: device, baseURL: server.baseURL)
         await manager.disconnect()
     }
 

@@ -36,9 +36,9 @@ struct VaultDemo {
         let password = "vivid-Otter-parsley-42"
         let vaultPassword = "correct-Horse-battery-91"
 
+        let email = "vault-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let link = try await reporter.step("invite") {
-            try await member.register(
-                email: "vault-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: password)
+            try await member.register(email: email, password: password)
             let invitation = try await member.apiClient.perform { client in
                 try await client.createInvitation(body: .json(.init(expiresIn: 600, label: "demo device"))).created.body
                     .json
@@ -170,7 +170,9 @@ struct VaultDemo {
             }
             return ((), "lat_mismatch: the server's LAT differs from the stored one, so the password was never sent")
         }
-        return EnrolledDemoDevice(vault: vault, deviceStore: deviceStore, vaultPassword: vaultPassword)
+        return EnrolledDemoDevice(
+            vault: vault, deviceStore: deviceStore, vaultPassword: vaultPassword, memberEmail: email,
+            memberPassword: password)
     }
 }
 
@@ -180,4 +182,7 @@ struct EnrolledDemoDevice {
     let deviceStore: any SecureStore
     /// The vault password the device set (the secrets section authenticates with it before reading a value).
     let vaultPassword: String
+    /// The member's email and password (the mailbox section signs the member in elsewhere with them).
+    let memberEmail: String
+    let memberPassword: String
 }

@@ -51,6 +51,8 @@ public struct ServerComponents: Sendable {
     public let natsAccountJWT: NATSAccountJWTBuilder
     /// Pushes account updates to nats-server; `nil` without `nats_url`.
     public let natsPublisher: NATSAccountPublisher?
+    /// The devices' mailboxes and their relay (docs/protocol.md 7.5); `nil` without a nats-server or when turned off.
+    public let mailbox: MailboxService?
     /// NATS namespaces and tokens.
     let nats: NATSCredentialService
     /// The sealed sessions of this process, shared by its vault workers (told about revoked devices).
@@ -145,7 +147,9 @@ public struct ServerComponents: Sendable {
             attestedKeys: AttestedKeyRepository(store: store), attestation: gate.attestation, tokens: vaultTokens,
             hasher: hasher, keyring: keyring, clock: clock,
             actionLimiter: RateLimiter(rule: configuration.vault.actionsPerCredential, clock: clock))
-        let natsAccountJWT = NATSAccountJWTBuilder(trust: natsTrust, store: store, clock: clock)
+        let natsAccountJWT = NATSAccountJWTBuilder(
+            trust: natsTrust, store: store, clock: clock,
+            mailboxStorage: configuration.nats.mailboxEnabled ? configuration.nats.mailboxMaxBytes : 0)
         let natsPublisher = try configuration.nats.url.map { url in
             try NATSAccountPublisher(
                 url: url, caFile: configuration.nats.caFile, trust: natsTrust, builder: natsAccountJWT, logger: logger,
@@ -156,8 +160,15 @@ public struct ServerComponents: Sendable {
         // One table of sealed sessions for every vault worker of this process; a revoked device loses its sessions.
         let sessions = VaultWorkerPool.sessions(
             lifecycle: vaultLifecycle, signingKeys: signingKeys, clock: clock, metrics: metrics)
+        let mailbox = try configuration.nats.url.flatMap { url in
+            configuration.nats.mailboxEnabled
+                ? try MailboxService(
+                    url: url, configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
+                    metrics: metrics, logger: logger) : nil
+        }
         let dropSessions: DeviceRevocationObserver = { userID, deviceJKT in
             await sessions.deviceRevoked(memberGUID: userID.key, deviceThumbprint: deviceJKT)
+            await mailbox?.deviceRevoked(userID: userID, deviceJKT: deviceJKT)
         }
         vaultLifecycle.deviceRevoked = dropSessions
         enrollment.devicesRevoked = dropSessions
@@ -179,10 +190,10 @@ public struct ServerComponents: Sendable {
             gateProxy: GateProxy(configuration: configuration.gate, tokens: gate.tokens, dpop: dpop),
             vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth,
             vaultLifecycle: vaultLifecycle,
-            natsTrust: natsTrust, natsAccountJWT: natsAccountJWT, natsPublisher: natsPublisher,
+            natsTrust: natsTrust, natsAccountJWT: natsAccountJWT, natsPublisher: natsPublisher, mailbox: mailbox,
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
-                publisher: natsPublisher, logger: logger),
+                publisher: natsPublisher, mailbox: mailbox, logger: logger),
             vaultSessions: sessions,
             vaultAccessLog: accessLog,
             vaultWorkers: try VaultWorkerPool.make(

@@ -40,6 +40,8 @@ public struct ConfigurationLoader: Sendable {
         "rate_limit_action_per_minute", "rate_limit_account_failures_ceiling",
         "nats_url", "nats_public_url", "nats_ca_file", "nats_app_token_ttl_seconds", "nats_vault_token_ttl_seconds",
         "nats_max_active_tokens", "nats_worker_instances", "nats_worker_max_payload_bytes",
+        "nats_mailbox_enabled", "nats_mailbox_max_age_seconds", "nats_mailbox_max_per_device",
+        "nats_mailbox_max_devices", "nats_mailbox_max_bytes", "nats_mailbox_replicas", "nats_mailbox_relay_interval_ms",
     ]
 
     public init() {}
@@ -268,6 +270,13 @@ public struct ConfigurationLoader: Sendable {
         case "nats_max_active_tokens": c.nats.maxActiveTokensPerMember = try int(1...1_000)
         case "nats_worker_instances": c.nats.workerInstances = try int(0...64)
         case "nats_worker_max_payload_bytes": c.nats.workerMaxPayloadBytes = try int(1_024...(1 << 20))
+        case "nats_mailbox_enabled": c.nats.mailboxEnabled = try bool()
+        case "nats_mailbox_max_age_seconds": c.nats.mailboxMaxAge = .seconds(try int(60...(365 * 86_400)))
+        case "nats_mailbox_max_per_device": c.nats.mailboxMaxPerDevice = Int64(try int(1...1_000_000))
+        case "nats_mailbox_max_devices": c.nats.mailboxMaxDevices = try int(1...1_000)
+        case "nats_mailbox_max_bytes": c.nats.mailboxMaxBytes = Int64(try int(1 << 20...Int(1) << 50))
+        case "nats_mailbox_replicas": c.nats.mailboxReplicas = try int(1...5)
+        case "nats_mailbox_relay_interval_ms": c.nats.mailboxRelayInterval = .milliseconds(try int(10...60_000))
         default:
             throw Invalid(key: key, source: source, reason: "unknown key")
         }

@@ -41,8 +41,21 @@ struct NATSCredentialsController: Sendable {
         if let deviceID = body.deviceId, deviceID.unicodeScalars.count > 128 {
             throw APIFailure.invalidRequest("device_id is at most 128 characters")
         }
+        var mailbox: NATSCredentialService.MailboxRegistration?
+        if let key = body.mailboxKey {
+            guard clientType == .app, let deviceJKT = caller.deviceJKT else {
+                throw APIFailure.invalidRequest(
+                    "only a device's vault session registers a mailbox key, for an app token")
+            }
+            do {
+                _ = try MailboxSeal.publicKey(Base64URL.decode(key) ?? [])
+            } catch {
+                throw APIFailure.invalidRequest("mailbox_key is not a usable X25519 key: \(error.message)")
+            }
+            mailbox = .init(deviceJKT: deviceJKT, mailboxKey: key)
+        }
         let issued = try await nats.issueToken(
-            userID: caller.userID, clientType: clientType, deviceID: body.deviceId)
+            userID: caller.userID, clientType: clientType, deviceID: body.deviceId, mailbox: mailbox)
         info.responseHeaders.append(.cacheControl, "no-store")
         return .ok(
             .init(
@@ -51,8 +64,11 @@ struct NATSCredentialsController: Sendable {
                         tokenId: issued.record.tokenID, natsJwt: issued.credentials.jwt,
                         natsSeed: issued.credentials.seed, natsCreds: issued.credentials.creds,
                         natsEndpoint: issued.endpoint, expiresAt: UnixSeconds.date(issued.record.expiresAt),
-                        permissions: .init(publish: issued.permissions.publish, subscribe: issued.permissions.subscribe)
-                    ))))
+                        permissions: .init(
+                            publish: issued.permissions.publish, subscribe: issued.permissions.subscribe),
+                        mailbox: issued.mailbox.map {
+                            .init(stream: $0.stream, consumer: $0.consumer, subject: $0.subject)
+                        }))))
     }
 
     func getNatsStatus(_ input: Operations.GetNatsStatus.Input) async throws -> Operations.GetNatsStatus.Output {

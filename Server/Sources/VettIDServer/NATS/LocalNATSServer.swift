@@ -96,6 +96,7 @@ public final class LocalNATSServer: Sendable {
                         tlsKeyFile: key)
                     options.serverName = serverName
                     options.cluster = cluster
+                    options.jetStreamDirectory = directory + "/jetstream"
                     return options
                 }(),
                 applicationAccountJWT: applicationAccountJWT)

@@ -11,13 +11,19 @@ public struct NATSAccountJWTBuilder: Sendable {
     let trust: NATSTrust
     let store: any SQLStore
     let clock: any WallClock
+    /// The account's JetStream file storage (0: none).
+    let mailboxStorage: Int64
     let accounts = NATSAccountRepository()
     let tokens = NATSTokenRepository()
 
-    public init(trust: NATSTrust, store: any SQLStore, clock: any WallClock) {
+    public init(
+        trust: NATSTrust, store: any SQLStore, clock: any WallClock,
+        mailboxStorage: Int64 = NATSTrust.defaultMailboxStorage
+    ) {
         self.trust = trust
         self.store = store
         self.clock = clock
+        self.mailboxStorage = mailboxStorage
     }
 
     /// An account JWT built from the store, with its `iat` and the counter's value before it.
@@ -37,13 +43,15 @@ public struct NATSAccountJWTBuilder: Sendable {
     func build() async throws -> Built {
         let now = UnixSeconds.from(clock.now())
         let trust = self.trust
+        let mailboxStorage = self.mailboxStorage
         let key = trust.applicationAccount.publicKey
         return try await store.transaction { db in
             let previous = try await accounts.lastAccountIssuedAt(accountKey: key, on: db)
             let issuedAt = try await accounts.nextAccountIssuedAt(accountKey: key, now: now, on: db)
             let revocations = try await tokens.pendingRevocations(now: now, on: db)
             return Built(
-                jwt: try trust.applicationAccountJWT(revocations: revocations, issuedAt: issuedAt),
+                jwt: try trust.applicationAccountJWT(
+                    revocations: revocations, issuedAt: issuedAt, mailboxStorage: mailboxStorage),
                 issuedAt: issuedAt, previousIssuedAt: previous)
         }
     }

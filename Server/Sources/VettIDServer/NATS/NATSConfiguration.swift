@@ -25,6 +25,23 @@ public struct NATSConfiguration: Sendable {
     /// Largest request payload a worker accepts (`nats_worker_max_payload_bytes`, default 64 KiB).
     public var workerMaxPayloadBytes: Int
 
+    /// Whether the members' devices get mailboxes in JetStream (`nats_mailbox_enabled`, default true; docs/protocol.md
+    /// 7.5). Without JetStream on nats-server the server logs it and issues tokens without a mailbox.
+    public var mailboxEnabled: Bool = true
+    /// How long a message waits in a mailbox (`nats_mailbox_max_age_seconds`, default 7 days).
+    public var mailboxMaxAge: Duration = .seconds(7 * 24 * 3600)
+    /// Messages kept per device, the oldest dropped first (`nats_mailbox_max_per_device`, default 1,000).
+    public var mailboxMaxPerDevice: Int64 = 1_000
+    /// Mailboxes per member (`nats_mailbox_max_devices`, default 10); one more replaces the least recently
+    /// registered.
+    public var mailboxMaxDevices: Int = 10
+    /// JetStream file storage of the application account, in bytes (`nats_mailbox_max_bytes`, default 1 GiB).
+    public var mailboxMaxBytes: Int64 = 1 << 30
+    /// Replicas of the mailbox stream (`nats_mailbox_replicas`, default 1; 3 on a cluster).
+    public var mailboxReplicas: Int = 1
+    /// How often the relay looks for notices to deliver (`nats_mailbox_relay_interval_ms`, default 200 ms).
+    public var mailboxRelayInterval: Duration = .milliseconds(200)
+
     public init(
         url: String? = nil,
         publicURL: String? = nil,

@@ -22,6 +22,8 @@ public struct NATSCredentialService: Sendable {
         let credentials: NATSUserCredentials
         let endpoint: String
         let permissions: NatsPermissionSet
+        /// The device's mailbox, when it registered a key and the mailboxes are on.
+        let mailbox: MailboxAddress?
     }
 
     /// A member's NATS state.
@@ -37,6 +39,8 @@ public struct NATSCredentialService: Sendable {
     let clock: any WallClock
     /// Pushes account JWTs; `nil` when no nats-server is configured.
     let publisher: NATSAccountPublisher?
+    /// The devices' mailboxes; `nil` without a nats-server or with `nats_mailbox_enabled = false`.
+    let mailbox: MailboxService?
     let logger: Logger
     let accounts = NATSAccountRepository()
     let tokens = NATSTokenRepository()
@@ -63,12 +67,23 @@ public struct NATSCredentialService: Sendable {
         configuration.url == nil ? nil : configuration.advertisedURL
     }
 
+    /// A device's mailbox registration: its key thumbprint and its checked X25519 key (base64url).
+    struct MailboxRegistration: Sendable {
+        let deviceJKT: String
+        let mailboxKey: String
+    }
+
     /// Issues a token of `clientType`. 503 `nats_not_configured` without a nats-server, 404 `not_found`
-    /// without namespaces, 429 `too_many_tokens` at the limit of active tokens.
-    func issueToken(userID: UUID, clientType: NatsClientType, deviceID: String?) async throws -> IssuedToken {
+    /// without namespaces, 429 `too_many_tokens` at the limit of active tokens. With `mailbox` (an app token of a
+    /// device), registers the device's key, makes sure of its consumer and lets the token pull it (docs/protocol.md
+    /// 7.5); when the mailboxes are off or unreachable the token comes without one.
+    func issueToken(
+        userID: UUID, clientType: NatsClientType, deviceID: String?, mailbox registration: MailboxRegistration? = nil
+    ) async throws -> IssuedToken {
         guard let endpoint = configuration.advertisedURL, configuration.url != nil else {
             throw APIFailure.nats(.serviceUnavailable, .natsNotConfigured, "this server has no NATS server configured")
         }
+        let address = try await openMailbox(registration, userID: userID, clientType: clientType)
         let now = clock.unixSeconds()
         let lifetime = clientType == .app ? configuration.appTokenLifetime : configuration.vaultTokenLifetime
         let expiresAt = now + lifetime.components.seconds
@@ -87,7 +102,10 @@ public struct NATSCredentialService: Sendable {
                     "the member holds \(active.count) active NATS tokens; revoke one first")
             }
             let namespace = try VaultNamespace(userGUID: account.userID.key)
-            let permissions = NatsPermissionSet.forClient(clientType, in: namespace)
+            let permissions =
+                clientType == .app
+                ? NatsPermissionSet.app(in: namespace, mailbox: address)
+                : NatsPermissionSet.forClient(clientType, in: namespace)
             let credentials = try trust.userCredentials(
                 name: "\(clientType.rawValue)-\(account.userID.key.prefix(8))", permissions: permissions,
                 issuedAt: now, expiresAt: expiresAt)
@@ -96,8 +114,23 @@ public struct NATSCredentialService: Sendable {
                 deviceID: deviceID, userPublicKey: credentials.publicKey, issuedAt: now, expiresAt: expiresAt,
                 revokedAt: nil)
             try await tokens.insert(record, on: db)
-            return IssuedToken(record: record, credentials: credentials, endpoint: endpoint, permissions: permissions)
+            return IssuedToken(
+                record: record, credentials: credentials, endpoint: endpoint, permissions: permissions, mailbox: address
+            )
         }
+    }
+
+    /// The device's mailbox for an app token, when it registered a key, the member has namespaces and the mailboxes
+    /// are on.
+    private func openMailbox(
+        _ registration: MailboxRegistration?, userID: UUID, clientType: NatsClientType
+    ) async throws -> MailboxAddress? {
+        guard let registration, clientType == .app, let mailbox else { return nil }
+        guard try await store.withDatabase({ db in try await accounts.find(userID: userID, on: db) }) != nil else {
+            return nil
+        }
+        return await mailbox.open(
+            userID: userID, deviceJKT: registration.deviceJKT, mailboxKey: registration.mailboxKey)
     }
 
     /// The member's namespaces (if any) and active tokens.

@@ -28,6 +28,11 @@ public struct NATSServerConfigRenderer: Sendable {
         public var serverName: String?
         /// Routes to the other nodes of a cluster; `nil` for a single server.
         public var cluster: Cluster?
+        /// JetStream's store (`jetstream { store_dir }`), for the members' mailboxes (docs/protocol.md 7.5); `nil`
+        /// leaves JetStream off and the server issues tokens without a mailbox.
+        public var jetStreamDirectory: String?
+        /// The most file storage JetStream may use on this node (`max_file_store`), when set.
+        public var jetStreamMaxFileBytes: Int64?
 
         public init(
             host: String = "127.0.0.1", port: Int = 4222, resolverDirectory: String, tlsCertificateFile: String? = nil,
@@ -98,6 +103,11 @@ public struct NATSServerConfigRenderer: Sendable {
             ]
             lines += cluster.routes.map { "    \(Self.quoted($0))" }
             lines += ["  ]", "}"]
+        }
+        if let store = options.jetStreamDirectory {
+            lines += ["jetstream: {", "  store_dir: \(Self.quoted(store))"]
+            if let limit = options.jetStreamMaxFileBytes { lines.append("  max_file_store: \(limit)") }
+            lines += ["  max_memory_store: 0", "}"]
         }
         if let certificate = options.tlsCertificateFile, let key = options.tlsKeyFile {
             lines += [

@@ -28,10 +28,23 @@ public struct NATSTrust: Sendable {
     public let signingKeys: NATSSigningKeys
 
     /// Limits of the application account, explicit: unlimited connections and subscriptions, 1 MiB payloads,
-    /// no leaf nodes, no imports or exports.
-    public static let applicationLimits = NATSAccountLimits(
-        subscriptions: -1, data: -1, payload: 1 << 20, imports: 0, exports: 0, wildcardExports: false,
-        connections: -1, leafNodeConnections: 0)
+    /// no leaf nodes, no imports or exports; JetStream with `mailboxStorage` bytes of file storage (none when 0),
+    /// no memory storage, one stream (the mailbox, docs/protocol.md 7.5) and any number of consumers.
+    public static func applicationLimits(mailboxStorage: Int64) -> NATSAccountLimits {
+        var limits = NATSAccountLimits(
+            subscriptions: -1, data: -1, payload: 1 << 20, imports: 0, exports: 0, wildcardExports: false,
+            connections: -1, leafNodeConnections: 0)
+        if mailboxStorage != 0 {
+            limits.jetStreamDiskStorage = mailboxStorage
+            limits.jetStreamStreams = 1
+            limits.jetStreamConsumers = -1
+            limits.jetStreamMaxAckPending = -1
+        }
+        return limits
+    }
+
+    /// The application account's JetStream file storage when nothing else is configured: 1 GiB.
+    public static let defaultMailboxStorage: Int64 = 1 << 30
 
     /// Limits of every member's user: 100 subscriptions, unlimited data, 1 MiB payloads.
     public static let userSubscriptionLimit: Int64 = 100
@@ -116,15 +129,19 @@ public struct NATSTrust: Sendable {
             signedBy: operatorKey, now: createdAt)
     }
 
-    /// The application account JWT with `revocations` (user key → unix time) and `iat` = `issuedAt`.
+    /// The application account JWT with `revocations` (user key → unix time), `iat` = `issuedAt` and
+    /// `mailboxStorage` bytes of JetStream file storage (0: no JetStream).
     ///
     /// Each update must carry a larger `iat` than the one before it (the store hands out increasing ones), so
     /// nats-server's full resolver never keeps an older revocation list over a newer one.
-    public func applicationAccountJWT(revocations: [String: Int64], issuedAt: Int64) throws -> String {
+    public func applicationAccountJWT(
+        revocations: [String: Int64], issuedAt: Int64, mailboxStorage: Int64 = defaultMailboxStorage
+    ) throws -> String {
         var claims = NATSAccountJWTClaims(
             subject: applicationAccount.publicKey, name: "VETTID",
             nats: NATSAccountClaims(
-                limits: Self.applicationLimits, signingKeys: signingKeys.accountSigningKeys, revocations: revocations))
+                limits: Self.applicationLimits(mailboxStorage: mailboxStorage),
+                signingKeys: signingKeys.accountSigningKeys, revocations: revocations))
         claims.issuedAt = issuedAt
         return try NATSJWT.encode(claims, signedBy: operatorKey, now: issuedAt)
     }

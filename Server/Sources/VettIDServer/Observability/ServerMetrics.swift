@@ -123,6 +123,12 @@ public struct ServerMetrics: Sendable {
         }.increment()
     }
 
+    /// A mailbox message the relay published (`ok`: stored, `failed`: to be retried) or a notice it dropped
+    /// (`expired`: older than the mailbox's `max_age`).
+    public func mailboxMessage(outcome: String) {
+        sessionCounter("vettid_mailbox_messages_total", outcome: outcome)
+    }
+
     /// One push of the application account JWT (with its revocations) to nats-server.
     public func revocationPush(succeeded: Bool) {
         Counter(

@@ -28,6 +28,8 @@ public struct SecurityEventRepository: Sendable {
                     \(bind: event.detail))
             """
         ).run()
+        // The member's devices hear of it through their mailboxes (docs/protocol.md 7.5), in the same transaction.
+        try await MailboxRepository().enqueue(try MailboxOutboxEntry(event), on: db)
     }
 
     /// The member's newest `limit` events, newest first.

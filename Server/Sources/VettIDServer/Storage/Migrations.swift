@@ -280,5 +280,27 @@ enum Migrations {
                 "CREATE INDEX vault_access_log_time_idx ON vault_access_log(occurred_at_ms)",
             ]
         },
+        Migration(version: 12, name: "mailboxes: devices' mailbox keys and the notice outbox") { engine in
+            [
+                """
+                CREATE TABLE mailbox_devices (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    device_jkt TEXT NOT NULL,
+                    mailbox_key TEXT NOT NULL,
+                    registered_at_ms \(engine.bigint) NOT NULL,
+                    PRIMARY KEY (user_id, device_jkt)
+                )
+                """,
+                """
+                CREATE TABLE mailbox_outbox (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at_ms \(engine.bigint) NOT NULL,
+                    notice TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX mailbox_outbox_time_idx ON mailbox_outbox(created_at_ms, id)",
+            ]
+        },
     ]
 }

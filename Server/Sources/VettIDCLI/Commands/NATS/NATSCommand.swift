@@ -19,7 +19,7 @@ public struct NATSCommand: AsyncParsableCommand {
         abstract: "Set up, inspect and use the vault's NATS messaging (needs an enrolled, authenticated profile).",
         subcommands: [
             NATSSetupCommand.self, NATSStatusCommand.self, NATSSendCommand.self, NATSListenCommand.self,
-            NATSRevokeCommand.self,
+            NATSRevokeCommand.self, NATSInboxCommand.self,
         ]
     )
 

@@ -42,7 +42,7 @@ public struct NATSSetupCommand: AsyncParsableCommand {
             } catch let error as APIError where error.code == .accountExists {
                 created = false  // a server before 2026-11-25
             }
-            let credentials = try await service.createNatsToken(clientType: .app, deviceID: "vettid-cli")
+            let credentials = try await service.issueAppCredentials(deviceID: "vettid-cli")
             let manager = try await NATSCommand.manager(context, service: service)
             try await NATSCommand.connect(manager, using: credentials)
             let status = try await manager.ownerSpace().status()

@@ -26,6 +26,12 @@ public struct NATSConfigCommand: AsyncParsableCommand {
     var listenPort = 4222
     @Option(name: .customLong("resolver-dir"), help: "The full resolver's directory (default <data-dir>/nats/jwt).")
     var resolverDirectory: String?
+    @Option(
+        name: .customLong("jetstream-dir"),
+        help: "JetStream's store for the members' mailboxes (default <data-dir>/nats/jetstream).")
+    var jetStreamDirectory: String?
+    @Flag(name: .customLong("no-jetstream"), help: "Leave JetStream off (tokens are then issued without a mailbox).")
+    var noJetStream = false
     @Flag(help: "Require TLS: generate a CA and a certificate for 127.0.0.1/localhost in <data-dir>/nats/tls.")
     var tls = false
     @Option(name: .customLong("server-name"), help: "This node's name (required, and unique, in a cluster).")
@@ -63,6 +69,10 @@ public struct NATSConfigCommand: AsyncParsableCommand {
             host: listenHost, port: listenPort, resolverDirectory: resolverDirectory, tlsCertificateFile: certificate,
             tlsKeyFile: key)
         renderOptions.serverName = serverName
+        if !noJetStream, configuration.nats.mailboxEnabled {
+            renderOptions.jetStreamDirectory = jetStreamDirectory ?? natsDirectory + "/jetstream"
+            renderOptions.jetStreamMaxFileBytes = configuration.nats.mailboxMaxBytes
+        }
         renderOptions.cluster = clusterPort.map { .init(host: listenHost, port: $0, routes: routes) }
         let text = try NATSServerConfigRenderer(trust: components.natsTrust).render(
             renderOptions, applicationAccountJWT: try await components.natsAccountJWT.current())

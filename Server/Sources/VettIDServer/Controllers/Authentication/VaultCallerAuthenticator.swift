@@ -12,6 +12,8 @@ struct VaultCallerAuthenticator: Sendable {
         let userID: UUID
         /// The credential of the device's vault session; `nil` for a member.
         let credentialID: String?
+        /// The RFC 7638 thumbprint of the key that proved the device's vault session; `nil` for a member.
+        var deviceJKT: String? = nil
     }
 
     let devices: DeviceTokenAuthenticator
@@ -26,7 +28,7 @@ struct VaultCallerAuthenticator: Sendable {
             guard let userID = UUID(uuidString: session.userGUID) else {
                 throw APIFailure.invalidDeviceToken("the vault session names no member")
             }
-            return Caller(userID: userID, credentialID: session.contextID)
+            return Caller(userID: userID, credentialID: session.contextID, deviceJKT: session.boundJKT)
         }
         let member = try await members.authenticate(info)
         return Caller(userID: member.member.id, credentialID: nil)
