@@ -42,6 +42,9 @@ public struct ConfigurationLoader: Sendable {
         "nats_max_active_tokens", "nats_worker_instances", "nats_worker_max_payload_bytes",
         "nats_mailbox_enabled", "nats_mailbox_max_age_seconds", "nats_mailbox_max_per_device",
         "nats_mailbox_max_devices", "nats_mailbox_max_bytes", "nats_mailbox_replicas", "nats_mailbox_relay_interval_ms",
+        "apns_key_file", "apns_key_id", "apns_team_id", "apns_bundle_ids", "apns_production_url", "apns_sandbox_url",
+        "apns_ca_file", "apns_expiration_seconds", "apns_token_refresh_seconds", "apns_queue_capacity",
+        "apns_max_attempts", "apns_max_concurrent", "apns_request_timeout_seconds",
     ]
 
     public init() {}
@@ -73,7 +76,19 @@ public struct ConfigurationLoader: Sendable {
                 key: "gate_upstream_api_keys", source: "configuration",
                 reason: "names upstream \(name), which gate_upstreams does not define")
         }
+        try Self.checkAPNS(configuration.apns)
         return configuration
+    }
+
+    /// APNs needs its key id, team id and a bundle id once a key file is set.
+    static func checkAPNS(_ apns: APNSConfiguration) throws {
+        guard apns.isEnabled else { return }
+        for (key, missing) in [
+            ("apns_key_id", apns.keyID == nil), ("apns_team_id", apns.teamID == nil),
+            ("apns_bundle_ids", apns.bundleIDs.isEmpty),
+        ] where missing {
+            throw Invalid(key: key, source: "configuration", reason: "is required when apns_key_file is set")
+        }
     }
 
     /// A scalar value in the JSON configuration file.
@@ -127,6 +142,24 @@ public struct ConfigurationLoader: Sendable {
                 url.host?.isEmpty == false
             else {
                 throw Invalid(key: key, source: source, reason: "must be a nats:// or tls:// URL with a host")
+            }
+            return text
+        }
+        func appleID() throws -> String? {
+            let text = value.trimmingCharacters(in: .whitespaces)
+            guard
+                text.isEmpty
+                    || (text.utf8.count == 10 && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+            else { throw Invalid(key: key, source: source, reason: "must be 10 letters or digits, as Apple shows it") }
+            return text.isEmpty ? nil : text
+        }
+        func httpsOrigin() throws -> String {
+            let text = value.trimmingCharacters(in: .whitespaces)
+            guard let url = URL(string: text), url.scheme == "https", url.host?.isEmpty == false,
+                url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw Invalid(
+                    key: key, source: source, reason: "must be an https:// origin such as https://api.push.apple.com")
             }
             return text
         }
@@ -277,6 +310,25 @@ public struct ConfigurationLoader: Sendable {
         case "nats_mailbox_max_bytes": c.nats.mailboxMaxBytes = Int64(try int(1 << 20...Int(1) << 50))
         case "nats_mailbox_replicas": c.nats.mailboxReplicas = try int(1...5)
         case "nats_mailbox_relay_interval_ms": c.nats.mailboxRelayInterval = .milliseconds(try int(10...60_000))
+        case "apns_key_file": c.apns.keyFile = value.isEmpty ? nil : value
+        case "apns_key_id": c.apns.keyID = try appleID()
+        case "apns_team_id": c.apns.teamID = try appleID()
+        case "apns_bundle_ids":
+            let ids = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard ids.allSatisfy({ $0.contains(".") && !$0.contains(" ") }) else {
+                throw Invalid(
+                    key: key, source: source, reason: "must be bundle ids such as org.example.app, comma-separated")
+            }
+            c.apns.bundleIDs = Set(ids)
+        case "apns_production_url": c.apns.productionURL = try httpsOrigin()
+        case "apns_sandbox_url": c.apns.sandboxURL = try httpsOrigin()
+        case "apns_ca_file": c.apns.caFile = value.isEmpty ? nil : value
+        case "apns_expiration_seconds": c.apns.expiration = .seconds(try int(0...(30 * 86_400)))
+        case "apns_token_refresh_seconds": c.apns.tokenRefreshInterval = .seconds(try int(1_200...3_300))
+        case "apns_queue_capacity": c.apns.queueCapacity = try int(1...1_000_000)
+        case "apns_max_attempts": c.apns.maxAttempts = try int(1...20)
+        case "apns_max_concurrent": c.apns.maxConcurrentSends = try int(1...1_000)
+        case "apns_request_timeout_seconds": c.apns.requestTimeout = .seconds(try int(1...300))
         default:
             throw Invalid(key: key, source: source, reason: "unknown key")
         }

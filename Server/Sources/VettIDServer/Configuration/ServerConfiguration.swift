@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var vault: VaultConfiguration
     /// NATS: nats-server address, token lifetimes, the vault worker (`nats_*` keys; see ``NATSConfiguration``).
     public var nats: NATSConfiguration
+    /// APNs wake pushes: the key, team, bundle ids and endpoints (`apns_*` keys; see ``APNSConfiguration``).
+    public var apns: APNSConfiguration = APNSConfiguration()
     /// The bearer token a scraper presents at `GET /metrics` (`metrics_token`, at least 16 characters). Unset
     /// (the default): `/metrics` is not served at all.
     public var metricsToken: String?

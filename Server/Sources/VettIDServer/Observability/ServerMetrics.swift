@@ -18,7 +18,13 @@ public import VettIDCore
 /// - `vettid_nats_worker_requests_total{type,outcome}` (`outcome` is `ok` or the error code);
 /// - `vettid_nats_revocation_pushes_total{result}` (`ok` or `failed`);
 /// - `vettid_vault_session_handshakes_total{outcome}` and `vettid_vault_sealed_requests_total{outcome}` (`outcome`
-///   is `ok` or the refusal's or handler's error code).
+///   is `ok` or the refusal's or handler's error code);
+/// - APNs: `vettid_apns_pushes_sent_total{environment}`, `vettid_apns_push_failures_total{reason}` (every refused
+///   or unanswered request, `reason` one of Apple's documented reasons, `ConnectionError`, `Timeout`, `StatusNNN` or
+///   `Other`), `vettid_apns_pushes_undelivered_total{disposition}` (`drop_token` or `failed`),
+///   `vettid_apns_tokens_dropped_total{reason}`, `vettid_apns_retries_total`,
+///   `vettid_apns_provider_tokens_signed_total`, `vettid_apns_queue_dropped_total{cause}` (`full`, `invalid`,
+///   `stopped`), `vettid_apns_queue_coalesced_total` and the gauge `vettid_apns_queue_depth`.
 public struct ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
@@ -136,6 +142,54 @@ public struct ServerMetrics: Sendable {
             factory: factory
         ).increment()
     }
+
+    /// An APNs push delivered (200).
+    func apnsPushSent(environment: APNSEnvironment) {
+        Counter(
+            label: "vettid_apns_pushes_sent_total", dimensions: [("environment", environment.rawValue)],
+            factory: factory
+        ).increment()
+    }
+
+    /// An APNs request refused or unanswered; `reason` is already a bounded label.
+    func apnsPushFailed(reason: String) {
+        Counter(label: "vettid_apns_push_failures_total", dimensions: [("reason", reason)], factory: factory)
+            .increment()
+    }
+
+    /// An APNs push given up (`drop_token` or `failed`).
+    func apnsPushUndelivered(disposition: String) {
+        Counter(
+            label: "vettid_apns_pushes_undelivered_total", dimensions: [("disposition", disposition)],
+            factory: factory
+        ).increment()
+    }
+
+    /// A device token Apple called bad, handed to the token store for removal.
+    func apnsTokenDropped(reason: String) {
+        Counter(label: "vettid_apns_tokens_dropped_total", dimensions: [("reason", reason)], factory: factory)
+            .increment()
+    }
+
+    /// An APNs request retried after a back-off.
+    func apnsRetry() { Counter(label: "vettid_apns_retries_total", factory: factory).increment() }
+
+    /// A new APNs provider token signed.
+    func apnsProviderTokenSigned() {
+        Counter(label: "vettid_apns_provider_tokens_signed_total", factory: factory).increment()
+    }
+
+    /// A push not queued (`full`, `invalid` or `stopped`).
+    func apnsQueueRefused(cause: String) {
+        Counter(label: "vettid_apns_queue_dropped_total", dimensions: [("cause", cause)], factory: factory)
+            .increment()
+    }
+
+    /// A push that replaced one already waiting for its device.
+    func apnsQueueCoalesced() { Counter(label: "vettid_apns_queue_coalesced_total", factory: factory).increment() }
+
+    /// Pushes waiting now.
+    func apnsQueueDepth(_ depth: Int) { Meter(label: "vettid_apns_queue_depth", factory: factory).set(depth) }
 
     /// The Prometheus text exposition (format 0.0.4) of everything recorded.
     public func exposition() -> [UInt8] { registry.emitToBuffer() }
