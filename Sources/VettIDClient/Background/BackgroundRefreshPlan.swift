@@ -128,11 +128,13 @@ struct BackgroundRefreshPlan: Sendable, Equatable {
         return completeIfDone()
     }
 
-    /// The system is taking the time back: waiting jobs are given up, and the launch is unsuccessful. (The scheduler
-    /// also cancels the running jobs, which then finish.)
+    /// The system is taking the time back: the launch ends now, unsuccessful. Waiting jobs are given up; running jobs
+    /// are cancelled by the scheduler, and their finishing later is ignored (Apple: a task not completed when its
+    /// expiration handler returns "may result in the system killing your app").
     mutating func expired() -> [Action] {
         guard var current = launch else { return [] }
         current.waiting = []
+        current.running = []
         current.succeeded = false
         launch = current
         return completeIfDone()

@@ -39,8 +39,9 @@ import VettIDCrypto
 /// - When the system launches the request, every job due by then (or within ``coalescingWindow``) runs; a job not
 ///   attached yet (a background launch starts a new process, and jobs are attached after sign-in) is waited for
 ///   ``attachWait``. The jobs reschedule themselves, the next request is submitted, then the system is told the
-///   launch is over (successful if every job succeeded). When the system expires the launch, the jobs' tasks are
-///   cancelled.
+///   launch is over (successful if every job succeeded). When the system expires the launch, it is completed
+///   (unsuccessful) at once, before the expiration handler returns, and the jobs' tasks are cancelled; a job that
+///   finishes after that changes nothing.
 ///
 /// Nothing survives the process but the one request the system holds.
 public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
@@ -206,13 +207,16 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
         logger.debug("Background: launched", metadata: ["background.identifier": "\(launch.identifier)"])
     }
 
-    private func finished(_ identifier: String, success: Bool) {
-        state.withLock { state in
+    /// A job started in launch `generation` finished; ignored when that launch is over (it expired).
+    private func finished(_ identifier: String, success: Bool, generation: UInt64) {
+        let current = state.withLock { state -> Bool in
+            guard state.launchGeneration == generation, state.launch != nil else { return false }
             state.running[identifier] = nil
             try? perform(state.plan.finished(identifier, success: success), on: &state)
+            return true
         }
         logger.debug(
-            "Background: job finished",
+            current ? "Background: job finished" : "Background: job of an expired launch finished; ignored",
             metadata: ["background.identifier": "\(identifier)", "background.success": "\(success)"])
     }
 
@@ -223,10 +227,14 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
         }
     }
 
+    /// The system takes the time back: the launch is completed (unsuccessful) now, before this returns, as Apple
+    /// requires of an expiration handler; the running jobs are cancelled and their later ends ignored.
     private func expire() {
         let tasks = state.withLock { state -> [Task<Void, Never>] in
+            let running = Array(state.running.values)
+            state.running = [:]
             try? perform(state.plan.expired(), on: &state)
-            return Array(state.running.values)
+            return running
         }
         for task in tasks { task.cancel() }
         logger.notice("Background: the system expired the launch", metadata: ["background.cancelled": "\(tasks.count)"])
@@ -258,11 +266,12 @@ public final class BackgroundRefreshScheduler: BackgroundScheduler, Sendable {
             case .cancel(let identifier):
                 system.cancel(identifier: identifier)
             case .start(let identifiers):
+                let generation = state.launchGeneration
                 for identifier in identifiers {
                     guard let handler = state.handlers[identifier] else { continue }
                     state.running[identifier] = Task { [weak self] in
                         let success = await handler()
-                        self?.finished(identifier, success: success)
+                        self?.finished(identifier, success: success, generation: generation)
                     }
                 }
             case .complete(let success):

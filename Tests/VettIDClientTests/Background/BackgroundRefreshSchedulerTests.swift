@@ -237,6 +237,40 @@ struct BackgroundRefreshSchedulerTests {
         #expect(await eventually { launch.completions == [false] })
     }
 
+    @Test("expiry completes the launch before the handler returns; the job finishing later changes nothing")
+    func expiryCompletesAtOnce() async throws {
+        let system = FakeRefreshSystem()
+        let scheduler = Self.make(system)
+        try scheduler.registerLaunchHandlers()
+        // Each run waits, ignoring cancellation, until the test lets it finish (a job slow to notice expiry).
+        let runs = LockedValue(0)
+        let released = LockedValue(0)
+        try scheduler.register(identifier: Self.vault) {
+            let run = runs.withLock { runs in
+                runs += 1
+                return runs
+            }
+            while released.withLock({ $0 }) < run { try? await Task.sleep(for: .milliseconds(2)) }
+            return true
+        }
+        let first = system.launch(Self.vault)
+        #expect(await eventually { runs.withLock { $0 } == 1 })
+        first.expire()
+        #expect(first.completions == [false], "completed inside the expiration handler")
+        #expect(!scheduler.isLaunchInProgress)
+        // The next launch runs the job again; the first run finishing late neither completes it nor the first again.
+        let second = system.launch(Self.vault)
+        #expect(await eventually { runs.withLock { $0 } == 2 })
+        released.withLock { $0 = 1 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(first.completions == [false])
+        #expect(second.completions.isEmpty)
+        #expect(scheduler.isLaunchInProgress)
+        released.withLock { $0 = 2 }
+        #expect(await eventually { second.completions == [true] })
+        #expect(first.completions == [false])
+    }
+
     @Test("VaultRefreshTask and NatsTokenRefreshTask share the scheduler: one request, both run in one launch")
     func seedTasksShareOneRequest() async throws {
         let system = FakeRefreshSystem()
