@@ -16,7 +16,7 @@ public import VettIDCore
 /// ``APNSConfiguration/tokenRefreshInterval``, and reports each push's ending to the ``APNSPushOutcomeHandler``,
 /// which removes the tokens Apple calls bad.
 ///
-/// Reactions to APNs' answers (``APNSResponseClassifier``): 200 delivered; 400 `BadDeviceToken` /
+/// Reactions to APNs' answers (`APNSResponseClassifier`): 200 delivered; 400 `BadDeviceToken` /
 /// `DeviceTokenNotForTopic` and 410 `Unregistered` later than the registration drop the token; 403
 /// `ExpiredProviderToken` signs a new token and retries once; 429, 5xx, a lost connection or GOAWAY back off with
 /// jitter and retry up to ``APNSConfiguration/maxAttempts``; anything else fails with its reason logged. Device tokens
