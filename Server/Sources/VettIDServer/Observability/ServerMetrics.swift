@@ -20,8 +20,8 @@ public import VettIDCore
 /// - `vettid_vault_session_handshakes_total{outcome}` and `vettid_vault_sealed_requests_total{outcome}` (`outcome`
 ///   is `ok` or the refusal's or handler's error code);
 /// - APNs: `vettid_apns_pushes_sent_total{environment}`, `vettid_apns_push_failures_total{reason}` (every refused
-///   or unanswered request, `reason` one of Apple's documented reasons, `ConnectionError`, `Timeout`, `StatusNNN` or
-///   `Other`), `vettid_apns_pushes_undelivered_total{disposition}` (`drop_token` or `failed`),
+///   or unanswered request, `reason` one of Apple's documented reasons, `ConnectionError`, `Timeout`, `NotHTTP2`,
+///   `StatusNNN` or `Other`), `vettid_apns_pushes_undelivered_total{disposition}` (`drop_token` or `failed`),
 ///   `vettid_apns_tokens_dropped_total{reason}`, `vettid_apns_retries_total`,
 ///   `vettid_apns_provider_tokens_signed_total`, `vettid_apns_queue_dropped_total{cause}` (`full`, `invalid`,
 ///   `stopped`), `vettid_apns_queue_coalesced_total` and the gauge `vettid_apns_queue_depth`.

@@ -15,6 +15,8 @@ public struct APNSError: Error, CustomStringConvertible, Sendable {
         public static let misconfigured = Code(rawValue: "apns_misconfigured")
         /// The APNs endpoint answered over a protocol other than HTTP/2.
         public static let notHTTP2 = Code(rawValue: "apns_not_http2")
+        /// APNs did not answer within ``APNSConfiguration/requestTimeout``.
+        public static let timeout = Code(rawValue: "apns_timeout")
     }
 
     /// The code.

@@ -77,7 +77,12 @@ final class APNSHTTPClient: APNSTransport {
         http.headers.add(name: "apns-id", value: request.pushID.uuidString)
         http.headers.add(name: "content-type", value: "application/json")
         http.body = .bytes(ByteBuffer(bytes: request.payload))
-        let response = try await client.execute(http, timeout: timeout, logger: logger)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(http, timeout: timeout, logger: logger)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw APNSError(.timeout, "no answer from the \(environment.rawValue) APNs endpoint in time")
+        }
         guard response.version == .http2 else {
             throw APNSError(.notHTTP2, "the \(environment.rawValue) APNs endpoint answered over \(response.version)")
         }

@@ -171,7 +171,10 @@ public final class APNSProvider: Service, Sendable {
                     state.idle.append(continuation)
                     return (false, nil)
                 }
-                if ready { continuation.resume(returning: answer) }
+                if ready {
+                    continuation.resume(returning: answer)
+                    if answer != nil { metrics.apnsQueueDepth(queuedCount) }
+                }
             }
         } onCancel: {
             let idle = state.withLockedValue { state in
@@ -214,7 +217,7 @@ public final class APNSProvider: Service, Sendable {
             } catch {
                 if Task.isCancelled { return }
                 logger.info("APNs request got no answer", metadata: log.merging(["error": "\(error)"]) { $1 })
-                reaction = .retry(reason: APNSResponseClassifier.connectionError)
+                reaction = APNSResponseClassifier.reaction(toFailure: error)
             }
             if let reason = reaction.reason {
                 metrics.apnsPushFailed(reason: APNSResponseClassifier.metricLabel(reason))

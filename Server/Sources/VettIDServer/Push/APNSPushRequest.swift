@@ -90,6 +90,6 @@ public struct APNSEnqueueResult: RawRepresentable, Hashable, Sendable, CustomStr
     public static let queueFull = APNSEnqueueResult(rawValue: "queue_full")
     /// Refused: the token is not hex, the topic is not a configured bundle id, or the collapse id is too long.
     public static let invalid = APNSEnqueueResult(rawValue: "invalid")
-    /// Refused: the provider is not running (stopped or never started).
+    /// Refused: the provider's ``APNSProvider/run()`` has ended (pushes queued before it starts are kept).
     public static let stopped = APNSEnqueueResult(rawValue: "stopped")
 }

@@ -38,6 +38,17 @@ enum APNSResponseClassifier {
     static let connectionError = "ConnectionError"
     /// The reason counted for a request that timed out.
     static let timeout = "Timeout"
+    /// The reason of an endpoint that answered over HTTP/1: not APNs (or a proxy in the way); not retried.
+    static let notHTTP2 = "NotHTTP2"
+
+    /// The reaction to a request that got no answer: `error` is what the transport threw.
+    static func reaction(toFailure error: any Error) -> APNSReaction {
+        switch (error as? APNSError)?.code {
+        case APNSError.Code.notHTTP2: .fail(reason: notHTTP2)
+        case APNSError.Code.timeout: .retry(reason: timeout)
+        default: .retry(reason: connectionError)
+        }
+    }
 
     /// 400 reasons that mean the device token itself is wrong for this app and environment.
     static let badTokenReasons: Set<String> = ["BadDeviceToken", "DeviceTokenNotForTopic"]
@@ -52,7 +63,7 @@ enum APNSResponseClassifier {
         "ExpiredProviderToken", "Forbidden", "InvalidProviderToken", "MissingProviderToken", "UnrelatedKeyIdInToken",
         "BadEnvironmentKeyIdInToken", "BadPath", "MethodNotAllowed", "ExpiredToken", "Unregistered",
         "PayloadTooLarge", "TooManyProviderTokenUpdates", "TooManyRequests", "InternalServerError",
-        "ServiceUnavailable", "Shutdown", connectionError, timeout,
+        "ServiceUnavailable", "Shutdown", connectionError, timeout, notHTTP2,
     ]
 
     /// The reaction to an answer with `status`, Apple's `reason` and (410 only) `timestamp` in milliseconds since

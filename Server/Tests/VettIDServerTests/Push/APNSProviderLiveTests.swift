@@ -6,6 +6,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import NIOConcurrencyHelpers
+import NIOSSL
 import Testing
 import VettIDCore
 import VettIDCrypto
@@ -253,6 +254,43 @@ import VettIDTestSupport
         }
     }
 
+    @Test func aRequestWithoutAnAnswerInTimeIsATimeout() async throws {
+        let stalled = Self.token("5b")
+        try await APNSRig.run(cues: [stalled: .stall], maxAttempts: 2, requestTimeout: .milliseconds(300)) { rig in
+            let outcome = try await rig.push(rig.request(stalled))
+            #expect(outcome.disposition == .failed)
+            #expect(outcome.reason == "Timeout")
+            #expect(outcome.attempts == 2)
+            #expect(rig.exposition.contains(#"vettid_apns_push_failures_total{reason="Timeout"} 2"#))
+        }
+    }
+
+    @Test func anEndpointAnsweringOverHTTP1IsRefusedWithoutRetry() async throws {
+        // A TLS server without ALPN h2 (ScriptedUpstream speaks HTTP/1.1): not APNs.
+        let material = try NATSTLSMaterial.generate(hosts: ["127.0.0.1"])
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(material.certificatePEM.utf8)).map {
+                .certificate($0)
+            },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(material.privateKeyPEM.utf8), format: .pem)))
+        let http1 = try await ScriptedUpstream(tls: try NIOSSLContext(configuration: tls)) { _ in
+            ScriptedUpstream.ok("")
+        }
+        do {
+            try await APNSRig.run(endpoint: ("https://127.0.0.1:\(http1.port)", material.caPEM)) { rig in
+                let outcome = try await rig.push(rig.request(Self.token("00")))
+                #expect(outcome.disposition == .failed)
+                #expect(outcome.reason == "NotHTTP2")
+                #expect(outcome.attempts == 1)
+                #expect(http1.requests == 1)
+            }
+        } catch {
+            await http1.stop()
+            throw error
+        }
+        await http1.stop()
+    }
+
     @Test func enqueueNeverWaitsForAStalledAPNs() async throws {
         let stalled = Self.token("5a")
         try await APNSRig.run(cues: [stalled: .stall], maxConcurrentSends: 1) { rig in
@@ -323,6 +361,8 @@ struct APNSRig: Sendable {
         providerTeamID: String = APNSProviderLiveTests.teamID,
         queueCapacity: Int = 1_000,
         maxConcurrentSends: Int = 16,
+        requestTimeout: Duration = .seconds(5),
+        endpoint: (baseURL: String, caPEM: String)? = nil,
         loadKeyFromFile: Bool = false,
         startProvider: Bool = true,
         stopServerFirst: Bool = false,
@@ -339,11 +379,17 @@ struct APNSRig: Sendable {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let keyFile = directory + "/AuthKey.p8"
         try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        var caFile = try server.writeCA(to: directory)
+        if let endpoint {
+            caFile = directory + "/other-ca.pem"
+            try endpoint.caPEM.write(toFile: caFile, atomically: true, encoding: .utf8)
+        }
+        let baseURL = endpoint?.baseURL ?? server.baseURL
         let configuration = APNSConfiguration(
             keyFile: keyFile, keyID: APNSProviderLiveTests.keyID, teamID: providerTeamID,
-            bundleIDs: [APNSProviderLiveTests.topic], productionURL: server.baseURL, sandboxURL: server.baseURL,
-            caFile: try server.writeCA(to: directory), queueCapacity: queueCapacity, maxAttempts: maxAttempts,
-            maxConcurrentSends: maxConcurrentSends, requestTimeout: .seconds(5))
+            bundleIDs: [APNSProviderLiveTests.topic], productionURL: baseURL, sandboxURL: baseURL, caFile: caFile,
+            queueCapacity: queueCapacity, maxAttempts: maxAttempts, maxConcurrentSends: maxConcurrentSends,
+            requestTimeout: requestTimeout)
         let logs = InMemoryLogHandler()
         var logger = Logger(label: "apns-test", factory: { _ in logs })
         logger.logLevel = .debug
