@@ -31,6 +31,9 @@ final class APNSHTTPClient: APNSTransport {
         var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(600))
         // A connection that cannot be made fails the request at once: the provider retries with its own back-off.
         pool.retryConnectionEstablishment = false
+        // Until ALPN says h2, the pool counts as HTTP/1 and would open a connection per waiting request: one only,
+        // then every request is a stream on it.
+        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)),
             connectionPool: pool)

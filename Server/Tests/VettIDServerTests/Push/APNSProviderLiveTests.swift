@@ -62,6 +62,23 @@ import VettIDTestSupport
         }
     }
 
+    @Test func concurrentPushesShareOneHTTP2ConnectionPerEnvironment() async throws {
+        try await APNSRig.run { rig in
+            let requests = (0..<40).map { index in
+                rig.request(Self.token("00"), environment: index % 2 == 0 ? .production : .sandbox)
+            }
+            for request in requests { #expect(rig.provider.enqueue(request) == .queued) }
+            for request in requests {
+                let outcome = try await rig.outcomes.outcome(of: request.pushID)
+                #expect(outcome.disposition == .delivered)
+            }
+            // Both environments point at the one test server: one connection each, every push a stream on it.
+            #expect(rig.server.connectionCount == 2)
+            #expect(Set(rig.server.exchanges.map(\.connection)).count == 2)
+            #expect(rig.exposition.contains(#"vettid_apns_pushes_sent_total{environment="sandbox"} 20"#))
+        }
+    }
+
     @Test func badDeviceToken400DropsTheToken() async throws {
         let token = Self.token("b0")
         try await APNSRig.run(cues: [token: .badDeviceToken]) { rig in
