@@ -6,6 +6,8 @@
 // instead of failing. Timeouts share one timer set for the earliest deadline: requests with the same timeout
 // come in deadline order, so a steady stream schedules nothing per request (a timer per request cost a
 // cross-thread wake-up of the event loop each). Deadlines are on the event loop's clock, the one its timers use.
+// The reply reaches the waiting task through a NATSReplyWaiter, not an EventLoopPromise: awaiting a promise's
+// future off the event loop wakes the loop once more per request, to register the callback.
 
 import NIOConcurrencyHelpers
 import NIOCore
@@ -20,7 +22,7 @@ extension NATSConnectionCore {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
-        let promise = eventLoop.makePromise(of: NATSMessage.self)
+        let waiter = NATSReplyWaiter()
         let deadline = eventLoop.now + TimeAmount(timeout)
         let reply: Result<(replySubject: String, token: UInt64), NATSError> = state.withLockedValue { state in
             if state.isShutDown { return .failure(NATSError(.connectionClosed, "connection closed")) }
@@ -31,7 +33,7 @@ extension NATSConnectionCore {
                 if state.canWrite { state.outbound.write(.subscribe(subject: prefix + "*", queue: nil, sid: sid)) }
             }
             let registered = state.requests.register(
-                PendingRequest(promise: promise, deadline: deadline, timeout: timeout))
+                PendingRequest(waiter: waiter, deadline: deadline, timeout: timeout))
             if state.requestTimer.map({ deadline < $0.deadline }) ?? true {
                 scheduleRequestTimerLocked(deadline, &state)
             }
@@ -42,7 +44,6 @@ extension NATSConnectionCore {
         case .success(let value):
             (replySubject, token) = value
         case .failure(let error):
-            promise.fail(error)
             throw error
         }
         return try await withTaskCancellationHandler {
@@ -52,7 +53,7 @@ extension NATSConnectionCore {
             } catch {
                 failRequest(token: token, error: error)
             }
-            return try await promise.futureResult.get()
+            return try await waiter.value()
         } onCancel: {
             self.failRequest(token: token, error: NATSError(.timeout, "request cancelled"))
         }
@@ -60,7 +61,7 @@ extension NATSConnectionCore {
 
     private func failRequest(token: UInt64, error: NATSError) {
         let pending = state.withLockedValue { $0.requests.remove(token) }
-        pending?.promise.fail(error)
+        pending?.waiter.fail(error)
     }
 
     /// Sets the request timer for `deadline`, replacing one set for later.
@@ -95,6 +96,6 @@ extension NATSConnectionCore {
             return (expired, unsent)
         }
         for send in unsent { send.promise.fail(NATSError(.timeout, "no room to send the request in time")) }
-        for request in expired { request.promise.fail(NATSError(.timeout, "no reply within \(request.timeout)")) }
+        for request in expired { request.waiter.fail(NATSError(.timeout, "no reply within \(request.timeout)")) }
     }
 }

@@ -98,9 +98,9 @@ extension NATSConnectionCore {
         for error in slowConsumers { events.yield(.error(error)) }
         for (pending, message) in responses {
             if message.status == 503, message.payload.readableBytes == 0 {
-                pending.promise.fail(NATSError(.noResponders, "no responders for the request"))
+                pending.waiter.fail(NATSError(.noResponders, "no responders for the request"))
             } else {
-                pending.promise.succeed(message)
+                pending.waiter.succeed(message)
             }
         }
     }

@@ -15,7 +15,7 @@ import NIOCore
 @usableFromInline
 final class NATSConnectionCore: Sendable {
     struct PendingRequest {
-        let promise: EventLoopPromise<NATSMessage>
+        let waiter: NATSReplyWaiter
         /// When the request times out, and the timeout it was given (for the error).
         let deadline: NIODeadline
         let timeout: Duration
@@ -189,7 +189,7 @@ final class NATSConnectionCore: Sendable {
         ended.channel?.close(promise: nil)
         let closed = error ?? NATSError(.connectionClosed, "connection closed")
         for sink in ended.sinks { sink.finish() }
-        for request in ended.requests { request.promise.fail(closed) }
+        for request in ended.requests { request.waiter.fail(closed) }
         for waiter in ended.pongWaiters { waiter.fail(closed) }
         for waiter in ended.sends { waiter.fail(closed) }
         ended.connectPromise?.fail(closed)
