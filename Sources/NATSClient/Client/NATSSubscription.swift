@@ -97,6 +97,12 @@ public struct NATSSubscription: AsyncSequence, Sendable {
         await messages.nextMessage()
     }
 
+    /// Every message buffered now, or the next read's when none is (`nil` at the end): for a single consumer that
+    /// forwards messages elsewhere, one hand-off per read instead of one per message (a JetStream fetch).
+    func nextBatch() async -> CircularBuffer<NATSMessage>? {
+        await messages.nextBatch()
+    }
+
     /// Stops the subscription now; buffered messages are still delivered, then the sequence ends.
     public func unsubscribe() {
         core.unsubscribe(sid: sid, after: nil)

@@ -121,7 +121,8 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
 
     /// What the fetch waits for, from the tasks that feed it.
     private enum Event: Sendable {
-        case delivery(pull: Int, NATSMessage)
+        /// What the pull's reply subject received in one read.
+        case deliveries(pull: Int, CircularBuffer<NATSMessage>)
         case reconnected
         case closed
         /// The watchdog's deadline came (or an alarm cancelled too late: the watchdog is asked again).
@@ -172,29 +173,31 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
         var failure: JetStreamError?
         loop: for await event in events {
             switch event {
-            case .delivery(pull: let from, let message):
+            case .deliveries(pull: let from, let deliveries):
                 if from == pull, idleHeartbeat != nil {
                     watchdog.heard(at: clock.now)
                     setAlarm()
                 }
-                let status = JetStreamPullStatus(message)
-                if case .message = status {
-                    // A delivery counts whichever pull of this fetch brought it (an earlier one's may still be
-                    // buffered after a reconnect); a status counts only for the current pull.
-                    guard let delivered = JetStreamMessage(message, client: client) else { continue }
-                    messages.append(delivered)
-                    if messages.count == batch { break loop }
-                    continue
-                }
-                guard from == pull else { continue }
-                switch status {
-                case .message, .heartbeat:
-                    continue
-                case .end:
-                    break loop
-                case .failure(let error):
-                    failure = error
-                    break loop
+                for message in deliveries {
+                    let status = JetStreamPullStatus(message)
+                    if case .message = status {
+                        // A delivery counts whichever pull of this fetch brought it (an earlier one's may still be
+                        // buffered after a reconnect); a status counts only for the current pull.
+                        guard let delivered = JetStreamMessage(message, client: client) else { continue }
+                        messages.append(delivered)
+                        if messages.count == batch { break loop }
+                        continue
+                    }
+                    guard from == pull else { continue }
+                    switch status {
+                    case .message, .heartbeat:
+                        continue
+                    case .end:
+                        break loop
+                    case .failure(let error):
+                        failure = error
+                        break loop
+                    }
                 }
             case .reconnected:
                 let now = clock.now
@@ -246,7 +249,9 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
                 .requestFailed, "cannot subscribe the pull's reply subject: \(error)", underlying: error)
         }
         Task {
-            while let message = await subscription.nextMessage() { continuation.yield(.delivery(pull: pull, message)) }
+            while let deliveries = await subscription.nextBatch() {
+                continuation.yield(.deliveries(pull: pull, deliveries))
+            }
         }
         let request = JetStreamPullRequest(
             batch: remaining, expires: expires, noWait: noWait, maxBytes: maxBytes, idleHeartbeat: idleHeartbeat)

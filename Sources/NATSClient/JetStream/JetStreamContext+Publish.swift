@@ -72,6 +72,7 @@ extension JetStreamContext {
         } catch {
             throw Self.requestError(error, "publish to \(subject)")
         }
+        if let ack = PubAck(flatJSON: answer.payload) { return ack }
         return try JetStreamJSON.decode(PubAck.self, from: answer.payload)
     }
 

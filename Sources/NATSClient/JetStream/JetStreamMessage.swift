@@ -40,7 +40,7 @@ public struct JetStreamMessage: Sendable {
     public func ack(_ kind: JetStreamAck = .ack) throws(JetStreamError) {
         guard let reply = message.replyTo else { return }
         do {
-            try client.publish(kind.payload, to: reply)
+            try client.publish(kind == .ack ? JetStreamAck.ackPayload : ByteBuffer(string: kind.payload), to: reply)
         } catch {
             throw JetStreamError(.requestFailed, "cannot send \(kind): \(error)", underlying: error)
         }
@@ -88,6 +88,9 @@ public enum JetStreamAck: Sendable, Equatable, CustomStringConvertible {
 
     /// The payload.
     public var description: String { payload }
+
+    /// The payload of ``ack``, made once: a consumer sends it for nearly every message.
+    static let ackPayload = ByteBuffer(string: "+ACK")
 }
 
 /// Where a delivered message stands, from its ack subject.
@@ -136,25 +139,28 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
 
     /// Parses an ack subject; `nil` when `ackSubject` is not one.
     public init?(ackSubject: String) {
-        let tokens = ackSubject.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // Split as UTF-8, without a String per token: every delivered message is parsed here.
+        let tokens = ackSubject.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            .map(Substring.init)
         guard tokens.count >= 9, tokens[0] == "$JS", tokens[1] == "ACK" else { return nil }
-        let fields: ArraySlice<String>
+        let fields: ArraySlice<Substring>
         switch tokens.count {
         case 9:
             domain = nil
             fields = tokens[2...]
         case 11, 12:
-            domain = tokens[2] == "_" ? nil : tokens[2]
+            domain = tokens[2] == "_" ? nil : String(tokens[2])
             fields = tokens[4..<11]
         default:
             return nil
         }
-        let values = Array(fields)
-        guard values.count == 7, let delivered = UInt64(values[2]), let streamSequence = UInt64(values[3]),
-            let consumerSequence = UInt64(values[4]), let timestamp = Int64(values[5]), let pending = UInt64(values[6])
+        let values = fields.startIndex
+        guard fields.count == 7, let delivered = UInt64(fields[values + 2]),
+            let streamSequence = UInt64(fields[values + 3]), let consumerSequence = UInt64(fields[values + 4]),
+            let timestamp = Int64(fields[values + 5]), let pending = UInt64(fields[values + 6])
         else { return nil }
-        stream = values[0]
-        consumer = values[1]
+        stream = String(fields[values])
+        consumer = String(fields[values + 1])
         self.delivered = delivered
         self.streamSequence = streamSequence
         self.consumerSequence = consumerSequence

@@ -343,6 +343,8 @@ import VettIDTestSupport
         #expect(message.message.replyTo == ackSubject)
         #expect(try await connection.next() == .unsubscribe(sid: sid, max: nil))
 
+        try message.ack()
+        #expect(try await connection.next() == .publish(subject: ackSubject, replyTo: nil, payload: "+ACK"))
         try message.ack(.nak(delay: .milliseconds(1500)))
         #expect(
             try await connection.next()

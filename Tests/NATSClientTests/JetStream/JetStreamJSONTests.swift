@@ -121,6 +121,31 @@ import Testing
                 == PubAck(stream: "MB", sequence: 1, duplicate: true))
     }
 
+    @Test(arguments: [
+        #"{"stream":"MB", "seq":1}"#, #"{"stream":"MB","seq":18446744073709551615,"duplicate":true}"#,
+        #" { "stream" : "MB" , "seq" : 0 , "duplicate" : false } "#, #"{"stream":"MB","domain":"hub","seq":7}"#,
+        #"{"seq":2,"stream":"MB","duplicate":null,"other":15,"flag":true,"nothing":null}"#,
+    ])
+    func aPubAckAsTheServerWritesItIsReadWithoutAJSONDecoder(answer: String) throws {
+        let fast = try #require(PubAck(flatJSON: ByteBuffer(string: answer)))
+        #expect(fast == (try JetStreamJSON.decode(PubAck.self, from: ByteBuffer(string: answer))))
+    }
+
+    @Test(arguments: [
+        // The general decoder reads these, or says why not.
+        #"{"error":{"code":503,"err_code":10039,"description":"jetstream not enabled"}}"#,
+        #"{"stream":"MB","seq":1,"error":{"code":400,"err_code":10071,"description":"wrong last sequence: 3"}}"#,
+        #"{"stream":"M\u0042","seq":1}"#, #"{"stream":"Ä","seq":1}"#, #"{"stream":"MB","seq":1.0}"#,
+        #"{"stream":"MB","seq":01}"#, #"{"stream":"MB","seq":-1}"#, #"{"stream":"MB","seq":18446744073709551616}"#,
+        #"{"stream":"MB","seq":1,"seq":2}"#, #"{"stream":"MB"}"#, #"{"seq":1}"#, #"{}"#, #"{"stream":"MB","seq":1}x"#,
+        #"{"stream":"MB","seq":1,"config":{}}"#, #"{"stream":"MB","seq":1,"tags":[]}"#, #"{"stream":"MB","seq":1,}"#,
+        #"{"stream":null,"seq":1}"#, #"{"stream":"MB","seq":"1"}"#, #"{"stream":"MB","seq":1,"duplicate":1}"#,
+        #"{"stream":"MB","seq":1"#, "", "[]", #"{"stream":"MB","seq":1,"t":tru}"#, #"{"stream":"MB","seq":1,"n":-1}"#,
+    ])
+    func anythingElseIsLeftToTheJSONDecoder(answer: String) {
+        #expect(PubAck(flatJSON: ByteBuffer(string: answer)) == nil)
+    }
+
     @Test func durationsAreNanoseconds() {
         #expect(JetStreamJSON.nanoseconds(.seconds(2)) == 2_000_000_000)
         #expect(JetStreamJSON.nanoseconds(.milliseconds(1500)) == 1_500_000_000)
