@@ -6,6 +6,7 @@
 // server's build never compiles them). Each is run by its script, which builds it in release:
 //
 //   NATSBench            scripts/bench-nats        NATSClient against nats.c and nats.go
+//   JetStreamBench       scripts/bench-jetstream   NATSClient's JetStream against nats.c's and nats.go's
 //   GateBench            scripts/bench-gate        DPoP proofs/s and the Gate proxy against a direct upstream
 //   VaultBench           scripts/bench-vault       vault enrollments/s and authentications/s, peak memory
 //   VaultMessagingBench  scripts/bench-messaging   app <-> vault worker over NATS against raw request/reply,
@@ -46,6 +47,15 @@ let package = Package(
                 .product(name: "NATSClient", package: "VettID"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "JetStreamBench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "NATSClient", package: "VettID"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

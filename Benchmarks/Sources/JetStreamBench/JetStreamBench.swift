@@ -1,0 +1,108 @@
+// SPDX-FileCopyrightText: 2026 The VettID Authors
+// SPDX-License-Identifier: Apache-2.0
+
+// NATSClient's JetStream side of scripts/bench-jetstream: the workloads of Peers/bench-js.c and Peers/bench-js.go,
+// the same output format:
+//   <workload> <msgs> <ms> <msgs/s>
+// Workloads (128-byte payloads, a file-storage stream JSBENCH on jsbench.> created fresh for each):
+//   js-pub-sync     JetStreamContext.publish, one at a time, each waiting for its PubAck
+//   js-pub-async    publishes from a task group that keeps <window> of them waiting for their PubAcks
+//   js-fetch-<B>    <msgs> stored first (untimed); a durable pull consumer with explicit acks; fetch of batches of
+//                   B, ack() (+ACK, not waiting) of each, until all are consumed
+// Each runs on Swift's global executor; with `-executor` appended (js-pub-sync-executor, …) the timed loop runs on
+// the client's taskExecutor (the connection's event loop) instead.
+// Usage: JetStreamBench <url> <workload> <msgs> [window|batch]
+
+import BenchSupport
+import NATSClient
+import NIOCore
+
+@main
+struct JetStreamBench {
+    static let stream = "JSBENCH"
+    static let subject = "jsbench.msg"
+    static let consumer = "BENCH"
+
+    /// The workloads run on the global concurrent executor (or the client's task executor), not on the main actor
+    /// an async `main` is isolated to.
+    static func main() async throws {
+        try await Task.detached { try await run() }.value
+    }
+
+    static func run() async throws {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 4, let count = Int(arguments[3]), count > 0 else {
+            throw BenchFailure("usage: JetStreamBench <url> <workload> <msgs> [window|batch]")
+        }
+        let url = arguments[1]
+        var workload = arguments[2]
+        let parameter = arguments.count > 4 ? Int(arguments[4]) : nil
+        let onExecutor = workload.hasSuffix("-executor")
+        if onExecutor { workload.removeLast("-executor".count) }
+
+        let client = try NATSClient(configuration: NATSClient.Configuration(servers: [url]))
+        try await client.connect()
+        let jetStream = client.jetStream(timeout: .seconds(30))
+        try? await jetStream.deleteStream(stream)
+        try await jetStream.createStream(StreamConfiguration(name: stream, subjects: ["jsbench.>"], storage: .file))
+        let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: 128)
+
+        let timed: @Sendable () async throws -> Void
+        switch workload {
+        case "js-pub-sync":
+            timed = {
+                for _ in 0..<count { try await jetStream.publish(payload, to: subject) }
+            }
+        case "js-pub-async":
+            let window = parameter ?? 256
+            timed = { try await publishWindowed(jetStream, payload, count: count, window: window) }
+        case _ where workload.hasPrefix("js-fetch"):
+            let batch = parameter ?? 100
+            try await publishWindowed(jetStream, payload, count: count, window: 256)
+            try await jetStream.createConsumer(ConsumerConfiguration(durableName: consumer), on: stream)
+            timed = {
+                var received = 0
+                while received < count {
+                    let messages = try await jetStream.fetch(
+                        batch: batch, from: consumer, on: stream, expires: .seconds(5))
+                    for message in messages { try message.ack() }
+                    received += messages.count
+                }
+            }
+        default:
+            throw BenchFailure("unknown workload \(workload)")
+        }
+
+        let start = ContinuousClock.now
+        if onExecutor {
+            try await Task(executorPreference: client.taskExecutor) { try await timed() }.value
+        } else {
+            try await timed()
+        }
+        let elapsed = (ContinuousClock.now - start).seconds
+        let name = onExecutor ? "\(workload)-executor" : workload
+        emit("\(name) \(count) \(Double(Int(elapsed * 10_000)) / 10) \(Int(Double(count) / elapsed))")
+
+        try await jetStream.deleteStream(stream)
+        await client.close()
+    }
+
+    /// Publishes `count` messages with up to `window` of them waiting for their PubAcks at once: a task group that
+    /// starts the next publish as each one is acknowledged.
+    static func publishWindowed(
+        _ jetStream: JetStreamContext, _ payload: ByteBuffer, count: Int, window: Int
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var started = 0
+            while started < min(window, count) {
+                group.addTask { try await jetStream.publish(payload, to: subject) }
+                started += 1
+            }
+            while try await group.next() != nil, started < count {
+                group.addTask { try await jetStream.publish(payload, to: subject) }
+                started += 1
+            }
+            try await group.waitForAll()
+        }
+    }
+}
