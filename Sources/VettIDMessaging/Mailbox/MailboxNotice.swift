@@ -7,7 +7,7 @@ public import Foundation
 import VettIDCrypto
 
 /// A message the vault left for the member's devices: compact JSON `{"id","type","sent_at","body"}` inside a sealed
-/// mailbox body (``MailboxSeal`` in VettIDCrypto).
+/// mailbox body (`MailboxSeal` in VettIDCrypto).
 public struct MailboxNotice: Sendable, Hashable, Codable {
     /// What kind of notice: an open set, so that a newer vault's kinds decode (with no body) in an older app.
     public struct Kind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {

@@ -57,7 +57,7 @@ public final class NatsMailbox: Sendable {
 
     /// Pulls `address` over `jetStream` until the consumer has nothing more (or the handler throws), handing each new
     /// notice to `handler`. When a catch-up is already running, asks it to pull again and returns `nil`.
-    /// - Throws: ``JetStreamError`` when a pull or an acknowledgement fails (what was handed over stays handed over).
+    /// - Throws: `JetStreamError` when a pull or an acknowledgement fails (what was handed over stays handed over).
     public func catchUp(
         _ address: MailboxAddress, over jetStream: JetStreamContext, handler: Handler
     ) async throws(JetStreamError) -> MailboxCatchUpReport? {
@@ -100,7 +100,7 @@ public final class NatsMailbox: Sendable {
                     try message.ack(.terminate)
                     report.terminated += 1
                 case .duplicate:
-                    _ = try await message.ackAcknowledged(.ack)
+                    try await acknowledge(message, last: index == messages.count - 1)
                     report.duplicates += 1
                 case .deliver(let notice):
                     do {
@@ -118,10 +118,21 @@ public final class NatsMailbox: Sendable {
                         state.totalDelivered += 1
                     }
                     report.delivered += 1
-                    _ = try await message.ackAcknowledged(.ack)
+                    try await acknowledge(message, last: index == messages.count - 1)
                 }
             }
             if messages.count < batch { return }
+        }
+    }
+
+    /// Acknowledges `message`; the last of a batch waits for the server's confirmation. nats-server processes one
+    /// connection's acks in order, so that one confirmation covers the batch: one round trip per pull, not per
+    /// message.
+    private func acknowledge(_ message: JetStreamMessage, last: Bool) async throws(JetStreamError) {
+        if last {
+            _ = try await message.ackAcknowledged(.ack)
+        } else {
+            try message.ack(.ack)
         }
     }
 }

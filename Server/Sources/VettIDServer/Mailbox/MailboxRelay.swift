@@ -20,7 +20,7 @@ struct MailboxRelay: Sendable {
     /// Notices read per pass.
     var batch = 64
 
-    /// Passes every `interval` (slower after a failure, up to 5 s) until cancelled.
+    /// Passes every `interval` (at once after a full batch; slower after a failure, up to 5 s) until cancelled.
     func run() async {
         var delay = interval
         while !Task.isCancelled {
@@ -31,8 +31,8 @@ struct MailboxRelay: Sendable {
             }
             guard service.isReady else { continue }
             do {
-                _ = try await deliverPending()
-                delay = interval
+                // A full batch means more may wait: go on at once.
+                delay = try await deliverPending() == batch ? .zero : interval
             } catch {
                 delay = min(delay * 2, .seconds(5))
                 service.logger.warning(

@@ -1,20 +1,21 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import Foundation
+public import Foundation
 import Logging
 import NATSClient
 import NIOConcurrencyHelpers
 import NIOCore
+import SQLKit
 public import ServiceLifecycle
 import VettIDCore
 import VettIDCrypto
-import VettIDMessaging
+public import VettIDMessaging
 
 /// The members' mailboxes in JetStream (docs/protocol.md 7.5): the stream, one durable pull consumer per device,
 /// and the relay that publishes the outbox's notices sealed to each device.
 ///
-/// Its own NATS connection, as a user of the application account with ``NatsPermissionSet/mailboxRelay`` (minted
+/// Its own NATS connection, as a user of the application account with `NatsPermissionSet.mailboxRelay` (minted
 /// per connect, like the workers'). A nats-server without JetStream (or an account without JetStream limits)
 /// leaves the mailboxes off: the server logs it and issues tokens without one.
 public final class MailboxService: Service, Sendable {
@@ -94,6 +95,22 @@ public final class MailboxService: Service, Sendable {
         } catch {
             logger.warning("device mailbox not opened; token issued without one", metadata: ["error": "\(error)"])
             return nil
+        }
+    }
+
+    /// Puts `notice` in the outbox for every mailbox of the member `userID` (nothing when the member has none); the
+    /// relay publishes it. Security events do this in their own transaction; this is for other producers.
+    public func post(_ notice: MailboxNotice, to userID: UUID) async throws {
+        let entry = MailboxOutboxEntry(
+            id: notice.id, userID: userID, createdAtMilliseconds: clock.unixMilliseconds(),
+            notice: String(decoding: try notice.encoded(), as: UTF8.self))
+        try await store.withDatabase { db in try await repository.enqueue(entry, on: db) }
+    }
+
+    /// Notices in the outbox not yet stored in every mailbox of their member.
+    public func waitingNotices() async throws -> Int {
+        try await store.withDatabase { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM mailbox_outbox").first()?.decode(column: "n", as: Int.self) ?? 0
         }
     }
 

@@ -13,7 +13,7 @@ public import VettIDMessaging
 /// Generated on first run in `<data-dir>/nats/trust.json` (mode 0600, directory 0700) and never logged. The
 /// operator and system account JWTs are derived from the seeds and the creation time, so rendering the
 /// nats-server configuration twice gives the same file. The application account JWT changes whenever a
-/// token is revoked; ``applicationAccountJWT(revocations:issuedAt:)`` builds it from the store's state.
+/// token is revoked; ``applicationAccountJWT(revocations:issuedAt:mailboxStorage:)`` builds it from the store's state.
 public struct NATSTrust: Sendable {
     /// Signs the account JWTs.
     public let operatorKey: NKeyPair
