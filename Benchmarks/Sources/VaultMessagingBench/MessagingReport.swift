@@ -35,6 +35,37 @@ enum MessagingReport {
         emit("")
     }
 
+    static func mailbox(_ result: MailboxBenchmark.Result, messages: Int) {
+        emit(
+            "mailbox: \(messages) notices wait for a device that is away, \(result.fill.count) rounds (ms: median of the "
+                + "rounds; ratios: median of the rounds' ratios):")
+        emit(
+            String(
+                format: "  %8.1f ms  %7.0f/s  relay: sealed and stored (a PubAck each) from the first notice posted",
+                median(result.fill) * 1000,
+                Double(messages) / median(result.fill)))
+        emit(
+            String(
+                format: "  %8.1f ms  %7.0f/s  peer: a bare JetStream consumer pulls and acks them (64 per pull)",
+                median(result.bare) * 1000,
+                Double(messages) / median(result.bare)))
+        emit(
+            String(
+                format: "  %8.1f ms  %7.0f/s  the SDK: connect, catch up, open, hand each to the app, ack",
+                median(result.catchUp) * 1000,
+                Double(messages) / median(result.catchUp)))
+        emit(
+            String(
+                format: "  %8.1f ms  %7.0f/s  floor: the bare consumer also opens each (HPKE)",
+                median(result.bareOpening) * 1000, Double(messages) / median(result.bareOpening)))
+        emit(
+            String(
+                format: "  SDK catch-up / bare consumer opening each: %.2f×",
+                medianRatio(result.catchUp, result.bareOpening)))
+        emit(String(format: "  SDK catch-up / bare consumer: %.2f×", medianRatio(result.catchUp, result.bare)))
+        emit("")
+    }
+
     static func roundTrip(_ result: RoundTripBenchmark.Result, rounds: Int) {
         emit(
             "round trip, 1 app, 1 request in flight, \(result.raw.count) requests per path in \(rounds) alternating "

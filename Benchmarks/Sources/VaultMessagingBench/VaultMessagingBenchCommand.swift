@@ -54,7 +54,15 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
     @Option(help: "Handshakes over NATS, one after the other, before the round trips.")
     var natsHandshakes: Int = 200
 
-    @Option(parsing: .upToNextOption, help: "The phases to run (handshake, round-trip, throughput); all by default.")
+    @Option(help: "Notices waiting in the mailbox phase's device's mailbox each round.")
+    var mailboxMessages: Int = 1_000
+
+    @Option(help: "Rounds of the mailbox phase.")
+    var mailboxRounds: Int = 5
+
+    @Option(
+        parsing: .upToNextOption,
+        help: "The phases to run (handshake, round-trip, throughput, mailbox); all by default.")
     var phases: [Phase] = Phase.allCases
 
     func validate() throws {
@@ -81,6 +89,11 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         }
         if phases.contains(.roundTrip) { try await roundTrip(logger: logger) }
         if phases.contains(.throughput) { try await throughput(logger: logger) }
+        if phases.contains(.mailbox) {
+            let result = try await MailboxBenchmark.run(
+                messages: mailboxMessages, rounds: mailboxRounds, logger: logger)
+            MessagingReport.mailbox(result, messages: mailboxMessages)
+        }
     }
 
     /// One server with one worker; an SDK app and a bare app, each an enrolled device of its own member.
@@ -162,6 +175,7 @@ struct VaultMessagingBenchCommand: AsyncParsableCommand {
         case handshake
         case roundTrip = "round-trip"
         case throughput
+        case mailbox
     }
 
     static var isReleaseBuild: Bool {

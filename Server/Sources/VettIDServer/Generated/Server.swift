@@ -4123,7 +4123,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// A fresh user NKey per token, signed by the application account. App tokens last 24 hours. Permissions:
     /// app publishes `OwnerSpace.{guid}.forVault.>` and subscribes `OwnerSpace.{guid}.forApp.>` and
     /// `OwnerSpace.{guid}.eventTypes`; vault tokens the mirror image plus `MessageSpace.{guid}` subjects.
-    /// `nats_seed` and `nats_creds` are secrets. Errors 401 `invalid_token`, 404 `not_found` when no account exists, 429 `too_many_tokens`, 503 `nats_not_configured`.
+    /// `nats_seed` and `nats_creds` are secrets. With `mailbox_key` (an app token requested over a device's vault
+    /// session) the answer names the device's mailbox and the app token may pull and ack its consumer
+    /// (docs/protocol.md 7.5); a mailbox key from a member's session, for a vault token, or an X25519 small-order
+    /// key is 400 `invalid_request`. Errors 401 `invalid_token`, 404 `not_found` when no account exists, 429 `too_many_tokens`, 503 `nats_not_configured`.
     ///
     ///
     /// - Remark: HTTP `POST /vault/nats/token`.
