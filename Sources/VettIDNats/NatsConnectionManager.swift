@@ -137,6 +137,31 @@ public final class NatsConnectionManager {
         }
     }
 
+    /// ``catchUpMailbox()`` that waits its turn: when a catch-up is running (the one a connect started) it asks
+    /// again until one of its own has run, within `timeout`.
+    /// - Returns: What its own catch-up did; `nil` without a handler, a mailbox or a connection, or after `timeout`.
+    public func catchUpMailboxNow(timeout: Duration = .seconds(20)) async -> MailboxCatchUpReport? {
+        guard mailboxHandler != nil, machine.currentCredentials?.mailbox != nil else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, connection.isConnected {
+            if let report = await catchUpMailbox() { return report }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// A background launch's catch-up: connects if the manager is not connected, catches up on the mailbox
+    /// (``catchUpMailboxNow(timeout:)``), and disconnects again if it was the one that connected. Nothing without a
+    /// ``mailboxHandler``.
+    public func catchUpMailboxInBackground() async -> MailboxCatchUpReport? {
+        guard mailboxHandler != nil else { return nil }
+        let wasConnected = state == .connected
+        if !wasConnected { await connect() }
+        let report = await catchUpMailboxNow()
+        if !wasConnected { await disconnect() }
+        return report
+    }
+
     /// Listens on the mailbox subject once the credentials name one: a live message starts a catch-up (which
     /// acknowledges it), so the app hears at once and exactly once.
     private func followMailbox() {

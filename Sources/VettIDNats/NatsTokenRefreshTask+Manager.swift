@@ -5,7 +5,9 @@ public import Logging
 public import VettIDClient
 
 extension NatsTokenRefreshTask {
-    /// Creates a refresh task that hands new credentials to `manager` (which swaps to them if it is connected).
+    /// Creates a refresh task that hands new credentials to `manager` (which swaps to them if it is connected), and
+    /// after each run catches up on the device's mailbox (``NatsConnectionManager/catchUpMailboxInBackground()``):
+    /// what the vault left there while the app slept reaches the app's handler in the background launch.
     public init(
         provider: any NatsCredentialProvider,
         store: NatsCredentialStore,
@@ -21,6 +23,8 @@ extension NatsTokenRefreshTask {
             clock: manager.configuration.wallClock
         ) { [weak manager] credentials in
             await manager?.refresh(using: credentials)
+        } afterRun: { [weak manager] in
+            _ = await manager?.catchUpMailboxInBackground()
         }
     }
 }

@@ -28,7 +28,8 @@
             setup: NatsSetupViewModel, connection: NatsConnectionManager? = nil,
             onSignIn: @escaping @MainActor () -> Void
         ) {
-            self.content = NatsConnectionStatusContent(setup: setup.state, connection: connection?.state)
+            self.content = NatsConnectionStatusContent(
+                setup: setup.state, connection: connection?.state, mailboxArrivals: connection?.mailboxArrivals ?? 0)
             self.perform = { kind in
                 switch kind {
                 case .retry: Task { await setup.retry() }

@@ -42,8 +42,9 @@ public struct NatsConnectionStatusContent: Sendable, Hashable {
     /// Whether the line is shown at all.
     public var isVisible: Bool { indicator != .hidden }
 
-    /// The line for a set-up, refined by the connection once set up (a reconnect or a lost connection shows).
-    public init(setup: NatsSetupState, connection: NatsConnectionState? = nil) {
+    /// The line for a set-up, refined by the connection once set up (a reconnect or a lost connection shows), with
+    /// the notices that arrived from the device's mailbox (`NatsConnectionManager.mailboxArrivals`) while connected.
+    public init(setup: NatsSetupState, connection: NatsConnectionState? = nil, mailboxArrivals: Int = 0) {
         switch setup {
         case .initial:
             self.init(indicator: .hidden, text: "", action: nil)
@@ -57,7 +58,7 @@ public struct NatsConnectionStatusContent: Sendable, Hashable {
             if let connection, connection != .connected {
                 self.init(connection: connection)
             } else {
-                self.init(indicator: .dot(.positive), text: "Connected", action: nil)
+                self.init(indicator: .dot(.positive), text: Self.connected(mailboxArrivals), action: nil)
             }
         case .error(let message):
             self.init(indicator: .dot(.critical), text: message, action: ScreenAction(.retry, title: "Try Again"))
@@ -68,17 +69,27 @@ public struct NatsConnectionStatusContent: Sendable, Hashable {
         }
     }
 
-    /// The line for a connection alone (`NatsConnectionManager.state`).
-    public init(connection: NatsConnectionState) {
+    /// The line for a connection alone (`NatsConnectionManager.state`), with the notices that arrived from the
+    /// device's mailbox (`NatsConnectionManager.mailboxArrivals`) while connected.
+    public init(connection: NatsConnectionState, mailboxArrivals: Int = 0) {
         switch connection {
         case .disconnected:
             self.init(indicator: .dot(.neutral), text: "Offline", action: ScreenAction(.retry, title: "Connect"))
         case .connecting:
             self.init(indicator: .progress, text: "Connecting…", action: nil)
         case .connected:
-            self.init(indicator: .dot(.positive), text: "Connected", action: nil)
+            self.init(indicator: .dot(.positive), text: Self.connected(mailboxArrivals), action: nil)
         case .error(let message):
             self.init(indicator: .dot(.critical), text: message, action: ScreenAction(.retry, title: "Reconnect"))
+        }
+    }
+
+    /// "Connected", and how many notices arrived from the mailbox when any did.
+    private static func connected(_ arrivals: Int) -> String {
+        switch arrivals {
+        case ...0: "Connected"
+        case 1: "Connected · 1 message arrived"
+        default: "Connected · \(arrivals) messages arrived"
         }
     }
 

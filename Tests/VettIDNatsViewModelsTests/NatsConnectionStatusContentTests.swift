@@ -60,4 +60,23 @@ struct NatsConnectionStatusContentTests {
             NatsConnectionStatusContent(setup: .connecting, connection: .connected).indicator == .progress,
             "the set-up is still running")
     }
+
+    @Test("the line counts what arrived from the mailbox while connected")
+    func mailboxArrivals() {
+        #expect(NatsConnectionStatusContent(connection: .connected, mailboxArrivals: 0).text == "Connected")
+        #expect(
+            NatsConnectionStatusContent(connection: .connected, mailboxArrivals: 1).text
+                == "Connected · 1 message arrived")
+        let three = NatsConnectionStatusContent(
+            setup: .connected(setupStatus), connection: .connected, mailboxArrivals: 3)
+        #expect(three.text == "Connected · 3 messages arrived")
+        #expect(three.accessibilityLabel == "Messaging: Connected · 3 messages arrived")
+        #expect(three.indicator == .dot(.positive))
+        // Only a live connection shows the count; otherwise the connection's own line.
+        #expect(NatsConnectionStatusContent(connection: .disconnected, mailboxArrivals: 3).text == "Offline")
+        #expect(
+            NatsConnectionStatusContent(setup: .connected(setupStatus), connection: .connecting, mailboxArrivals: 3)
+                .text
+                == "Connecting…")
+    }
 }

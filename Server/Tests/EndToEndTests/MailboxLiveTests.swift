@@ -251,4 +251,42 @@ struct MailboxLiveTests {
             #expect(keys.isEmpty)
         }
     }
+
+    @Test @MainActor func aBackgroundRefreshCatchesUpAndLeavesTheAppAsItWas() async throws {
+        try await NATSLive.with(configure: NATSSDKLiveTests.configure) { live in
+            try await Self.waitForMailboxes(live)
+            let log = LogCapture()
+            let email = "mailbox-background@example.com"
+            let device = try await NATSSDKLiveTests.messagingDevice(live, email: email, log: log)
+            let received = Received()
+            let manager = NATSSDKLiveTests.manager(live, device, log: log)
+            manager.mailboxHandler = { notice in await received.add(notice) }
+            await manager.connect()
+            await manager.disconnect()
+            // The app is suspended; the member signs in elsewhere.
+            try await Self.signInElsewhere(live, email: email)
+            try await Self.waitForRelay(live)
+            #expect(await received.notices.isEmpty)
+
+            // The system runs the NATS refresh in a background launch: the token is not due, the mailbox is read.
+            let scheduler = ManualScheduler()
+            let refresh = NatsTokenRefreshTask(
+                provider: device.vault, store: NatsCredentialStore(store: device.store), scheduler: scheduler,
+                manager: manager)
+            try await refresh.start()
+            #expect(await scheduler.fire(NatsTokenRefreshTask.defaultIdentifier) == true)
+            var outcomes = refresh.outcomes.makeAsyncIterator()
+            guard case .notNeeded? = await outcomes.next() else {
+                Issue.record("the refresh did not find the token current")
+                return
+            }
+            #expect(await received.notices.map { $0.securityEvent?.kind } == ["login"])
+            #expect(manager.state == .disconnected, "it connected for the catch-up only")
+            #expect(manager.mailboxArrivals == 1)
+            // Nothing twice: the next background run hands nothing over.
+            #expect(await manager.catchUpMailboxInBackground()?.delivered == 0)
+            #expect(await received.notices.count == 1)
+            await refresh.stop()
+        }
+    }
 }

@@ -38,6 +38,7 @@ public actor NatsTokenRefreshTask {
     private nonisolated let provider: any NatsCredentialProvider
     private nonisolated let store: NatsCredentialStore
     private nonisolated let onRefresh: @Sendable (NatsCredentials) async -> Void
+    private nonisolated let afterRun: @Sendable () async -> Void
     private nonisolated let clock: any WallClock
     private nonisolated let logger: Logger
 
@@ -53,6 +54,8 @@ public actor NatsTokenRefreshTask {
     ///   - logger: Where runs are logged (token ids and expiries only).
     ///   - clock: The clock for expiry checks.
     ///   - onRefresh: Called with new credentials after they are stored.
+    ///   - afterRun: Called at the end of every scheduled run that left usable credentials (refreshed or not
+    ///     needed): where the manager catches up on the device's mailbox in a background launch.
     public init(
         provider: any NatsCredentialProvider,
         store: NatsCredentialStore,
@@ -62,7 +65,8 @@ public actor NatsTokenRefreshTask {
         refreshWindow: TimeInterval = NatsCredentials.defaultRefreshWindow,
         logger: Logger = Logger(label: "dev.vettid.nats.refresh"),
         clock: any WallClock = SystemWallClock(),
-        onRefresh: @escaping @Sendable (NatsCredentials) async -> Void = { _ in }
+        onRefresh: @escaping @Sendable (NatsCredentials) async -> Void = { _ in },
+        afterRun: @escaping @Sendable () async -> Void = {}
     ) {
         self.provider = provider
         self.store = store
@@ -72,6 +76,7 @@ public actor NatsTokenRefreshTask {
         self.logger = logger
         self.clock = clock
         self.onRefresh = onRefresh
+        self.afterRun = afterRun
         (outcomes, continuation) = AsyncStream.makeStream(of: NatsRefreshOutcome.self)
     }
 
@@ -99,7 +104,12 @@ public actor NatsTokenRefreshTask {
     /// One run: refresh when needed, schedule the next (unless stopped), report the outcome.
     func run() async -> Bool {
         await periodic.run {
-            await self.refreshIfNeeded()
+            let outcome = await self.refreshIfNeeded()
+            switch outcome {
+            case .refreshed, .notNeeded: await self.afterRun()
+            case .failed, .expired, .signInRequired: break
+            }
+            return outcome
         } stopsAfter: { outcome in
             if case .signInRequired = outcome { true } else { false }
         } report: { [continuation] outcome in

@@ -41,9 +41,8 @@ public struct NATSInboxCommand: AsyncParsableCommand {
                     message: "this device has no mailbox: the server keeps none (no JetStream), or the stored token "
                         + "predates it (`vettid nats setup` issues a new one)")
             }
-            // The connect started a catch-up; this one waits for it (or pulls what came since).
-            _ = await manager.catchUpMailbox()
-            while await manager.catchUpMailbox() == nil { try await Task.sleep(for: .milliseconds(50)) }
+            // The connect started a catch-up; this one waits its turn (and pulls what came since).
+            _ = await manager.catchUpMailboxNow()
             if let wait { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
             let arrived = manager.mailboxArrivals
             await manager.disconnect()
