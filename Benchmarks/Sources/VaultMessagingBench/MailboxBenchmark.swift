@@ -36,7 +36,21 @@ enum MailboxBenchmark {
     @MainActor
     static func run(messages: Int, rounds: Int, logger: Logger) async throws -> Result {
         let server = try await BenchDevices.startServer(workers: 1, logger: logger)
-        defer { Task { await server.stop() } }
+        do {
+            let result = try await measure(on: server, messages: messages, rounds: rounds, logger: logger)
+            await server.stop()
+            return result
+        } catch {
+            // The server's nats-server is a child process: stop it before the error ends this one.
+            await server.stop()
+            throw error
+        }
+    }
+
+    @MainActor
+    private static func measure(
+        on server: LoopbackServer, messages: Int, rounds: Int, logger: Logger
+    ) async throws -> Result {
         guard let mailbox = server.components.mailbox else { throw BenchFailure("the server runs without mailboxes") }
         let ready = ContinuousClock.now + .seconds(30)
         while !mailbox.isReady {
