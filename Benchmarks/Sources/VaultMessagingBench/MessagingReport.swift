@@ -39,25 +39,15 @@ enum MessagingReport {
         emit(
             "mailbox: \(messages) notices wait for a device that is away, \(result.fill.count) rounds (ms: median of the "
                 + "rounds; ratios: median of the rounds' ratios):")
-        emit(
-            String(
-                format: "  %8.1f ms  %7.0f/s  relay: sealed and stored (a PubAck each) from the first notice posted",
-                median(result.fill) * 1000,
-                Double(messages) / median(result.fill)))
-        emit(
-            String(
-                format: "  %8.1f ms  %7.0f/s  peer: a bare JetStream consumer pulls and acks them (64 per pull)",
-                median(result.bare) * 1000,
-                Double(messages) / median(result.bare)))
-        emit(
-            String(
-                format: "  %8.1f ms  %7.0f/s  the SDK: connect, catch up, open, hand each to the app, ack",
-                median(result.catchUp) * 1000,
-                Double(messages) / median(result.catchUp)))
-        emit(
-            String(
-                format: "  %8.1f ms  %7.0f/s  floor: the bare consumer also opens each (HPKE)",
-                median(result.bareOpening) * 1000, Double(messages) / median(result.bareOpening)))
+        func line(_ samples: [Double], _ what: String) {
+            emit(
+                String(format: "  %8.1f ms  %7.0f/s  ", median(samples) * 1000, Double(messages) / median(samples))
+                    + what)
+        }
+        line(result.fill, "relay: sealed and stored (a PubAck each) from the first notice posted")
+        line(result.bare, "peer: a bare JetStream consumer pulls and acks them (64 per pull)")
+        line(result.catchUp, "the SDK: connect, catch up, open, hand each to the app, ack")
+        line(result.bareOpening, "floor: the bare consumer also opens each (HPKE)")
         emit(
             String(
                 format: "  SDK catch-up / bare consumer opening each: %.2f×",

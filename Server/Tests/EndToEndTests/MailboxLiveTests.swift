@@ -56,23 +56,30 @@ struct MailboxLiveTests {
 
     /// Waits until the relay has emptied the outbox.
     static func waitForRelay(_ live: NATSLive) async throws {
-        let store = live.server.components.store
-        let empty = await eventually(timeout: .seconds(10)) {
-            (try? await store.withDatabase { db in try await MailboxRepository().pending(limit: 1, on: db) })?.isEmpty
-                == true
-        }
+        let mailbox = try #require(live.server.components.mailbox)
+        let empty = await eventually(timeout: .seconds(10)) { (try? await mailbox.waitingNotices()) == 0 }
         try #require(empty, "the relay did not deliver the outbox within 10 s")
+    }
+
+    /// A messaging device of a new member `email` whose app (the manager) has a handler that keeps every notice,
+    /// once the server's mailbox stream is ready.
+    @MainActor
+    static func appWithMailbox(_ live: NATSLive, email: String, log: LogCapture) async throws
+        -> (device: NATSSDKLiveTests.Device, manager: NatsConnectionManager, received: Received)
+    {
+        try await waitForMailboxes(live)
+        let device = try await NATSSDKLiveTests.messagingDevice(live, email: email, log: log)
+        let received = Received()
+        let manager = NATSSDKLiveTests.manager(live, device, log: log)
+        manager.mailboxHandler = { notice in await received.add(notice) }
+        return (device, manager, received)
     }
 
     @Test @MainActor func aNoticeSentWhileTheAppWasAwayArrivesOnTheNextConnectOnceAndSealed() async throws {
         try await NATSLive.with(configure: NATSSDKLiveTests.configure) { live in
-            try await Self.waitForMailboxes(live)
             let log = LogCapture()
             let email = "mailbox-away@example.com"
-            let device = try await NATSSDKLiveTests.messagingDevice(live, email: email, log: log)
-            let received = Received()
-            let manager = NATSSDKLiveTests.manager(live, device, log: log)
-            manager.mailboxHandler = { notice in await received.add(notice) }
+            let (device, manager, received) = try await Self.appWithMailbox(live, email: email, log: log)
             await manager.connect()
             #expect(manager.state == .connected)
             let credentials = try #require(await NatsCredentialStore(store: device.store).load())
@@ -254,13 +261,9 @@ struct MailboxLiveTests {
 
     @Test @MainActor func aBackgroundRefreshCatchesUpAndLeavesTheAppAsItWas() async throws {
         try await NATSLive.with(configure: NATSSDKLiveTests.configure) { live in
-            try await Self.waitForMailboxes(live)
             let log = LogCapture()
             let email = "mailbox-background@example.com"
-            let device = try await NATSSDKLiveTests.messagingDevice(live, email: email, log: log)
-            let received = Received()
-            let manager = NATSSDKLiveTests.manager(live, device, log: log)
-            manager.mailboxHandler = { notice in await received.add(notice) }
+            let (device, manager, received) = try await Self.appWithMailbox(live, email: email, log: log)
             await manager.connect()
             await manager.disconnect()
             // The app is suspended; the member signs in elsewhere.

@@ -81,6 +81,11 @@ struct MailboxRepository: Sendable {
         ).run()
     }
 
+    /// How many notices wait in the outbox.
+    func waitingCount(on db: any SQLDatabase) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM mailbox_outbox").first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
     /// The oldest `limit` notices waiting, oldest first.
     func pending(limit: Int, on db: any SQLDatabase) async throws -> [MailboxOutboxEntry] {
         try await db.raw(

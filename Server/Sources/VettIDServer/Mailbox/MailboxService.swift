@@ -6,7 +6,6 @@ import Logging
 import NATSClient
 import NIOConcurrencyHelpers
 import NIOCore
-import SQLKit
 public import ServiceLifecycle
 import VettIDCore
 import VettIDCrypto
@@ -109,9 +108,7 @@ public final class MailboxService: Service, Sendable {
 
     /// Notices in the outbox not yet stored in every mailbox of their member.
     public func waitingNotices() async throws -> Int {
-        try await store.withDatabase { db in
-            try await db.raw("SELECT COUNT(*) AS n FROM mailbox_outbox").first()?.decode(column: "n", as: Int.self) ?? 0
-        }
+        try await store.withDatabase { db in try await repository.waitingCount(on: db) }
     }
 
     /// Removes a revoked device's mailbox key and deletes its consumer (what is left on its subject ages out).
