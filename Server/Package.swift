@@ -106,11 +106,28 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A local APNs (HTTP/2 + TLS on loopback) for the server's tests and `vettid demo`; never deployed.
+        .target(
+            name: "VettIDLocalAPNS",
+            dependencies: [
+                "VettIDServer",
+                .product(name: "VettIDCrypto", package: "VettID"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The CLI's commands, as a library so tests can parse and run them.
         .target(
             name: "VettIDCLI",
             dependencies: [
                 "VettIDServer",
+                "VettIDLocalAPNS",
                 .product(name: "VettIDAttestation", package: "VettID"),
                 .product(name: "VettIDVerification", package: "VettID"),
                 .product(name: "VettIDSoftwareAttestation", package: "VettID"),
@@ -146,6 +163,7 @@ let package = Package(
             name: "VettIDServerTests",
             dependencies: [
                 "VettIDServer",
+                "VettIDLocalAPNS",
                 "CArgon2",
                 .product(name: "VettIDAPI", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
@@ -180,6 +198,7 @@ let package = Package(
             dependencies: [
                 "VettIDServer",
                 "VettIDCLI",
+                "VettIDLocalAPNS",
                 .product(name: "VettIDClient", package: "VettID"),
                 .product(name: "VettIDNats", package: "VettID"),
                 .product(name: "VettIDAPI", package: "VettID"),

@@ -17,10 +17,15 @@ public struct NatsPermissionSet: Sendable, Hashable {
     public let publish: [String]
     /// Subjects the user may subscribe to.
     public let subscribe: [String]
+    /// Whether the user may answer a request it received, once and within 5 seconds, on the request's reply
+    /// subject even where ``publish`` does not allow it (the user JWT's `resp`): an app with a mailbox answers the
+    /// relay's presence question (docs/protocol.md 7.6).
+    public let mayReply: Bool
 
-    public init(publish: [String], subscribe: [String]) {
+    public init(publish: [String], subscribe: [String], mayReply: Bool = false) {
         self.publish = publish
         self.subscribe = subscribe
+        self.mayReply = mayReply
     }
 
     /// What a token of `type` for `namespace` allows, exactly.
@@ -51,19 +56,21 @@ public struct NatsPermissionSet: Sendable, Hashable {
     }
 
     /// ``forClient(_:in:)`` for an app, plus exactly the pull and the acks of its own mailbox consumer when it has
-    /// one (docs/protocol.md 7.5): nothing else of JetStream.
+    /// one (docs/protocol.md 7.5): nothing else of JetStream; and then one answer to each presence question
+    /// (``mayReply``, docs/protocol.md 7.6).
     public static func app(in namespace: VaultNamespace, mailbox: MailboxAddress?) -> NatsPermissionSet {
         let app = forClient(.app, in: namespace)
         guard let mailbox else { return app }
         return NatsPermissionSet(
-            publish: app.publish + [mailbox.pullSubject, mailbox.ackSubjects], subscribe: app.subscribe)
+            publish: app.publish + [mailbox.pullSubject, mailbox.ackSubjects], subscribe: app.subscribe,
+            mayReply: true)
     }
 
     /// The inbox prefix of the server's mailbox relay (its JetStream API answers and `PubAck`s).
     public static let mailboxRelayInboxPrefix = "_VETTID_MAILBOX_INBOX"
 
-    /// The server's mailbox relay: manages the mailbox stream and the devices' consumers, and publishes to every
-    /// member's mailbox subjects; nothing else.
+    /// The server's mailbox relay: manages the mailbox stream and the devices' consumers, publishes to every
+    /// member's mailbox subjects and asks on their presence subjects; nothing else.
     public static let mailboxRelay: NatsPermissionSet = {
         let api = "$JS.API"
         let stream = MailboxAddress.streamName
@@ -72,7 +79,7 @@ public struct NatsPermissionSet: Sendable, Hashable {
                 "\(api).INFO", "\(api).STREAM.CREATE.\(stream)", "\(api).STREAM.UPDATE.\(stream)",
                 "\(api).STREAM.INFO.\(stream)", "\(api).CONSUMER.CREATE.\(stream).>",
                 "\(api).CONSUMER.DELETE.\(stream).*", "\(api).CONSUMER.INFO.\(stream).*",
-                MailboxAddress.streamSubjects,
+                MailboxAddress.streamSubjects, MailboxAddress.presenceSubjects,
             ],
             subscribe: ["\(mailboxRelayInboxPrefix).>"]
         )

@@ -64,6 +64,9 @@ public final class NatsConnectionManager {
     @ObservationIgnored public nonisolated let mailbox: NatsMailbox
     @ObservationIgnored private var mailboxLive: NatsManagedSubscription?
     @ObservationIgnored private var mailboxLiveTask: Task<Void, Never>?
+    /// Answers the server's presence question while connected, so it wakes this device with a push only when the
+    /// app is away (docs/protocol.md 7.6).
+    @ObservationIgnored private var presenceTask: Task<Void, Never>?
     @ObservationIgnored private let provider: any NatsCredentialProvider
     @ObservationIgnored private let store: NatsCredentialStore
     @ObservationIgnored private let logger: Logger
@@ -104,6 +107,7 @@ public final class NatsConnectionManager {
     deinit {
         eventTask?.cancel()
         mailboxLiveTask?.cancel()
+        presenceTask?.cancel()
         refreshTimer?.cancel()
         for observer in stateObservers.values { observer.finish() }
     }
@@ -169,12 +173,21 @@ public final class NatsConnectionManager {
         if mailboxLive?.subject != address.subject {
             mailboxLiveTask?.cancel()
             mailboxLive?.unsubscribe()
+            presenceTask?.cancel()
             mailboxLive = try? connection.subscribe(to: address.subject)
             if let live = mailboxLive {
                 mailboxLiveTask = Task { [weak self] in
                     for await _ in live {
                         guard let self else { return }
                         await self.catchUpMailbox()
+                    }
+                }
+            }
+            if let presence = try? connection.subscribe(to: address.presenceSubject) {
+                presenceTask = Task { [connection] in
+                    for await question in presence {
+                        guard let reply = question.replyTo else { continue }
+                        try? connection.publish([], to: reply)
                     }
                 }
             }
@@ -339,6 +352,8 @@ public final class NatsConnectionManager {
                 mailboxLiveTask?.cancel()
                 mailboxLiveTask = nil
                 mailboxLive = nil
+                presenceTask?.cancel()
+                presenceTask = nil
             case .scheduleRefresh(let delay):
                 scheduleRefresh(after: delay)
             case .cancelRefresh:

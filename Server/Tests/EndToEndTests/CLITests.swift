@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import NIOConcurrencyHelpers
+import SQLKit
 import Testing
 import VettIDServer
 import VettIDTestSupport
@@ -280,6 +281,46 @@ import VettIDTestSupport
         }
     }
 
+    /// `vettid push register|remove`: the profile's device registers an APNs token over its vault session and
+    /// removes it; a malformed token is refused before anything is sent.
+    @Test(.enabled(if: vettid != nil && NATSLive.isAvailable, "the vettid executable or nats-server is missing"))
+    func pushTokensFromTheCommandLine() async throws {
+        try await PushLiveTests.with { live, _ in
+            let config = live.server.directory.appendingPathComponent("config")
+            try await registerAndEnroll(
+                "push-cli@example.com", server: live.server.baseURL.absoluteString,
+                token: NATSSDKLiveTests.developmentToken, configDirectory: config)
+            #expect(try await run(["auth"], stdin: Self.vaultPassword, configDirectory: config).status == 0)
+            let bad = try await run(
+                ["push", "register", "--token", "not-hex", "--output", "json"], configDirectory: config)
+            #expect(bad.status == 1)
+            #expect(bad.errorJSON["error"] as? String == "invalid_request", "\(bad.stderr)")
+            let token = String(repeating: "ab", count: 32)
+            let registered = try await run(
+                ["push", "register", "--token", token.uppercased(), "--sandbox", "--output", "json"],
+                configDirectory: config)
+            #expect(registered.status == 0, "\(registered.stderr)")
+            #expect(registered.json["environment"] as? String == "sandbox")
+            #expect(registered.json["bundle_id"] as? String == PushLiveTests.bundleID)
+            #expect(!registered.stdout.lowercased().contains(token) && !registered.stderr.lowercased().contains(token))
+            let stored = try await live.server.components.store.withDatabase { db in
+                try await db.raw("SELECT token, environment FROM push_tokens").all().map {
+                    (
+                        try $0.decode(column: "token", as: String.self),
+                        try $0.decode(column: "environment", as: String.self)
+                    )
+                }
+            }
+            #expect(stored.count == 1 && stored.first?.0 == token && stored.first?.1 == "sandbox")
+            let removed = try await run(["push", "remove", "--output", "json"], configDirectory: config)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            let left = try await live.server.components.store.withDatabase { db in
+                try await db.raw("SELECT token FROM push_tokens").all().count
+            }
+            #expect(left == 0)
+        }
+    }
+
     /// `vettid vault secret put|get|list|rm` and `vettid vault profile` over the sealed session: JSON results, a read
     /// that asks for the vault password once the device's authentication is older than the window, typed refusals.
     @Test(.enabled(if: vettid != nil && NATSLive.isAvailable, "the vettid executable or nats-server is missing"))
@@ -297,6 +338,8 @@ import VettIDTestSupport
                 "secrets-cli@example.com", server: url, token: "cli-dev-token-secrets", configDirectory: config)
             #expect(try await run(["auth"], stdin: Self.vaultPassword, configDirectory: config).status == 0)
             let caFile = try #require(live.nats.caFile)
+            // The token names a mailbox only once the server's mailbox stream exists.
+            try await MailboxLiveTests.waitForMailboxes(live)
             let setup = try await run(["nats", "setup", "--ca", caFile], configDirectory: config)
             #expect(setup.status == 0, "\(setup.stderr)")
 
@@ -496,7 +539,7 @@ import VettIDTestSupport
         #expect(steps.allSatisfy { $0["ok"] as? Bool == true })
         let names = steps.compactMap { $0["step"] as? String }
         // Every section (member auth, Gate, vault, messaging) runs on the one backend the demo starts first.
-        #expect(names.prefix(2) == ["start upstream", "start backend"])
+        #expect(names.prefix(3) == ["start upstream", "start local APNs", "start backend"])
         #expect(names.filter { $0.hasPrefix("start ") && $0.hasSuffix("backend") } == ["start backend"])
         for expected in [
             "register", "login", "current user", "refresh", "logout", "refuse revoked tokens", "proxied call", "invite",
@@ -505,7 +548,8 @@ import VettIDTestSupport
             "nats: vault status request", "nats: sealed handler request", "vault: store a secret",
             "vault: list secrets",
             "vault: read after vault auth", "vault: profile", "vault: delete the secret", "nats: refuse other space",
-            "nats: revoke a token",
+            "nats: revoke a token", "push: register token", "mailbox: app away", "push: wake the absent app",
+            "mailbox: next connect",
         ] {
             #expect(names.contains(expected), "the demo runs \(expected)")
         }

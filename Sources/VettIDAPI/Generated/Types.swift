@@ -240,6 +240,22 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /vault/nats/token/revoke`.
     /// - Remark: Generated from `#/paths//vault/nats/token/revoke/post(revokeNatsToken)`.
     func revokeNatsToken(_ input: Operations.RevokeNatsToken.Input) async throws -> Operations.RevokeNatsToken.Output
+    /// Register (or replace) this device's APNs token for wake pushes.
+    ///
+    /// Only a device's vault session registers a token (a member's session: 400 `invalid_request`); one token per
+    /// device, replaced on re-registration and removed from any other device that held it. `token` is a secret
+    /// to logs and is never echoed. `bundle_id` must be one of the server's `apns_bundle_ids` (else 400
+    /// `invalid_request`). 503 `push_not_configured` when the server sends no pushes (docs/protocol.md 7.6).
+    ///
+    ///
+    /// - Remark: HTTP `PUT /vault/push/token`.
+    /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)`.
+    func registerPushToken(_ input: Operations.RegisterPushToken.Input) async throws -> Operations.RegisterPushToken.Output
+    /// Remove this device's APNs token (no more wake pushes); 204 also when it had none.
+    ///
+    /// - Remark: HTTP `DELETE /vault/push/token`.
+    /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)`.
+    func removePushToken(_ input: Operations.RemovePushToken.Input) async throws -> Operations.RemovePushToken.Output
     /// A single-use attestation challenge valid for 5 minutes.
     ///
     /// No proof is checked here; a `DPoP` header is ignored.
@@ -630,6 +646,32 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// Register (or replace) this device's APNs token for wake pushes.
+    ///
+    /// Only a device's vault session registers a token (a member's session: 400 `invalid_request`); one token per
+    /// device, replaced on re-registration and removed from any other device that held it. `token` is a secret
+    /// to logs and is never echoed. `bundle_id` must be one of the server's `apns_bundle_ids` (else 400
+    /// `invalid_request`). 503 `push_not_configured` when the server sends no pushes (docs/protocol.md 7.6).
+    ///
+    ///
+    /// - Remark: HTTP `PUT /vault/push/token`.
+    /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)`.
+    public func registerPushToken(
+        headers: Operations.RegisterPushToken.Input.Headers = .init(),
+        body: Operations.RegisterPushToken.Input.Body
+    ) async throws -> Operations.RegisterPushToken.Output {
+        try await registerPushToken(Operations.RegisterPushToken.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove this device's APNs token (no more wake pushes); 204 also when it had none.
+    ///
+    /// - Remark: HTTP `DELETE /vault/push/token`.
+    /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)`.
+    public func removePushToken(headers: Operations.RemovePushToken.Input.Headers = .init()) async throws -> Operations.RemovePushToken.Output {
+        try await removePushToken(Operations.RemovePushToken.Input(headers: headers))
     }
     /// A single-use attestation challenge valid for 5 minutes.
     ///
@@ -2794,6 +2836,93 @@ extension Components {
                 case account
                 case natsEndpoint = "nats_endpoint"
                 case activeTokens = "active_tokens"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushTokenRequest`.
+        public struct PushTokenRequest: Codable, Hashable, Sendable {
+            /// The APNs device token as hex (a secret to logs).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushTokenRequest/token`.
+            public var token: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushTokenRequest/environment`.
+            public var environment: Components.Schemas.PushEnvironment
+            /// - Remark: Generated from `#/components/schemas/PushTokenRequest/bundle_id`.
+            public var bundleId: Swift.String
+            /// Creates a new `PushTokenRequest`.
+            ///
+            /// - Parameters:
+            ///   - token: The APNs device token as hex (a secret to logs).
+            ///   - environment:
+            ///   - bundleId:
+            public init(
+                token: Swift.String,
+                environment: Components.Schemas.PushEnvironment,
+                bundleId: Swift.String
+            ) {
+                self.token = token
+                self.environment = environment
+                self.bundleId = bundleId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+                case environment
+                case bundleId = "bundle_id"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.environment = try container.decode(
+                    Components.Schemas.PushEnvironment.self,
+                    forKey: .environment
+                )
+                self.bundleId = try container.decode(
+                    Swift.String.self,
+                    forKey: .bundleId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token",
+                    "environment",
+                    "bundle_id"
+                ])
+            }
+        }
+        /// The APNs service the token belongs to (a development build's tokens are sandbox tokens).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushEnvironment`.
+        @frozen public enum PushEnvironment: String, Codable, Hashable, Sendable, CaseIterable {
+            case sandbox = "sandbox"
+            case production = "production"
+        }
+        /// - Remark: Generated from `#/components/schemas/PushTokenRegistration`.
+        public struct PushTokenRegistration: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushTokenRegistration/environment`.
+            public var environment: Components.Schemas.PushEnvironment
+            /// - Remark: Generated from `#/components/schemas/PushTokenRegistration/bundle_id`.
+            public var bundleId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushTokenRegistration/registered_at`.
+            public var registeredAt: Foundation.Date
+            /// Creates a new `PushTokenRegistration`.
+            ///
+            /// - Parameters:
+            ///   - environment:
+            ///   - bundleId:
+            ///   - registeredAt:
+            public init(
+                environment: Components.Schemas.PushEnvironment,
+                bundleId: Swift.String,
+                registeredAt: Foundation.Date
+            ) {
+                self.environment = environment
+                self.bundleId = bundleId
+                self.registeredAt = registeredAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case environment
+                case bundleId = "bundle_id"
+                case registeredAt = "registered_at"
             }
         }
         /// - Remark: Generated from `#/components/schemas/NatsTokenRevokeRequest`.
@@ -10212,6 +10341,475 @@ public enum Operations {
             /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
             ///
             /// - Remark: Generated from `#/paths//vault/nats/token/revoke/post(revokeNatsToken)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Register (or replace) this device's APNs token for wake pushes.
+    ///
+    /// Only a device's vault session registers a token (a member's session: 400 `invalid_request`); one token per
+    /// device, replaced on re-registration and removed from any other device that held it. `token` is a secret
+    /// to logs and is never echoed. `bundle_id` must be one of the server's `apns_bundle_ids` (else 400
+    /// `invalid_request`). 503 `push_not_configured` when the server sends no pushes (docs/protocol.md 7.6).
+    ///
+    ///
+    /// - Remark: HTTP `PUT /vault/push/token`.
+    /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)`.
+    public enum RegisterPushToken {
+        public static let id: Swift.String = "registerPushToken"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/vault/push/token/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/vault/push/token/PUT/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegisterPushToken.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegisterPushToken.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RegisterPushToken.Input.Headers
+            /// - Remark: Generated from `#/paths/vault/push/token/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/push/token/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.PushTokenRequest)
+            }
+            public var body: Operations.RegisterPushToken.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.RegisterPushToken.Input.Headers = .init(),
+                body: Operations.RegisterPushToken.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/push/token/PUT/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/push/token/PUT/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RegisterPushToken.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/vault/push/token/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/vault/push/token/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PushTokenRegistration)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PushTokenRegistration {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RegisterPushToken.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.RegisterPushToken.Output.Ok.Headers = .init(),
+                    body: Operations.RegisterPushToken.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Registered.
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RegisterPushToken.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.RegisterPushToken.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
+            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`.
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_media_type`.
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/put(registerPushToken)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Remove this device's APNs token (no more wake pushes); 204 also when it had none.
+    ///
+    /// - Remark: HTTP `DELETE /vault/push/token`.
+    /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)`.
+    public enum RemovePushToken {
+        public static let id: Swift.String = "removePushToken"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/vault/push/token/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/vault/push/token/DELETE/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePushToken.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePushToken.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RemovePushToken.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.RemovePushToken.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/vault/push/token/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/vault/push/token/DELETE/responses/204/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RemovePushToken.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.RemovePushToken.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RemovePushToken.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.RemovePushToken.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
+            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//vault/push/token/delete(removePushToken)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)

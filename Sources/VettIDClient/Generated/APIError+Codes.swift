@@ -101,6 +101,8 @@ extension APIError {
     public static var natsUnavailable: Code { .natsUnavailable }
     /// Matches `too_many_tokens` (`APIErrorCode.tooManyTokens`) in `catch` patterns.
     public static var tooManyTokens: Code { .tooManyTokens }
+    /// Matches `push_not_configured` (`APIErrorCode.pushNotConfigured`) in `catch` patterns.
+    public static var pushNotConfigured: Code { .pushNotConfigured }
     /// Matches `upstream_not_found` (`APIErrorCode.upstreamNotFound`) in `catch` patterns.
     public static var upstreamNotFound: Code { .upstreamNotFound }
     /// Matches `upstream_timeout` (`APIErrorCode.upstreamTimeout`) in `catch` patterns.

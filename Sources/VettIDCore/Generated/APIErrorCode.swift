@@ -159,6 +159,9 @@ public struct APIErrorCode: ErrorCode, ExpressibleByStringLiteral {
     /// `too_many_tokens` (429): The member holds the maximum number of active NATS tokens.
     public static let tooManyTokens = APIErrorCode(rawValue: "too_many_tokens")
 
+    /// `push_not_configured` (503): This server sends no pushes (`apns_key_file` is not set).
+    public static let pushNotConfigured = APIErrorCode(rawValue: "push_not_configured")
+
     /// `upstream_not_found` (404): No Gate upstream of that name is configured.
     public static let upstreamNotFound = APIErrorCode(rawValue: "upstream_not_found")
 
@@ -232,6 +235,7 @@ public struct APIErrorCode: ErrorCode, ExpressibleByStringLiteral {
         .natsNotConfigured: [503],
         .natsUnavailable: [503],
         .tooManyTokens: [429],
+        .pushNotConfigured: [503],
         .upstreamNotFound: [404],
         .upstreamTimeout: [504],
         .assertionInvalid: [401],

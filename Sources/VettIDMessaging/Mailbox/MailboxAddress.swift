@@ -12,6 +12,9 @@ public struct MailboxAddress: Sendable, Hashable, Codable {
     public static let streamName = "VETTID_MAILBOX"
     /// The stream's subjects: every member's every device.
     public static let streamSubjects = "\(VaultNamespace.ownerSpaceRoot).*.forApp.mailbox.*"
+    /// The subjects of every device's presence question (docs/protocol.md 7.6): the server's relay asks, a connected
+    /// app answers.
+    public static let presenceSubjects = "\(VaultNamespace.ownerSpaceRoot).*.forApp.presence.*"
     /// The prefix of a device's durable consumer name.
     public static let consumerPrefix = "mbx-"
 
@@ -45,6 +48,16 @@ public struct MailboxAddress: Sendable, Hashable, Codable {
     /// stream's de-duplication keeps one copy per mailbox).
     public func messageID(noticeID: String) -> String {
         "\(noticeID):\(subject[subject.index(after: subject.lastIndex(of: ".") ?? subject.startIndex)...])"
+    }
+
+    /// The device's presence subject (`OwnerSpace.{guid}.forApp.presence.{device}`): the mailbox relay asks there
+    /// whether the device's app is connected before it sends a wake push, and a connected app answers
+    /// (docs/protocol.md 7.6).
+    public var presenceSubject: String {
+        guard let device = subject.lastIndex(of: "."),
+            let kind = subject[..<device].lastIndex(of: ".")
+        else { return subject }
+        return subject[...kind] + "presence" + subject[device...]
     }
 
     /// The ack subjects of this consumer (`$JS.ACK.{stream}.{consumer}.>`).

@@ -109,7 +109,7 @@ struct MessagingDemo {
                 )
             }
         }
-        try await mailbox.run(manager: manager, device: device, baseURL: server.baseURL)
+        try await mailbox.run(manager: manager, device: device, baseURL: server.baseURL, apns: backend.apns)
         await manager.disconnect()
     }
 

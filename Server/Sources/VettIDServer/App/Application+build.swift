@@ -84,6 +84,7 @@ private struct Controllers {
             nats: NATSCredentialsController(
                 nats: components.nats, applicationAccountKey: components.natsTrust.applicationAccount.publicKey,
                 callers: callers),
+            push: PushController(push: components.push, devices: devices, lifecycle: components.vaultLifecycle),
             gate: GateController(gate: components.gate, dpop: dpop, proxy: components.gateProxy))
         portal = PortalController(
             auth: components.auth, lifecycle: components.vaultLifecycle, nats: components.nats,

@@ -53,6 +53,10 @@ public struct ServerComponents: Sendable {
     public let natsPublisher: NATSAccountPublisher?
     /// The devices' mailboxes and their relay (docs/protocol.md 7.5); `nil` without a nats-server or when turned off.
     public let mailbox: MailboxService?
+    /// The devices' APNs tokens and wake pushes.
+    let push: PushService
+    /// Sends wake pushes (run as a service of the server's group); `nil` without `apns_key_file`.
+    public let apnsProvider: APNSProvider?
     /// NATS namespaces and tokens.
     let nats: NATSCredentialService
     /// The sealed sessions of this process, shared by its vault workers (told about revoked devices).
@@ -121,7 +125,7 @@ public struct ServerComponents: Sendable {
         )
         let signingKeys = try await TokenSigningKeys.make(ring: rings[.tokenSigning], keys: keys)
         let tokens = TokenService(configuration: configuration.tokens, keys: signingKeys)
-        let auth = AuthService(
+        var auth = AuthService(
             members: MemberRepository(store: store), sessions: SessionRepository(store: store), hasher: hasher,
             policy: configuration.passwordPolicy, tokens: tokens, limits: configuration.limits, clock: clock
         )
@@ -160,18 +164,30 @@ public struct ServerComponents: Sendable {
         // One table of sealed sessions for every vault worker of this process; a revoked device loses its sessions.
         let sessions = VaultWorkerPool.sessions(
             lifecycle: vaultLifecycle, signingKeys: signingKeys, clock: clock, metrics: metrics)
+        let apnsProvider =
+            try configuration.apns.isEnabled
+            ? APNSProvider(
+                configuration: configuration.apns,
+                outcomes: PushTokenDropper(store: store, logger: logger), metrics: metrics, logger: logger,
+                clock: clock) : nil
+        let push = PushService(
+            configuration: configuration.apns, provider: apnsProvider, store: store, clock: clock, metrics: metrics,
+            logger: logger)
         let mailbox = try configuration.nats.url.flatMap { url in
             configuration.nats.mailboxEnabled
                 ? try MailboxService(
                     url: url, configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
-                    metrics: metrics, logger: logger) : nil
+                    push: push, metrics: metrics, logger: logger) : nil
         }
         let dropSessions: DeviceRevocationObserver = { userID, deviceJKT in
             await sessions.deviceRevoked(memberGUID: userID.key, deviceThumbprint: deviceJKT)
             await mailbox?.deviceRevoked(userID: userID, deviceJKT: deviceJKT)
+            await push.deviceGone(userID: userID, deviceJKT: deviceJKT)
         }
         vaultLifecycle.deviceRevoked = dropSessions
         enrollment.devicesRevoked = dropSessions
+        // Signing out with a device's key ends that device's wake pushes.
+        auth.signedOut = { userID, deviceJKT in await push.deviceGone(userID: userID, deviceJKT: deviceJKT) }
         let accessLog = VaultAccessLog(
             repository: VaultAccessLogRepository(store: store), clock: clock,
             logger: logger)
@@ -191,6 +207,7 @@ public struct ServerComponents: Sendable {
             vaultTokens: vaultTokens, enrollment: enrollment, vaultAuth: vaultAuth,
             vaultLifecycle: vaultLifecycle,
             natsTrust: natsTrust, natsAccountJWT: natsAccountJWT, natsPublisher: natsPublisher, mailbox: mailbox,
+            push: push, apnsProvider: apnsProvider,
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
                 publisher: natsPublisher, mailbox: mailbox, logger: logger),

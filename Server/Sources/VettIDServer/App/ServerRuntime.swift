@@ -26,6 +26,7 @@ public final class ServerRuntime: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application)]
         if let publisher = components.natsPublisher { services.append(.init(service: publisher)) }
         if let mailbox = components.mailbox { services.append(.init(service: mailbox)) }
+        if let provider = components.apnsProvider { services.append(.init(service: provider)) }
         if let reloader = components.keyRingReloader { services.append(.init(service: reloader)) }
         // Before the workers: the group stops services in reverse order, so the log writes the workers' last calls.
         services.append(.init(service: components.vaultAccessLog))

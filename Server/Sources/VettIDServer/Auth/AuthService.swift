@@ -63,6 +63,9 @@ public struct AuthService: Sendable {
     let liveSessions: LiveSessionCache
     /// Where sign-ins, failed sign-ins, registrations and sign-outs are recorded for the member to see.
     let events: SecurityEventRepository
+    /// Told when a member signs out of a session bound to a DPoP key (the member and the key's thumbprint): that
+    /// device's wake pushes end (docs/protocol.md 7.6).
+    var signedOut: @Sendable (_ memberID: UUID, _ deviceJKT: String) async -> Void = { _, _ in }
 
     public init(
         members: MemberRepository, sessions: SessionRepository, hasher: PasswordHasher, policy: PasswordPolicy,
@@ -230,6 +233,7 @@ public struct AuthService: Sendable {
         let now = clock.now()
         try await sessions.revoke(id: authenticated.session.id, reason: "logout", now: now)
         liveSessions.forget(sessionID: authenticated.session.id)  // before anything else can fail
+        if let jkt = authenticated.session.dpopJKT { await signedOut(authenticated.member.id, jkt) }
         try await events.record(
             SecurityEvent(
                 memberID: authenticated.member.id, kind: .logout, occurredAt: now, origin: origin, detail: nil))

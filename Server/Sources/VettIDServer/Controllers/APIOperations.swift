@@ -14,7 +14,7 @@ import VettIDAPI
 /// content-negotiates every operation. Keeping it whole keeps every operation's wire behaviour exactly what the
 /// document says, while each controller (``AuthController``, ``InvitationController``,
 /// ``VaultEnrollmentController``, ``VaultAuthController``, ``VaultLifecycleController``,
-/// ``NATSCredentialsController``, ``GateController``, ``OperationsController``) is built from only the services it
+/// ``NATSCredentialsController``, ``PushController``, ``GateController``, ``OperationsController``) is built from only the services it
 /// uses. The compiler checks the forwarding: an operation added to the document does not build until a
 /// controller implements it and a line here names it. Routes outside the document (the Gate proxy, `/metrics`,
 /// the portal) are the `RouteCollection`s the controllers return from `routes()`.
@@ -26,6 +26,7 @@ struct APIOperations: APIProtocol {
     let vaultAuth: VaultAuthController
     let vaultLifecycle: VaultLifecycleController
     let nats: NATSCredentialsController
+    let push: PushController
     let gate: GateController
 
     /// Every operation of the document, on one collection; an empty body counts as no body
@@ -133,6 +134,16 @@ struct APIOperations: APIProtocol {
     }
     func revokeNatsToken(_ input: Operations.RevokeNatsToken.Input) async throws -> Operations.RevokeNatsToken.Output {
         try await nats.revokeNatsToken(input)
+    }
+
+    // MARK: Push tokens
+    func registerPushToken(_ input: Operations.RegisterPushToken.Input) async throws
+        -> Operations.RegisterPushToken.Output
+    {
+        try await push.registerPushToken(input)
+    }
+    func removePushToken(_ input: Operations.RemovePushToken.Input) async throws -> Operations.RemovePushToken.Output {
+        try await push.removePushToken(input)
     }
 
     // MARK: Gate

@@ -12,7 +12,8 @@ import VettIDMessaging
 /// Publishes the outbox's notices to every mailbox of their member, sealed to each device's key, with a
 /// `Nats-Msg-Id` per device and a `PubAck` for each (docs/protocol.md 7.5). A notice leaves the outbox only when
 /// every mailbox stored it; until then each pass tries it again (a copy stored before a failure is de-duplicated by
-/// the stream), oldest first, so one member's notices keep their order.
+/// the stream), oldest first, so one member's notices keep their order. After each pass, every device that got a
+/// message is woken (``MailboxService/wake(_:)``: a push when its app is away), once per pass however many it got.
 struct MailboxRelay: Sendable {
     let service: MailboxService
     let interval: Duration
@@ -50,6 +51,11 @@ struct MailboxRelay: Sendable {
             service.clock.unixMilliseconds() - Int64(service.configuration.mailboxMaxAge.components.seconds) * 1000
         var done = 0
         var devicesByMember: [UUID: [MailboxDeviceRecord]] = [:]
+        var stored: [MailboxDeviceRecord] = []
+        defer {
+            // Also after a failed pass: what was stored is in the mailboxes now.
+            if !stored.isEmpty { wakeLater(stored) }
+        }
         for entry in entries {
             if entry.createdAtMilliseconds >= oldest {
                 let devices: [MailboxDeviceRecord]
@@ -61,7 +67,9 @@ struct MailboxRelay: Sendable {
                     }
                     devicesByMember[entry.userID] = devices
                 }
-                for device in devices { try await publish(entry, to: device) }
+                for device in devices where try await publish(entry, to: device) {
+                    if !stored.contains(device) { stored.append(device) }
+                }
             } else {
                 metrics?.mailboxMessage(outcome: "expired")
             }
@@ -71,8 +79,21 @@ struct MailboxRelay: Sendable {
         return done
     }
 
+    /// Wakes `devices` on a task of their own, so a slow presence answer never holds the next pass back.
+    private func wakeLater(_ devices: [MailboxDeviceRecord]) {
+        guard service.push != nil else { return }
+        let service = self.service
+        Task {
+            await withDiscardingTaskGroup { group in
+                for device in devices { group.addTask { await service.wake(device) } }
+            }
+        }
+    }
+
     /// Seals `entry` to `device`'s key and publishes it until the stream acknowledges it.
-    func publish(_ entry: MailboxOutboxEntry, to device: MailboxDeviceRecord) async throws {
+    /// - Returns: Whether the copy was stored (`false`: the device's key does not seal, the copy is skipped).
+    @discardableResult
+    func publish(_ entry: MailboxOutboxEntry, to device: MailboxDeviceRecord) async throws -> Bool {
         let address = try MailboxAddress(
             namespace: try VaultNamespace(userGUID: entry.userID.key), deviceJKT: device.deviceJKT)
         let messageID = address.messageID(noticeID: entry.id)
@@ -87,12 +108,13 @@ struct MailboxRelay: Sendable {
             metrics?.mailboxMessage(outcome: "unsealable")
             service.logger.error(
                 "a device's mailbox key does not seal; its copy is skipped", metadata: ["error": "\(error)"])
-            return
+            return false
         }
         do {
             try await service.jetStream.publish(
                 ByteBuffer(bytes: body), to: address.subject, messageID: messageID, expectedStream: address.stream)
             metrics?.mailboxMessage(outcome: "ok")
+            return true
         } catch {
             metrics?.mailboxMessage(outcome: "failed")
             throw error

@@ -25,15 +25,18 @@ public final class MailboxService: Service, Sendable {
     let client: NATSClient
     let jetStream: JetStreamContext
     let repository = MailboxRepository()
+    /// Wakes devices whose app is away after their mailbox got a message; `nil` without APNs.
+    let push: PushService?
     /// Whether the stream exists as configured (set on every connect).
     private let streamReady = NIOLockedValueBox(false)
     private let metrics: ServerMetrics?
 
     init(
         url: String, configuration: NATSConfiguration, trust: NATSTrust, store: any SQLStore, clock: any WallClock,
-        metrics: ServerMetrics?, logger: Logger
+        push: PushService? = nil, metrics: ServerMetrics?, logger: Logger
     ) throws {
         self.configuration = configuration
+        self.push = push
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -109,6 +112,29 @@ public final class MailboxService: Service, Sendable {
     /// Notices in the outbox not yet stored in every mailbox of their member.
     public func waitingNotices() async throws -> Int {
         try await store.withDatabase { db in try await repository.waitingCount(on: db) }
+    }
+
+    /// How long a connected app has to answer the presence question.
+    static let presenceTimeout = Duration.seconds(1)
+
+    /// Whether `device`'s app is connected: it answers on its presence subject (docs/protocol.md 7.6). No responders
+    /// or no answer in time: away.
+    func isPresent(_ device: MailboxDeviceRecord) async -> Bool {
+        guard
+            let address = try? MailboxAddress(
+                namespace: try VaultNamespace(userGUID: device.userID.key), deviceJKT: device.deviceJKT)
+        else { return false }
+        do {
+            _ = try await client.request(ByteBuffer(), to: address.presenceSubject, timeout: Self.presenceTimeout)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Sends `device` a wake push unless its app is connected (``isPresent(_:)``); nothing without APNs or a token.
+    func wake(_ device: MailboxDeviceRecord) async {
+        await push?.wake(userID: device.userID, deviceJKT: device.deviceJKT) { await isPresent(device) }
     }
 
     /// Removes a revoked device's mailbox key and deletes its consumer (what is left on its subject ages out).

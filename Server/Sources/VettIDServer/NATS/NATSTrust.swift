@@ -156,7 +156,8 @@ public struct NATSTrust: Sendable {
             subject: user.publicKey, name: name, expires: expiresAt,
             nats: NATSUserClaims(
                 permissions: NATSClaimPermissions(
-                    publish: Self.exactly(permissions.publish), subscribe: Self.exactly(permissions.subscribe)),
+                    publish: Self.exactly(permissions.publish), subscribe: Self.exactly(permissions.subscribe),
+                    response: permissions.mayReply ? Self.presenceReply : nil),
                 maxSubscriptions: Self.userSubscriptionLimit, maxData: -1, maxPayload: Self.userPayloadLimit))
         claims.issuedAt = issuedAt
         let (issuer, issuerAccount) = signingKeys.issuer(at: issuedAt)
@@ -164,6 +165,9 @@ public struct NATSTrust: Sendable {
         let jwt = try NATSJWT.encode(claims, signedBy: issuer, now: issuedAt)
         return NATSUserCredentials(jwt: jwt, seed: try user.encodedSeed(), publicKey: user.publicKey)
     }
+
+    /// The `resp` of a user that may answer presence questions: one reply per request, within 5 seconds.
+    static let presenceReply = NATSResponsePermission(maxMessages: 1, expiresNanoseconds: 5_000_000_000)
 
     /// Allows exactly `subjects`. An empty allow list is omitted from the JWT, which nats-server reads as "no
     /// restriction"; an empty list here means "nothing", so it becomes a deny of every subject.

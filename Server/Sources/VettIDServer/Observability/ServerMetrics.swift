@@ -22,7 +22,8 @@ public import VettIDCore
 /// - APNs: `vettid_apns_pushes_sent_total{environment}`, `vettid_apns_push_failures_total{reason}` (every refused
 ///   or unanswered request, `reason` one of Apple's documented reasons, `ConnectionError`, `Timeout`, `NotHTTP2`,
 ///   `StatusNNN` or `Other`), `vettid_apns_pushes_undelivered_total{disposition}` (`drop_token` or `failed`),
-///   `vettid_apns_tokens_dropped_total{reason}`, `vettid_apns_retries_total`,
+///   `vettid_apns_tokens_dropped_total{reason}`, `vettid_apns_wakes_total{outcome}` (`present`, `pushed`,
+///   `no_token`), `vettid_apns_retries_total`,
 ///   `vettid_apns_provider_tokens_signed_total`, `vettid_apns_queue_dropped_total{cause}` (`full`, `invalid`,
 ///   `stopped`), `vettid_apns_queue_coalesced_total` and the gauge `vettid_apns_queue_depth`.
 public struct ServerMetrics: Sendable {
@@ -169,6 +170,12 @@ public struct ServerMetrics: Sendable {
     func apnsTokenDropped(reason: String) {
         Counter(label: "vettid_apns_tokens_dropped_total", dimensions: [("reason", reason)], factory: factory)
             .increment()
+    }
+
+    /// The mailbox relay decided about waking a device: `present` (its app answered: no push), `pushed` (queued),
+    /// `no_token` (the device registered none).
+    func apnsWake(outcome: String) {
+        Counter(label: "vettid_apns_wakes_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     /// An APNs request retried after a back-off.

@@ -302,5 +302,20 @@ enum Migrations {
                 "CREATE INDEX mailbox_outbox_time_idx ON mailbox_outbox(created_at_ms, id)",
             ]
         },
+        Migration(version: 13, name: "devices' APNs push tokens") { engine in
+            [
+                """
+                CREATE TABLE push_tokens (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    device_jkt TEXT NOT NULL,
+                    token TEXT NOT NULL UNIQUE,
+                    environment TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    registered_at_ms \(engine.bigint) NOT NULL,
+                    PRIMARY KEY (user_id, device_jkt)
+                )
+                """
+            ]
+        },
     ]
 }

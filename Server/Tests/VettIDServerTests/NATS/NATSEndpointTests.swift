@@ -203,6 +203,25 @@ import VettIDTestSupport
         #expect(permissions.subscribe.allow == ["a.b"] && permissions.subscribe.deny.isEmpty)
     }
 
+    /// Only an app token with a mailbox may answer requests (the relay's presence question, docs/protocol.md 7.6):
+    /// once per request, within 5 s; its other permissions stay exact.
+    @Test func onlyAnAppWithAMailboxMayReplyOncePerRequest() throws {
+        let namespace = try VaultNamespace(userGUID: "3f2c9a1e-6b7d-4e21-9c55-0a1b2c3d4e5f")
+        let mailbox = try MailboxAddress(namespace: namespace, deviceJKT: String(repeating: "A", count: 43))
+        #expect(mailbox.presenceSubject == "\(namespace.ownerSpace).forApp.presence.\(String(repeating: "A", count: 43))")
+        let trust = NATSTrust.ephemeral()
+        func response(_ permissions: NatsPermissionSet) throws -> NATSResponsePermission? {
+            let user = try trust.userCredentials(name: "t", permissions: permissions, issuedAt: 1, expiresAt: nil)
+            return try NATSJWT.decode(user.jwt, as: NATSUserClaims.self).nats.permissions.response
+        }
+        let withMailbox = NatsPermissionSet.app(in: namespace, mailbox: mailbox)
+        #expect(try response(withMailbox) == NATSResponsePermission(maxMessages: 1, expiresNanoseconds: 5_000_000_000))
+        #expect(try response(NatsPermissionSet.app(in: namespace, mailbox: nil)) == nil)
+        #expect(try response(NatsPermissionSet.forClient(.vault, in: namespace)) == nil)
+        #expect(!withMailbox.publish.contains { $0.contains("presence") }, "answers go only to the asker's inbox")
+        #expect(NatsPermissionSet.mailboxRelay.publish.contains(MailboxAddress.presenceSubjects))
+    }
+
     @Test(arguments: TestEngine.available)
     func accountJWTVersionsStrictlyIncreaseEvenWithinOneSecond(engine: TestEngine) async throws {
         try await TestApp.withApp(engine, configuration: Self.configuration()) { _, app in

@@ -10,11 +10,12 @@ import NIOSSL
 import Testing
 import VettIDCore
 import VettIDCrypto
+import VettIDLocalAPNS
 import VettIDTestSupport
 
 @testable import VettIDServer
 
-/// The APNs provider against ``APNSTestServer``, a real HTTP/2 + TLS server on loopback that checks the provider
+/// The APNs provider against ``LocalAPNSServer``, a real HTTP/2 + TLS server on loopback that checks the provider
 /// token, the headers and the path as Apple documents them: one test per answer and its reaction.
 @Suite(.serialized) struct APNSProviderLiveTests {
     static let topic = "org.vettid.app"
@@ -340,9 +341,9 @@ import VettIDTestSupport
     }
 }
 
-/// A provider wired to a fresh ``APNSTestServer``, with a manual clock, recorded back-offs and captured logs.
+/// A provider wired to a fresh ``LocalAPNSServer``, with a manual clock, recorded back-offs and captured logs.
 struct APNSRig: Sendable {
-    let server: APNSTestServer
+    let server: LocalAPNSServer
     let provider: APNSProvider
     let clock: ManualClock
     let metrics: ServerMetrics
@@ -372,7 +373,7 @@ struct APNSRig: Sendable {
 
     // swiftlint:disable:next function_parameter_count
     static func run(
-        cues: [String: APNSTestServer.Cue] = [:],
+        cues: [String: LocalAPNSServer.Cue] = [:],
         maxAttempts: Int = 5,
         minimumTokenInterval: TimeInterval = 20 * 60,
         providerTeamID: String = APNSProviderLiveTests.teamID,
@@ -387,7 +388,7 @@ struct APNSRig: Sendable {
     ) async throws {
         let clock = ManualClock(start: Date())
         let key = P256.Signing.PrivateKey()
-        let server = try await APNSTestServer(
+        let server = try await LocalAPNSServer(
             publicKey: key.publicKey, keyID: APNSProviderLiveTests.keyID, teamID: APNSProviderLiveTests.teamID,
             topics: [APNSProviderLiveTests.topic], cues: cues, minimumTokenInterval: minimumTokenInterval,
             now: { clock.wall.now() })

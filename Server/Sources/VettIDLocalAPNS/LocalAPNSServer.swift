@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHPACK
@@ -10,11 +10,11 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 import VettIDCrypto
-
-@testable import VettIDServer
+import VettIDServer
 
 /// A local APNs: HTTP/2 over TLS on loopback (ALPN `h2` only), checking requests as Apple documents them and
-/// answering as APNs does, or as a test cues it.
+/// answering as APNs does, or as a test cues it. The server's tests run the provider against it, and `vettid demo`
+/// shows the wake push it received; it is never part of a deployment.
 ///
 /// Every request is checked in Apple's order: `POST` (else 405 `MethodNotAllowed`), the path `/3/device/<token>`
 /// (404 `BadPath`) with a 64-hex-digit token (400 `BadDeviceToken`); the provider token: present (403
@@ -27,9 +27,9 @@ import VettIDCrypto
 /// sooner than ``minimumTokenInterval`` after the previous change gets 429 `TooManyProviderTokenUpdates` (a change
 /// right after a 403 `ExpiredProviderToken` is allowed). A request that passes gets its ``Cue`` (200 with `apns-id`
 /// unless cued otherwise).
-final class APNSTestServer: Sendable {
+public final class LocalAPNSServer: Sendable {
     /// How to answer requests for one device token once they pass the checks.
-    enum Cue: Sendable, Equatable {
+    public enum Cue: Sendable, Equatable {
         /// 200.
         case ok
         /// 400 `BadDeviceToken`.
@@ -57,18 +57,22 @@ final class APNSTestServer: Sendable {
     }
 
     /// One request as received, with the answer given.
-    struct Exchange: Sendable {
-        let connection: Int
-        let method: String
-        let path: String
-        let headers: [String: String]
-        let payload: [UInt8]
-        let status: Int
-        let reason: String?
+    public struct Exchange: Sendable {
+        /// Which connection it came on (1 for the first).
+        public let connection: Int
+        public let method: String
+        public let path: String
+        /// The request's headers (lower-case names), pseudo-headers left out.
+        public let headers: [String: String]
+        public let payload: [UInt8]
+        /// The status answered (0 for a GOAWAY or no answer).
+        public let status: Int
+        /// Apple's reason sent with a refusal.
+        public let reason: String?
         /// The device token from the path (tests only: the server under test never logs it).
-        var deviceToken: String { String(path.split(separator: "/").last ?? "") }
+        public var deviceToken: String { String(path.split(separator: "/").last ?? "") }
         /// The provider token sent.
-        var providerToken: String? {
+        public var providerToken: String? {
             headers["authorization"].flatMap { $0.hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
         }
     }
@@ -80,11 +84,12 @@ final class APNSTestServer: Sendable {
         case stall
     }
 
-    let port: Int
+    /// The port it listens on (loopback).
+    public let port: Int
     /// The CA that signed the server's certificate (PEM), for `apns_ca_file`.
-    let caPEM: String
+    public let caPEM: String
     /// The shortest time between two provider-token changes on one connection.
-    let minimumTokenInterval: TimeInterval
+    public let minimumTokenInterval: TimeInterval
 
     private let channel: any Channel
     private let publicKey: P256.Signing.PublicKey
@@ -112,15 +117,15 @@ final class APNSTestServer: Sendable {
     private let state: NIOLockedValueBox<State>
 
     /// Requests received so far, in order.
-    var exchanges: [Exchange] { state.withLockedValue { $0.exchanges } }
+    public var exchanges: [Exchange] { state.withLockedValue { $0.exchanges } }
     /// Connections accepted so far.
-    var connectionCount: Int { state.withLockedValue { $0.nextConnection } }
+    public var connectionCount: Int { state.withLockedValue { $0.nextConnection } }
     /// GOAWAY frames sent so far.
-    var goAwayCount: Int { state.withLockedValue { $0.goAways } }
+    public var goAwayCount: Int { state.withLockedValue { $0.goAways } }
 
     /// Starts a server that accepts provider tokens signed by `publicKey` as `keyID` of `teamID`, for `topics`,
     /// reading the time from `now`.
-    init(
+    public init(
         publicKey: P256.Signing.PublicKey, keyID: String, teamID: String, topics: Set<String>,
         cues: [String: Cue] = [:], minimumTokenInterval: TimeInterval = 20 * 60,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -158,7 +163,7 @@ final class APNSTestServer: Sendable {
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandler(
-                                APNSTestStreamHandler(connection: connection, decide: decide))
+                                LocalAPNSStreamHandler(connection: connection, decide: decide))
                         }
                     }
                 }
@@ -170,7 +175,7 @@ final class APNSTestServer: Sendable {
 
     /// The server as the stream handlers reach it (set once the listener is bound).
     final class Decider: Sendable {
-        let server = NIOLockedValueBox<APNSTestServer?>(nil)
+        let server = NIOLockedValueBox<LocalAPNSServer?>(nil)
 
         func answer(connection: Int, headers: HPACKHeaders, payload: [UInt8]) -> Answer {
             guard let server = server.withLockedValue({ $0 }) else {
@@ -181,16 +186,22 @@ final class APNSTestServer: Sendable {
     }
 
     /// `https://127.0.0.1:<port>`.
-    var baseURL: String { "https://127.0.0.1:\(port)" }
+    public var baseURL: String { "https://127.0.0.1:\(port)" }
 
     /// Writes ``caPEM`` to a file in `directory` and returns its path.
-    func writeCA(to directory: String) throws -> String {
+    public func writeCA(to directory: String) throws -> String {
         let path = directory + "/apns-ca.pem"
         try caPEM.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
-    func stop() async {
+    /// Answers requests for `deviceToken` (lower-case hex) with `cue` from now on.
+    public func cue(_ cue: Cue, for deviceToken: String) {
+        state.withLockedValue { $0.cues[deviceToken] = cue }
+    }
+
+    /// Stops listening.
+    public func stop() async {
         try? await channel.close()
     }
 
@@ -336,16 +347,16 @@ final class APNSTestServer: Sendable {
 
 /// One HTTP/2 stream of the test server: collects the request's headers and data, then writes the answer (or a
 /// GOAWAY on the connection).
-final class APNSTestStreamHandler: ChannelInboundHandler {
+final class LocalAPNSStreamHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame.FramePayload
     typealias OutboundOut = HTTP2Frame.FramePayload
 
     private let connection: Int
-    private let decide: APNSTestServer.Decider
+    private let decide: LocalAPNSServer.Decider
     private var headers = HPACKHeaders()
     private var payload: [UInt8] = []
 
-    init(connection: Int, decide: APNSTestServer.Decider) {
+    init(connection: Int, decide: LocalAPNSServer.Decider) {
         self.connection = connection
         self.decide = decide
     }

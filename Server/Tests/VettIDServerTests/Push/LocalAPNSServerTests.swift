@@ -6,18 +6,19 @@ import Foundation
 import Logging
 import Testing
 import VettIDCore
+import VettIDLocalAPNS
 import VettIDTestSupport
 
 @testable import VettIDServer
 
-/// ``APNSTestServer`` refuses what Apple documents as refused, so the provider's tests against it mean something.
-@Suite struct APNSTestServerTests {
+/// ``LocalAPNSServer`` refuses what Apple documents as refused, so the provider's tests against it mean something.
+@Suite struct LocalAPNSServerTests {
     @Test func theTestServerRefusesWhatAPNsRefuses() async throws {
         let clock = ManualClock(start: Date())
         let key = P256.Signing.PrivateKey()
         let keyID = APNSProviderLiveTests.keyID
         let teamID = APNSProviderLiveTests.teamID
-        let server = try await APNSTestServer(
+        let server = try await LocalAPNSServer(
             publicKey: key.publicKey, keyID: keyID, teamID: teamID, topics: [APNSProviderLiveTests.topic],
             now: { clock.wall.now() })
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vettid-apns-\(UUID())").path
