@@ -4,6 +4,7 @@
 // Shim of AVFoundation's capture API (type-checking only; every body traps). Only what VettIDUI's QR scanner calls.
 // None of these classes is declared Sendable: the pages list no such conformance.
 
+@_exported public import CAVFoundation
 public import Dispatch
 public import Foundation
 @_exported public import QuartzCore
@@ -16,13 +17,9 @@ public struct AVMediaType: RawRepresentable, Hashable, Sendable {
     public static var video: AVMediaType { fatalError("shim") }
 }
 
-/// https://developer.apple.com/documentation/avfoundation/avauthorizationstatus (iOS 7.0+, macOS 10.14+)
-public enum AVAuthorizationStatus: Int, Sendable {
-    case notDetermined = 0
-    case restricted = 1
-    case denied = 2
-    case authorized = 3
-}
+// https://developer.apple.com/documentation/avfoundation/avauthorizationstatus: `AVAuthorizationStatus` is declared
+// in C (include/AVAuthorizationStatus.h, re-exported above), as Apple's NS_ENUM is, so that Swift imports it as a
+// non-frozen enum and a `switch` over it without `@unknown default` fails the check.
 
 /// https://developer.apple.com/documentation/avfoundation/avcapturedevice
 open class AVCaptureDevice: NSObject {

@@ -15,18 +15,32 @@ public struct OSLogType: Equatable, Sendable {
 
 /// https://developer.apple.com/documentation/os/oslogprivacy
 public struct OSLogPrivacy: Sendable {
-    let redacted: Bool
-    public static let `public` = OSLogPrivacy(redacted: false)
-    public static let `private` = OSLogPrivacy(redacted: true)
+    enum Kind { case auto, `public`, `private` }
+    let kind: Kind
+    /// https://developer.apple.com/documentation/os/oslogprivacy/auto (the default of every interpolation: the
+    /// system decides, and redacts dynamic strings)
+    public static let auto = OSLogPrivacy(kind: .auto)
+    /// https://developer.apple.com/documentation/os/oslogprivacy/public
+    public static let `public` = OSLogPrivacy(kind: .public)
+    /// https://developer.apple.com/documentation/os/oslogprivacy/private
+    public static let `private` = OSLogPrivacy(kind: .private)
 }
 
-/// https://developer.apple.com/documentation/os/osloginterpolation
+/// https://developer.apple.com/documentation/os/oslogstringalignment
+public struct OSLogStringAlignment: Sendable {
+    /// https://developer.apple.com/documentation/os/oslogstringalignment/none
+    public static var none: OSLogStringAlignment { fatalError("shim") }
+}
+
+/// https://developer.apple.com/documentation/os/osloginterpolation (`@frozen struct OSLogInterpolation`)
 public struct OSLogInterpolation: StringInterpolationProtocol {
     public init(literalCapacity: Int, interpolationCount: Int) {}
     public mutating func appendLiteral(_ literal: String) {}
-    /// https://developer.apple.com/documentation/os/osloginterpolation/appendinterpolation(_:align:privacy:)-1vwwb
+    /// https://developer.apple.com/documentation/os/osloginterpolation/appendinterpolation(_:align:privacy:)-6tazr
+    /// (`privacy: OSLogPrivacy = .auto`)
     public mutating func appendInterpolation(
-        _ argumentString: @autoclosure @escaping () -> String, privacy: OSLogPrivacy = .private
+        _ argumentString: @autoclosure @escaping () -> String, align: OSLogStringAlignment = .none,
+        privacy: OSLogPrivacy = .auto
     ) {}
 }
 
