@@ -11,6 +11,10 @@
     /// A swift-log handler that writes to Apple's unified logging system, so the SDK's logs reach Console.app and
     /// `log stream`. What is written, at which type and as which text is ``UnifiedLogPolicy``'s decision.
     ///
+    /// The handler keeps only its subsystem and category, and makes the `os.Logger` for each entry it writes
+    /// (after the policy's threshold): a `LogHandler` is `Sendable`, and Apple's documentation does not say that
+    /// `os.Logger` is, so the handler does not store one.
+    ///
     /// ```swift
     /// LoggingSystem.bootstrap { label in OSLogHandler(subsystem: "com.example.app", category: label) }
     /// // or, to keep the SDK silent:
@@ -24,7 +28,6 @@
         /// The threshold and mapping.
         public private(set) var policy: UnifiedLogPolicy
         public var metadata: Logging.Logger.Metadata = [:]
-        private let logger: os.Logger
 
         /// - Parameters:
         ///   - subsystem: Usually the app's bundle id.
@@ -34,7 +37,6 @@
             self.subsystem = subsystem
             self.category = category
             self.policy = policy
-            self.logger = os.Logger(subsystem: subsystem, category: category)
         }
 
         /// Setting a level replaces an `off` threshold: a logger asked for a level wants that level.
@@ -59,6 +61,7 @@
                 case .error: .error
                 case .fault: .fault
                 }
+            let logger = os.Logger(subsystem: subsystem, category: category)
             if entry.metadata.isEmpty {
                 logger.log(level: type, "\(entry.message, privacy: .public)")
             } else {

@@ -50,8 +50,9 @@ public struct OSLogMessage: ExpressibleByStringInterpolation, ExpressibleByStrin
     public init(stringInterpolation: OSLogInterpolation) {}
 }
 
-/// https://developer.apple.com/documentation/os/logger
-public struct Logger: @unchecked Sendable {
+/// https://developer.apple.com/documentation/os/logger (`struct Logger`). Not `Sendable` here: the page lists no
+/// such conformance, so the SDK must not rely on one (`OSLogHandler` keeps no `Logger`, it makes one per entry).
+public struct Logger {
     /// https://developer.apple.com/documentation/os/logger/init(subsystem:category:)
     public init(subsystem: String, category: String) {}
     /// https://developer.apple.com/documentation/os/logger/log(level:_:)
