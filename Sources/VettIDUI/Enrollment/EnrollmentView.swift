@@ -36,6 +36,7 @@
                             QRScannerView(
                                 content: content, manualCode: $model.manualCode,
                                 onCodeScanned: { payload in Task { await model.scanned(payload) } },
+                                onCameraFailure: { failure in model.cameraFailed(failure) },
                                 perform: perform)
                         case .progress(let content):
                             AttestationView(content: content)
@@ -81,6 +82,8 @@
                 Task { await camera.request() }
             case .openSettings:
                 if let url = CameraAccess.settingsURL { openURL(url) }
+            case .retryCamera:
+                model.retryCamera()
             case .submitCode:
                 Task { await model.submitCode() }
             case .submitPassword:

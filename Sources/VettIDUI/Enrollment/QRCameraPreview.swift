@@ -9,10 +9,12 @@
     import VettIDViewModels
 
     /// The camera preview that reads QR codes (iOS): an `AVCaptureSession` with a metadata output for `.qr`, its
-    /// preview layer filling the view. Each payload reaches `onCode` once (``QRScanFilter``); the session stops when
-    /// the view goes away.
+    /// preview layer filling the view. Each payload reaches `onCode` once (``QRScanFilter``); a session that cannot
+    /// be set up reaches `onFailure` (the scanner then hides the preview and says why, rather than stay black); the
+    /// session stops when the view goes away.
     struct QRCameraPreview: UIViewRepresentable {
         let onCode: @MainActor (String) -> Void
+        let onFailure: @MainActor (CameraCaptureFailure) -> Void
 
         func makeCoordinator() -> QRCaptureController {
             QRCaptureController()
@@ -23,12 +25,14 @@
             view.previewLayer.videoGravity = .resizeAspectFill
             view.previewLayer.session = context.coordinator.session
             context.coordinator.onCode = onCode
+            context.coordinator.onFailure = onFailure
             context.coordinator.start()
             return view
         }
 
         func updateUIView(_ view: PreviewView, context: Context) {
             context.coordinator.onCode = onCode
+            context.coordinator.onFailure = onFailure
         }
 
         static func dismantleUIView(_ view: PreviewView, coordinator: QRCaptureController) {
@@ -55,15 +59,24 @@
         /// Main thread only.
         @MainActor var onCode: ((String) -> Void)?
         /// Main thread only.
+        @MainActor var onFailure: ((CameraCaptureFailure) -> Void)?
+        /// Main thread only.
         @MainActor private var filter = QRScanFilter()
+        /// `sessionQueue` only.
         private var configured = false
 
+        /// Configures the session (once it has succeeded, not again) and starts it; a configuration that fails is
+        /// reported to `onFailure` and leaves the session as it was, so a later `start()` configures it afresh.
         func start() {
             sessionQueue.async { [self] in
                 if !configured {
-                    configured = configure()
+                    if let failure = configure() {
+                        Task { @MainActor [self] in onFailure?(failure) }
+                        return
+                    }
+                    configured = true
                 }
-                if configured && !session.isRunning {
+                if !session.isRunning {
                     session.startRunning()
                 }
             }
@@ -78,22 +91,36 @@
         }
 
         /// On `sessionQueue`: the back camera as input, a metadata output for QR codes delivering on the main queue.
-        private func configure() -> Bool {
-            guard let camera = AVCaptureDevice.default(for: .video),
-                let input = try? AVCaptureDeviceInput(device: camera)
-            else {
-                return false
+        /// Returns why it failed, if it did. A failure after the input or the output was added removes them again,
+        /// inside the same configuration block: otherwise the next attempt would find the camera attached, be refused
+        /// its new input, and leave the preview black.
+        private func configure() -> CameraCaptureFailure? {
+            guard let camera = AVCaptureDevice.default(for: .video) else { return .noCamera }
+            let input: AVCaptureDeviceInput
+            do {
+                input = try AVCaptureDeviceInput(device: camera)
+            } catch {
+                return .cameraUnavailable
             }
+            let output = AVCaptureMetadataOutput()
             session.beginConfiguration()
             defer { session.commitConfiguration() }
-            let output = AVCaptureMetadataOutput()
-            guard session.canAddInput(input), session.canAddOutput(output) else { return false }
+            guard session.canAddInput(input) else { return .sessionRefused }
             session.addInput(input)
+            guard session.canAddOutput(output) else {
+                session.removeInput(input)
+                return .sessionRefused
+            }
             session.addOutput(output)
+            // The types an output can read are known once it is attached to a session with a camera input.
+            guard output.availableMetadataObjectTypes.contains(.qr) else {
+                session.removeOutput(output)
+                session.removeInput(input)
+                return .qrUnsupported
+            }
             output.setMetadataObjectsDelegate(self, queue: .main)
-            guard output.availableMetadataObjectTypes.contains(.qr) else { return false }
             output.metadataObjectTypes = [.qr]
-            return true
+            return nil
         }
 
         nonisolated func metadataOutput(

@@ -14,6 +14,7 @@
         let content: QRScannerContent
         @Binding var manualCode: String
         let onCodeScanned: @MainActor (String) -> Void
+        let onCameraFailure: @MainActor (CameraCaptureFailure) -> Void
         let perform: @MainActor (EnrollmentAction) -> Void
 
         /// Creates the scanner.
@@ -21,15 +22,19 @@
         ///   - content: The presentation.
         ///   - manualCode: The manual entry's text (the view model keeps it formatted).
         ///   - onCodeScanned: Receives each new QR payload once.
+        ///   - onCameraFailure: Receives why the camera preview could not be set up
+        ///     (``EnrollmentViewModel/cameraFailed(_:)``), so that the content stops showing a black viewfinder.
         ///   - perform: Receives the actions.
         public init(
             content: QRScannerContent, manualCode: Binding<String>,
             onCodeScanned: @escaping @MainActor (String) -> Void,
+            onCameraFailure: @escaping @MainActor (CameraCaptureFailure) -> Void,
             perform: @escaping @MainActor (EnrollmentAction) -> Void
         ) {
             self.content = content
             self._manualCode = manualCode
             self.onCodeScanned = onCodeScanned
+            self.onCameraFailure = onCameraFailure
             self.perform = perform
         }
 
@@ -39,7 +44,7 @@
                     .fixedSize(horizontal: false, vertical: true)
                 if content.showsCamera {
                     #if canImport(UIKit) && canImport(AVFoundation)
-                        QRCameraPreview(onCode: onCodeScanned)
+                        QRCameraPreview(onCode: onCodeScanned, onFailure: onCameraFailure)
                             .frame(height: 320)
                             .clipShape(RoundedRectangle(cornerRadius: 12))
                             .accessibilityElement(children: .ignore)

@@ -77,6 +77,9 @@ public final class EnrollmentViewModel {
     public let manualEntryOrigin: URL?
     /// The screen logic and state.
     public private(set) var machine: EnrollmentStateMachine
+    /// Why the camera preview could not be set up while scanning (``cameraFailed(_:)``), until ``retryCamera()`` or
+    /// the next ``beginScanning()``; the scanner then shows why instead of a black viewfinder.
+    public private(set) var cameraFailure: CameraCaptureFailure?
 
     @ObservationIgnored private let actions: Actions
 
@@ -106,9 +109,22 @@ public final class EnrollmentViewModel {
         }
     }
 
-    /// Opens the scanner.
+    /// Opens the scanner (and sets the camera up afresh).
     public func beginScanning() {
+        cameraFailure = nil
         _ = machine.beginScanning()
+    }
+
+    /// Records that the camera preview could not be set up. Ignored unless the scanner is showing: a preview that
+    /// reports late, after the flow moved on, changes nothing.
+    public func cameraFailed(_ failure: CameraCaptureFailure) {
+        guard case .scanningQR = machine.state else { return }
+        cameraFailure = failure
+    }
+
+    /// Shows the camera again after ``cameraFailed(_:)`` (the view sets up a new capture session).
+    public func retryCamera() {
+        cameraFailure = nil
     }
 
     /// Handles a scanned QR payload and runs the enrollment up to the password step.
@@ -133,11 +149,11 @@ public final class EnrollmentViewModel {
         clearSecretsIfComplete()
     }
 
-    /// The screen's presentation for a camera authorization.
+    /// The screen's presentation for a camera authorization (and ``cameraFailure``).
     public func screen(camera: CameraAuthorization, format: PresentationFormat = .current) -> EnrollmentScreen {
         EnrollmentScreen(
             state: machine.state, password: password, confirmation: confirmation, manualCode: manualCode,
-            camera: camera, allowsManualEntry: allowsManualEntry, format: format)
+            camera: camera, cameraFailure: cameraFailure, allowsManualEntry: allowsManualEntry, format: format)
     }
 
     private func clearSecretsIfComplete() {
@@ -157,6 +173,7 @@ public final class EnrollmentViewModel {
     public func reset() {
         password = ""
         confirmation = ""
+        cameraFailure = nil
         manualCode = ""
         _ = machine.reset()
     }

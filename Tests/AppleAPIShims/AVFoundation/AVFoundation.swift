@@ -105,6 +105,10 @@ open class AVCaptureSession: NSObject {
     open func canAddOutput(_ output: AVCaptureOutput) -> Bool { fatalError("shim") }
     /// https://developer.apple.com/documentation/avfoundation/avcapturesession/addoutput(_:)
     open func addOutput(_ output: AVCaptureOutput) { fatalError("shim") }
+    /// https://developer.apple.com/documentation/avfoundation/avcapturesession/removeinput(_:)
+    open func removeInput(_ input: AVCaptureInput) { fatalError("shim") }
+    /// https://developer.apple.com/documentation/avfoundation/avcapturesession/removeoutput(_:)
+    open func removeOutput(_ output: AVCaptureOutput) { fatalError("shim") }
     /// https://developer.apple.com/documentation/avfoundation/avcapturesession/startrunning()
     open func startRunning() { fatalError("shim") }
     /// https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()

@@ -53,6 +53,35 @@ struct EnrollmentScreenTests {
         #expect(none.manualEntry == nil)
     }
 
+    @Test("scanner: an authorized camera that failed to start shows why instead of a black viewfinder")
+    func cameraFailures() {
+        for failure in CameraCaptureFailure.allCases {
+            let content = QRScannerContent(
+                camera: .authorized, cameraFailure: failure, error: nil, manualCode: "", allowsManualEntry: true)
+            #expect(!content.showsCamera, "\(failure): no preview")
+            #expect(content.cameraBanner?.tone == .caution)
+            #expect(content.cameraBanner?.message.hasSuffix(" Type the code from your invitation instead.") == true)
+            #expect(content.instructions == "Scan the QR code of your VettID invitation.")
+            #expect(content.manualEntry?.submit.role == .primary, "manual entry is the way in while the camera fails")
+            if failure.isRetryable {
+                #expect(
+                    content.cameraBanner?.action == ScreenAction(.retryCamera, title: "Try Again", role: .secondary))
+            } else {
+                #expect(content.cameraBanner?.action == nil, "\(failure): trying again cannot help")
+            }
+        }
+        let busy = QRScannerContent(
+            camera: .authorized, cameraFailure: .cameraUnavailable, error: nil, manualCode: "",
+            allowsManualEntry: false)
+        #expect(busy.cameraBanner?.message == "The camera could not be opened. Another app may be using it.")
+        #expect(CameraCaptureFailure.allCases.filter(\.isRetryable) == [.cameraUnavailable, .sessionRefused])
+
+        // Authorization comes first: a stale failure does not hide why the camera may not be used.
+        let denied = QRScannerContent(
+            camera: .denied, cameraFailure: .sessionRefused, error: nil, manualCode: "", allowsManualEntry: true)
+        #expect(denied.cameraBanner?.action?.kind == .openSettings)
+    }
+
     @Test("scanner: manual entry formats the code and enables Continue once complete")
     func manualEntry() throws {
         let partial = try #require(

@@ -152,6 +152,44 @@ struct EnrollmentViewModelTests {
         #expect(model.state == .scanningQR(error: "The invitation code is not valid."))
     }
 
+    @Test("a camera that failed to start is shown until Try Again or the next scan; a late report is ignored")
+    func cameraFailure() async {
+        let log = CallLog()
+        let model = EnrollmentViewModel(actions: actions(log))
+        model.cameraFailed(.sessionRefused)
+        #expect(model.cameraFailure == nil, "not scanning: nothing to report on")
+
+        model.beginScanning()
+        model.cameraFailed(.sessionRefused)
+        #expect(model.cameraFailure == .sessionRefused)
+        guard case .scanner(let failed) = model.screen(camera: .authorized, format: usUTC).step else {
+            Issue.record("expected the scanner")
+            return
+        }
+        #expect(!failed.showsCamera)
+        #expect(failed.cameraBanner?.action?.kind == .retryCamera)
+
+        model.retryCamera()
+        #expect(model.cameraFailure == nil)
+        guard case .scanner(let retried) = model.screen(camera: .authorized, format: usUTC).step else {
+            Issue.record("expected the scanner")
+            return
+        }
+        #expect(retried.showsCamera, "Try Again shows a new preview, which sets up a new session")
+
+        model.cameraFailed(.cameraUnavailable)
+        model.beginScanning()
+        #expect(model.cameraFailure == nil, "opening the scanner again sets the camera up afresh")
+
+        model.cameraFailed(.qrUnsupported)
+        await model.scanned(Self.payload)
+        #expect(model.state == .settingPassword(strength: .empty))
+        model.cameraFailed(.sessionRefused)
+        #expect(model.cameraFailure == .qrUnsupported, "a preview reporting after the flow moved on changes nothing")
+        model.reset()
+        #expect(model.cameraFailure == nil)
+    }
+
     @Test("a password is not sent until the confirmation matches; reset clears every field")
     func confirmationRequired() async {
         let log = CallLog()

@@ -10,6 +10,8 @@ public enum EnrollmentAction: String, Sendable, Hashable, CaseIterable {
     case requestCameraAccess
     /// Open the app's page in Settings (camera access was refused).
     case openSettings
+    /// Set the camera up again after it failed to start (``EnrollmentViewModel/retryCamera()``).
+    case retryCamera
     /// Redeem the typed code (``EnrollmentViewModel/submitCode()``).
     case submitCode
     /// Send the password (``EnrollmentViewModel/submitPassword()``).

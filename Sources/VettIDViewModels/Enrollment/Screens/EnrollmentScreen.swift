@@ -45,12 +45,13 @@ public struct EnrollmentScreen: Sendable, Hashable {
     ///   - confirmation: The confirmation field.
     ///   - manualCode: The manual code entry.
     ///   - camera: Whether the camera may be used.
+    ///   - cameraFailure: Why the authorized camera could not be set up, if it could not.
     ///   - allowsManualEntry: Whether a typed code can be redeemed (the app knows its server).
     ///   - format: How numbers read.
     public init(
         state: EnrollmentState, password: String = "", confirmation: String = "", manualCode: String = "",
-        camera: CameraAuthorization = .notDetermined, allowsManualEntry: Bool = false,
-        format: PresentationFormat = .current
+        camera: CameraAuthorization = .notDetermined, cameraFailure: CameraCaptureFailure? = nil,
+        allowsManualEntry: Bool = false, format: PresentationFormat = .current
     ) {
         switch state {
         case .attesting, .finalizing: allowsCancel = false
@@ -68,7 +69,8 @@ public struct EnrollmentScreen: Sendable, Hashable {
             title = "Scan Invitation"
             step = .scanner(
                 QRScannerContent(
-                    camera: camera, error: error, manualCode: manualCode, allowsManualEntry: allowsManualEntry))
+                    camera: camera, cameraFailure: cameraFailure, error: error, manualCode: manualCode,
+                    allowsManualEntry: allowsManualEntry))
         case .attesting(let progress), .finalizing(let progress):
             title = "Enrolling"
             step = .progress(EnrollmentProgressContent(progress: progress, format: format))

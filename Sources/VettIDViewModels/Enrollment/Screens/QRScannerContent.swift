@@ -20,7 +20,7 @@ public struct QRScannerContent: Sendable, Hashable {
     public let instructions: String
     /// Whether the camera preview runs.
     public let showsCamera: Bool
-    /// Why the camera is not shown, with what can help (ask for access, open Settings), if it is not.
+    /// Why the camera is not shown, with what can help (ask for access, open Settings, try again), if it is not.
     public let cameraBanner: BannerContent<EnrollmentAction>?
     /// Why the last scanned or typed code was refused.
     public let error: BannerContent<EnrollmentAction>?
@@ -30,18 +30,27 @@ public struct QRScannerContent: Sendable, Hashable {
     /// Computes the scanner.
     /// - Parameters:
     ///   - camera: Whether the camera may be used.
+    ///   - cameraFailure: Why the authorized camera could not be set up, if it could not
+    ///     (``EnrollmentViewModel/cameraFailure``); the viewfinder is then hidden, as a black preview would be all
+    ///     that shows.
     ///   - error: Why the last code was refused (``EnrollmentState/scanningQR(error:)``).
     ///   - manualCode: The manual entry's text as typed.
     ///   - allowsManualEntry: Whether the app has a server for typed codes.
     ///   - isBusy: Whether a request runs.
     public init(
-        camera: CameraAuthorization, error: String?, manualCode: String, allowsManualEntry: Bool, isBusy: Bool = false
+        camera: CameraAuthorization, cameraFailure: CameraCaptureFailure? = nil, error: String?, manualCode: String,
+        allowsManualEntry: Bool, isBusy: Bool = false
     ) {
         let fallback = allowsManualEntry ? " Type the code from your invitation instead." : ""
         switch camera {
         case .authorized:
-            showsCamera = true
-            cameraBanner = nil
+            if let cameraFailure {
+                showsCamera = false
+                cameraBanner = Self.banner(for: cameraFailure, fallback: fallback)
+            } else {
+                showsCamera = true
+                cameraBanner = nil
+            }
         case .notDetermined:
             showsCamera = false
             cameraBanner = BannerContent(
@@ -80,5 +89,19 @@ public struct QRScannerContent: Sendable, Hashable {
         } else {
             manualEntry = nil
         }
+    }
+
+    /// The banner for a camera that is authorized but could not be set up.
+    static func banner(for failure: CameraCaptureFailure, fallback: String) -> BannerContent<EnrollmentAction> {
+        let message =
+            switch failure {
+            case .noCamera: "No camera was found."
+            case .cameraUnavailable: "The camera could not be opened. Another app may be using it."
+            case .sessionRefused: "The camera could not be started."
+            case .qrUnsupported: "This camera cannot read QR codes."
+            }
+        return BannerContent(
+            tone: .caution, message: message + fallback,
+            action: failure.isRetryable ? ScreenAction(.retryCamera, title: "Try Again", role: .secondary) : nil)
     }
 }
