@@ -184,7 +184,7 @@ public final class NatsConnection: Sendable {
     /// Connects a client with `credentials`, subscribes every managed subscription on it, flushes, and makes it
     /// current; the previous current client is retired as `retirement` says.
     func install(_ credentials: NatsCredentials, retiring retirement: Retirement) async throws(NatsConnectionError) {
-        let client = try makeClient(credentials)
+        let client = try Self.makeClient(credentials, configuration: configuration)
         let events = client.makeEventStream()
         let continuation = eventContinuation
         let tokenID = credentials.tokenID
@@ -295,7 +295,11 @@ public final class NatsConnection: Sendable {
 
     // MARK: Internals
 
-    private func makeClient(_ credentials: NatsCredentials) throws(NatsConnectionError) -> NATSClient {
+    /// A client for `credentials` as the manager's connections make it (also the notification extension's
+    /// ``MailboxNotificationFetcher``).
+    static func makeClient(
+        _ credentials: NatsCredentials, configuration: NatsConnectionManager.Configuration
+    ) throws(NatsConnectionError) -> NATSClient {
         let clientConfiguration = NATSClient.Configuration(
             servers: [credentials.endpoint],
             name: configuration.name,
@@ -306,7 +310,7 @@ public final class NatsConnection: Sendable {
             reconnect: configuration.reconnect,
             subscriptionPendingLimit: configuration.subscriptionPendingLimit,
             tls: configuration.tls,
-            logger: logger,
+            logger: configuration.logger,
             transport: configuration.transport,
             drainTimeout: configuration.drainTimeout
         )

@@ -36,6 +36,9 @@ extension NatsConnectionManager {
         public var wallClock: any WallClock
         /// The network stack (`NATSClient` chooses by default).
         public var transport: NATSTransport
+        /// Notices the app's Notification Service Extension took from the mailbox (in the app group's store): every
+        /// catch-up hands them to ``NatsConnectionManager/mailboxHandler`` first. `nil` without an extension.
+        public var notificationInbox: MailboxNotificationInbox?
 
         /// Creates a configuration.
         public init(
@@ -51,7 +54,8 @@ extension NatsConnectionManager {
             logger: Logger = Logger(label: "dev.vettid.nats"),
             clock: any Clock<Duration> = ContinuousClock(),
             wallClock: any WallClock = SystemWallClock(),
-            transport: NATSTransport = .automatic
+            transport: NATSTransport = .automatic,
+            notificationInbox: MailboxNotificationInbox? = nil
         ) {
             self.timing = timing
             self.tls = tls
@@ -66,6 +70,7 @@ extension NatsConnectionManager {
             self.clock = clock
             self.wallClock = wallClock
             self.transport = transport
+            self.notificationInbox = notificationInbox
         }
     }
 }

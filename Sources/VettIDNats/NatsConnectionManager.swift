@@ -93,7 +93,9 @@ public final class NatsConnectionManager {
         self.provider = provider
         self.store = store
         self.logger = configuration.logger
-        self.mailbox = NatsMailbox(key: { await provider.mailboxPrivateKey() }, logger: configuration.logger)
+        self.mailbox = NatsMailbox(
+            key: { await provider.mailboxPrivateKey() }, inbox: configuration.notificationInbox,
+            logger: configuration.logger)
         self.machine = NatsConnectionManagerStateMachine(timing: configuration.timing)
         let events = connection.events
         eventTask = Task { [weak self] in

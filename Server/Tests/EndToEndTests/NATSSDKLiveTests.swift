@@ -63,7 +63,8 @@ struct NATSSDKLiveTests {
             #expect(stored.mailbox != nil, "the server keeps mailboxes: the device's token names its own")
             // The token answer lists publish and subscribe (its `resp` is not on the wire).
             let expected = NatsPermissionSet.app(in: namespace, mailbox: stored.mailbox)
-            #expect(stored.permissions.publish == expected.publish && stored.permissions.subscribe == expected.subscribe)
+            #expect(
+                stored.permissions.publish == expected.publish && stored.permissions.subscribe == expected.subscribe)
             #expect(stored.expiresAt == manager.expiresAt)
             let lifetime = stored.remainingLifetime(at: Date())
             #expect(lifetime > 23.9 * 3600 && lifetime <= 24 * 3600, "the server's default app token lifetime")

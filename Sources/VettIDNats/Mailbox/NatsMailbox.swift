@@ -38,6 +38,8 @@ public final class NatsMailbox: Sendable {
     public let batch: Int
     private let key: KeySource
     private let logger: Logger
+    /// What a notification extension took from the mailbox for the app: handed over first.
+    private let inbox: MailboxNotificationInbox?
     private struct State {
         var intake = MailboxIntake()
         var running = false
@@ -46,9 +48,18 @@ public final class NatsMailbox: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    public init(batch: Int = 64, key: @escaping KeySource, logger: Logger) {
+    /// - Parameters:
+    ///   - batch: Messages per pull.
+    ///   - key: The device's mailbox key.
+    ///   - inbox: Notices a notification extension took from the mailbox (the app's manager passes the shared one;
+    ///     the extension itself none): each catch-up hands them over before it pulls.
+    ///   - logger: Where catch-ups log.
+    public init(
+        batch: Int = 64, key: @escaping KeySource, inbox: MailboxNotificationInbox? = nil, logger: Logger
+    ) {
         self.batch = max(1, batch)
         self.key = key
+        self.inbox = inbox
         self.logger = logger
     }
 
@@ -72,12 +83,49 @@ public final class NatsMailbox: Sendable {
         guard start else { return nil }
         var report = MailboxCatchUpReport()
         defer { state.withLockedValue { $0.running = false } }
+        if let inbox {
+            await handOver(from: inbox, handler: handler, into: &report)
+            if report.stoppedByHandler { return report }
+        }
         let key = await key()
         repeat {
             state.withLockedValue { $0.again = false }
             try await pullAll(address, over: jetStream, key: key, handler: handler, into: &report)
         } while !report.stoppedByHandler && state.withLockedValue({ $0.again })
         return report
+    }
+
+    /// Hands the inbox's notices to `handler` in order (skipping any already handed over), then removes them from it.
+    private func handOver(
+        from inbox: MailboxNotificationInbox, handler: Handler, into report: inout MailboxCatchUpReport
+    ) async {
+        let kept = await inbox.peek()
+        var done = 0
+        for notice in kept {
+            if state.withLockedValue({ $0.intake.wasHanded(notice.id) }) {
+                report.duplicates += 1
+            } else {
+                do {
+                    try await handler(notice)
+                } catch {
+                    report.stoppedByHandler = true
+                    break
+                }
+                state.withLockedValue { state in
+                    state.intake.recordHanded(notice.id)
+                    state.totalDelivered += 1
+                }
+                report.delivered += 1
+            }
+            done += 1
+        }
+        guard done > 0 else { return }
+        do {
+            try await inbox.remove(first: done)
+        } catch {
+            // They stay kept; the intake remembers them as handed over, so this process does not repeat them.
+            logger.warning("NATS: the extension's kept notices could not be cleared", metadata: ["error": "\(error)"])
+        }
     }
 
     private func pullAll(

@@ -208,7 +208,8 @@ import VettIDTestSupport
     @Test func onlyAnAppWithAMailboxMayReplyOncePerRequest() throws {
         let namespace = try VaultNamespace(userGUID: "3f2c9a1e-6b7d-4e21-9c55-0a1b2c3d4e5f")
         let mailbox = try MailboxAddress(namespace: namespace, deviceJKT: String(repeating: "A", count: 43))
-        #expect(mailbox.presenceSubject == "\(namespace.ownerSpace).forApp.presence.\(String(repeating: "A", count: 43))")
+        #expect(
+            mailbox.presenceSubject == "\(namespace.ownerSpace).forApp.presence.\(String(repeating: "A", count: 43))")
         let trust = NATSTrust.ephemeral()
         func response(_ permissions: NatsPermissionSet) throws -> NATSResponsePermission? {
             let user = try trust.userCredentials(name: "t", permissions: permissions, issuedAt: 1, expiresAt: nil)
