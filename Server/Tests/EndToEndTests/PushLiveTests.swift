@@ -3,6 +3,7 @@
 
 import Foundation
 import HTTPTypes
+import NATSClient
 import SQLKit
 import Testing
 import VettIDAPI
@@ -213,6 +214,62 @@ struct PushLiveTests {
             }
             #expect(dropped, "410 Unregistered later than the registration drops the token")
             #expect(apns.exchanges.last?.status == 410)
+        }
+    }
+
+    /// The Notification Service Extension's fetch: it shows the notice that woke it, keeps it for the app and
+    /// acknowledges it; the app's next catch-up hands it over once (from the inbox, not the mailbox again).
+    @Test @MainActor func theExtensionShowsTheNoticeAndTheAppGetsItOnce() async throws {
+        try await NATSLive.with(configure: NATSSDKLiveTests.configure) { live in
+            try await MailboxLiveTests.waitForMailboxes(live)
+            let log = LogCapture()
+            let email = "push-extension@example.com"
+            let device = try await NATSSDKLiveTests.messagingDevice(live, email: email, log: log)
+            let inbox = MailboxNotificationInbox(store: device.store)
+            let connection = NatsConnectionManager.Configuration(
+                tls: NATSTLSConfiguration(rootCertificatesPath: live.nats.caFile), logger: log.logger(label: "nats"),
+                notificationInbox: inbox)
+            let manager = NatsConnectionManager(
+                configuration: connection, provider: device.vault, store: NatsCredentialStore(store: device.store))
+            let received = MailboxLiveTests.Received()
+            manager.mailboxHandler = { notice in await received.add(notice) }
+            await manager.connect()
+            await manager.disconnect()
+            try await MailboxLiveTests.signInElsewhere(live, email: email)
+            try await MailboxLiveTests.waitForRelay(live)
+
+            // The extension's process: only the shared store.
+            let fetcher = MailboxNotificationFetcher(
+                configuration: .init(title: "VettID", connection: connection),
+                credentials: NatsCredentialStore(store: device.store), keys: MailboxKeyStore(store: device.store),
+                inbox: inbox)
+            let content = try #require(await fetcher.fetch(), "the extension read the mailbox")
+            #expect(content.count == 1 && content.title == "VettID")
+            #expect(content.body.contains("login") && content.body.contains("127.0.0.1"))
+            #expect(await inbox.peek().count == 1)
+            // A second push finds nothing new: the push keeps its own text.
+            #expect(await fetcher.fetch() == nil)
+
+            // The app: the kept notice first, once; the mailbox has nothing more.
+            await manager.connect()
+            let report = try #require(await manager.catchUpMailboxNow())
+            #expect(report.delivered == 0)
+            #expect(await received.notices.map { $0.securityEvent?.kind } == ["login"])
+            #expect(await inbox.peek().isEmpty)
+            await manager.disconnect()
+
+            // Expired credentials: the extension cannot renew them; the push keeps its own text.
+            let stored = try #require(await NatsCredentialStore(store: device.store).load())
+            let expiredStore = InMemorySecureStore()
+            let expired = NatsCredentials(
+                tokenID: stored.tokenID, jwt: stored.jwt, seed: stored.seed, creds: stored.creds,
+                endpoint: stored.endpoint, expiresAt: Date(timeIntervalSinceNow: -1), permissions: stored.permissions,
+                namespace: stored.namespace, clientType: stored.clientType, mailbox: stored.mailbox)
+            try await NatsCredentialStore(store: expiredStore).save(expired)
+            let late = MailboxNotificationFetcher(
+                configuration: .init(connection: connection), credentials: NatsCredentialStore(store: expiredStore),
+                keys: MailboxKeyStore(store: device.store), inbox: MailboxNotificationInbox(store: expiredStore))
+            #expect(await late.fetch() == nil)
         }
     }
 }
