@@ -215,6 +215,39 @@ struct JetStreamIntegrationTests {
         #expect(unstored?.code == .noResponders)
     }
 
+    /// Many publishes outstanding without a task each: every future gets its own message's PubAck, in order of
+    /// sequence, and a refusal arrives through the future it belongs to.
+    @Test func publishAsyncFuturesEachGetTheirOwnAcknowledgement() async throws {
+        let server = try await NATSServerProcess(jetStream: true)
+        defer { server.cleanUp() }
+        let client = try await connected(server)
+        defer { Task { await client.close() } }
+        let jetStream = client.jetStream(timeout: Self.answerWithin)
+        try await jetStream.createStream(mailbox())
+
+        var futures: [PubAckFuture] = []
+        for index in 0..<300 {
+            futures.append(
+                try await jetStream.publishAsync(
+                    ByteBuffer(string: "sealed-\(index)"), to: "mb.g1.forApp.mailbox.d\(index % 10)",
+                    messageID: "a-\(index)"))
+        }
+        var sequences: [UInt64] = []
+        for future in futures.reversed() { sequences.append(try await future.value().sequence) }
+        #expect(sequences.reversed() == Array(1...300))
+        #expect(try await jetStream.streamInfo("MAILBOX").state.messages == 300)
+
+        let unstored = try await jetStream.publishAsync(ByteBuffer(string: "x"), to: "not.in.a.stream")
+        let refused = await refusal { _ = try await unstored.value() }
+        #expect(refused?.code == .noResponders)
+        let duplicate = try await jetStream.publishAsync(
+            ByteBuffer(string: "sealed-0"), to: "mb.g1.forApp.mailbox.d0", messageID: "a-0")
+        #expect(try await duplicate.value() == PubAck(stream: "MAILBOX", sequence: 1, duplicate: true))
+        await #expect(throws: JetStreamError.self) {
+            _ = try await jetStream.publishAsync(ByteBuffer(string: "x"), to: "mb.g1.forApp.mailbox.d1", messageID: "")
+        }
+    }
+
     @Test func aServerWithoutJetStreamIsNotEnabled() async throws {
         let server = try await NATSServerProcess()
         defer { server.cleanUp() }

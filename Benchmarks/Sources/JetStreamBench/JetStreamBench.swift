@@ -6,7 +6,7 @@
 //   <workload> <msgs> <ms> <msgs/s>
 // Workloads (128-byte payloads, a file-storage stream JSBENCH on jsbench.> created fresh for each):
 //   js-pub-sync     JetStreamContext.publish, one at a time, each waiting for its PubAck
-//   js-pub-async    publishes from a task group that keeps <window> of them waiting for their PubAcks
+//   js-pub-async    JetStreamContext.publishAsync, keeping <window> PubAcks outstanding (the oldest awaited first)
 //   js-fetch-<B>    <msgs> stored first (untimed); a durable pull consumer with explicit acks; fetch of batches of
 //                   B, ack() (+ACK, not waiting) of each, until all are consumed
 // Each runs on Swift's global executor; with `-executor` appended (js-pub-sync-executor, …) the timed loop runs on
@@ -87,22 +87,24 @@ struct JetStreamBench {
         await client.close()
     }
 
-    /// Publishes `count` messages with up to `window` of them waiting for their PubAcks at once: a task group that
-    /// starts the next publish as each one is acknowledged.
+    /// Publishes `count` messages with `publishAsync`, keeping at most `window` acknowledgements outstanding (the
+    /// oldest is awaited before the next publish), as nats.go's `PublishAsync` with `MaxPending` and nats.c's
+    /// `js_PublishAsync` with `MaxPending` do.
     static func publishWindowed(
         _ jetStream: JetStreamContext, _ payload: ByteBuffer, count: Int, window: Int
     ) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var started = 0
-            while started < min(window, count) {
-                group.addTask { try await jetStream.publish(payload, to: subject) }
-                started += 1
+        var outstanding: [PubAckFuture] = []
+        outstanding.reserveCapacity(window)
+        var oldest = 0
+        for _ in 0..<count {
+            if outstanding.count == window {
+                _ = try await outstanding[oldest].value()
+                outstanding[oldest] = try await jetStream.publishAsync(payload, to: subject)
+                oldest = (oldest + 1) % window
+            } else {
+                outstanding.append(try await jetStream.publishAsync(payload, to: subject))
             }
-            while try await group.next() != nil, started < count {
-                group.addTask { try await jetStream.publish(payload, to: subject) }
-                started += 1
-            }
-            try await group.waitForAll()
         }
+        for index in 0..<outstanding.count { _ = try await outstanding[(oldest + index) % outstanding.count].value() }
     }
 }

@@ -19,6 +19,18 @@ extension NATSConnectionCore {
         payload: ByteBuffer,
         timeout: Duration
     ) async throws -> NATSMessage {
+        let pending = try await startRequest(subject: subject, headers: headers, payload: payload, timeout: timeout)
+        return try await pending.value()
+    }
+
+    /// Publishes a request and returns at once (once it is in the outbound buffer) with its pending reply: many can
+    /// wait at the same time without a task each.
+    nonisolated(nonsending) func startRequest(
+        subject: String,
+        headers: NATSHeaders?,
+        payload: ByteBuffer,
+        timeout: Duration
+    ) async throws -> NATSPendingReply {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
@@ -46,17 +58,18 @@ extension NATSConnectionCore {
         case .failure(let error):
             throw error
         }
-        return try await withTaskCancellationHandler {
-            do throws(NATSError) {
-                // A request without headers that fits is written straight from its arguments, as a publish is.
-                try await send(validSubject: subject, replyTo: replySubject, headers: headers, payload: payload)
-            } catch {
-                failRequest(token: token, error: error)
-            }
-            return try await waiter.value()
-        } onCancel: {
-            self.failRequest(token: token, error: NATSError(.timeout, "request cancelled"))
+        let pending = NATSPendingReply(core: self, waiter: waiter, token: token)
+        do throws(NATSError) {
+            // A request without headers that fits is written straight from its arguments, as a publish is.
+            try await send(validSubject: subject, replyTo: replySubject, headers: headers, payload: payload)
+        } catch {
+            failRequest(token: token, error: error)
         }
+        return pending
+    }
+
+    fileprivate func cancelRequest(token: UInt64) {
+        failRequest(token: token, error: NATSError(.timeout, "request cancelled"))
     }
 
     private func failRequest(token: UInt64, error: NATSError) {
@@ -97,5 +110,21 @@ extension NATSConnectionCore {
         }
         for send in unsent { send.promise.fail(NATSError(.timeout, "no room to send the request in time")) }
         for request in expired { request.waiter.fail(NATSError(.timeout, "no reply within \(request.timeout)")) }
+    }
+}
+
+/// A request on its way: the reply (or the failure) arrives through ``value()``.
+struct NATSPendingReply: Sendable {
+    fileprivate let core: NATSConnectionCore
+    fileprivate let waiter: NATSReplyWaiter
+    fileprivate let token: UInt64
+
+    /// Waits for the reply; cancelling the waiting task fails the request.
+    func value() async throws -> NATSMessage {
+        try await withTaskCancellationHandler {
+            try await waiter.value()
+        } onCancel: {
+            core.cancelRequest(token: token)
+        }
     }
 }

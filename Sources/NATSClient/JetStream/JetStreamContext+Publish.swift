@@ -44,6 +44,30 @@ extension JetStreamContext {
         headers: NATSHeaders? = nil,
         timeout: Duration? = nil
     ) async throws(JetStreamError) -> PubAck {
+        try await publishAsync(
+            payload, to: subject, messageID: messageID, expectedLastSequence: expectedLastSequence,
+            expectedLastSubjectSequence: expectedLastSubjectSequence, expectedStream: expectedStream, headers: headers,
+            timeout: timeout
+        ).value()
+    }
+
+    /// Publishes `payload` to `subject` and returns once it is on its way, with the future of its ``PubAck``: many
+    /// publishes can wait for their acknowledgements at once without a task each (nats.go's `PublishAsync`). Keep
+    /// a bounded number outstanding (await the oldest before publishing more), as nats.go's `MaxPending` does.
+    ///
+    /// The parameters and errors are ``publish(_:to:messageID:expectedLastSequence:expectedLastSubjectSequence:expectedStream:headers:timeout:)``'s;
+    /// this call throws only what is known before the acknowledgement (an invalid message ID or stream name, a
+    /// closed connection), ``PubAckFuture/value()`` the rest.
+    public func publishAsync(
+        _ payload: ByteBuffer,
+        to subject: String,
+        messageID: String? = nil,
+        expectedLastSequence: UInt64? = nil,
+        expectedLastSubjectSequence: UInt64? = nil,
+        expectedStream: String? = nil,
+        headers: NATSHeaders? = nil,
+        timeout: Duration? = nil
+    ) async throws(JetStreamError) -> PubAckFuture {
         var headers = headers ?? NATSHeaders()
         if let messageID {
             guard !messageID.isEmpty, !messageID.contains(where: \.isNewline) else {
@@ -61,19 +85,26 @@ extension JetStreamContext {
             try Self.checkName(expectedStream, "stream")
             headers.append(name: Self.expectedStreamHeader, value: expectedStream)
         }
-        let answer: NATSMessage
         do {
-            answer = try await client.request(
-                payload, to: subject, headers: headers.isEmpty ? nil : headers, timeout: timeout ?? self.timeout)
-        } catch NATSError.Code.noResponders {
-            throw JetStreamError(.noResponders, "no stream stores \(subject) (or JetStream is not enabled)")
-        } catch NATSError.Code.invalidSubject {
-            throw JetStreamError(.invalidSubject, "invalid subject \(subject)")
+            let pending = try await client.core.startRequest(
+                subject: subject, headers: headers.isEmpty ? nil : headers, payload: payload,
+                timeout: timeout ?? self.timeout)
+            return PubAckFuture(pending: pending, subject: subject)
         } catch {
-            throw Self.requestError(error, "publish to \(subject)")
+            throw Self.publishError(error, subject: subject)
         }
-        if let ack = PubAck(flatJSON: answer.payload) { return ack }
-        return try JetStreamJSON.decode(PubAck.self, from: answer.payload)
+    }
+
+    /// The ``JetStreamError`` of a failed publish request.
+    static func publishError(_ error: any Error, subject: String) -> JetStreamError {
+        switch (error as? NATSError)?.code {
+        case .noResponders?:
+            JetStreamError(.noResponders, "no stream stores \(subject) (or JetStream is not enabled)")
+        case .invalidSubject?:
+            JetStreamError(.invalidSubject, "invalid subject \(subject)")
+        default:
+            requestError(error, "publish to \(subject)")
+        }
     }
 
     /// Publishes the UTF-8 bytes of `payload` and waits until a stream has stored it.
@@ -98,5 +129,26 @@ extension JetStreamContext {
             headers: headers,
             timeout: timeout
         )
+    }
+}
+
+/// The acknowledgement of a publish on its way (``JetStreamContext/publishAsync(_:to:messageID:expectedLastSequence:expectedLastSubjectSequence:expectedStream:headers:timeout:)``).
+public struct PubAckFuture: Sendable {
+    let pending: NATSPendingReply
+    /// The subject published to.
+    public let subject: String
+
+    /// Waits for the stream's ``PubAck``.
+    /// - Throws: ``JetStreamError``: `noResponders` when no stream stores the subject, `wrongLastSequence`, `apiError`
+    ///   for other refusals, `timeout` (the message may have been stored), `requestFailed`.
+    public func value() async throws(JetStreamError) -> PubAck {
+        let answer: NATSMessage
+        do {
+            answer = try await pending.value()
+        } catch {
+            throw JetStreamContext.publishError(error, subject: subject)
+        }
+        if let ack = PubAck(flatJSON: answer.payload) { return ack }
+        return try JetStreamJSON.decode(PubAck.self, from: answer.payload)
     }
 }
