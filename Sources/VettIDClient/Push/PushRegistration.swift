@@ -9,6 +9,20 @@ import VettIDCrypto
 public enum PushEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
     case sandbox
     case production
+
+    /// The APNs service of a build signed with this value of the `aps-environment` entitlement: `development` is
+    /// the sandbox, `production` production; `nil` for anything else (no push entitlement, a typo).
+    ///
+    /// An app cannot read its own entitlements at run time through an API, so an app declares the value it is
+    /// signed with a second time (the example app: an Info.plist key set per build configuration, next to the
+    /// entitlements file of that configuration) and passes it here.
+    public init?(apsEnvironment value: String) {
+        switch value.trimmingCharacters(in: .whitespaces) {
+        case "development": self = .sandbox
+        case "production": self = .production
+        default: return nil
+        }
+    }
 }
 
 /// What the server recorded for this device's push token (docs/protocol.md 7.6).
