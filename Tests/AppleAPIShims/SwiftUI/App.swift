@@ -44,6 +44,18 @@ public struct WindowGroup<Content: View>: Scene {
 }
 
 #if canImport(UIKit)
+    /// https://developer.apple.com/documentation/swiftui/uiapplicationdelegateadaptor (iOS 14.0+): SwiftUI makes the
+    /// delegate and keeps it for the app's lifetime; declared once, in the `App`.
+    @MainActor @preconcurrency @propertyWrapper
+    public struct UIApplicationDelegateAdaptor<DelegateType: NSObject & UIApplicationDelegate> {
+        /// https://developer.apple.com/documentation/swiftui/uiapplicationdelegateadaptor/init(_:)-59sfu
+        @MainActor @preconcurrency public init(_ delegateType: DelegateType.Type = DelegateType.self) {
+            _shimUnavailable()
+        }
+        /// https://developer.apple.com/documentation/swiftui/uiapplicationdelegateadaptor/wrappedvalue
+        @MainActor @preconcurrency public var wrappedValue: DelegateType { _shimUnavailable() }
+    }
+
     /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable (iOS 13.0+, main-actor isolated)
     @MainActor @preconcurrency
     public protocol UIViewRepresentable: View where Body == Never {

@@ -24,6 +24,36 @@ open class UIView: NSObject {
 open class UIApplication: NSObject {
     /// https://developer.apple.com/documentation/uikit/uiapplication/opensettingsurlstring (iOS 8.0+)
     public class var openSettingsURLString: String { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uiapplication/registerforremotenotifications() (iOS 8.0+):
+    /// the answer comes to the delegate's `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` or
+    /// `application(_:didFailToRegisterForRemoteNotificationsWithError:)`.
+    open func registerForRemoteNotifications() { fatalError("shim") }
+
+    /// https://developer.apple.com/documentation/uikit/uiapplication/launchoptionskey
+    public struct LaunchOptionsKey: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+}
+
+/// https://developer.apple.com/documentation/uikit/uiapplicationdelegate (`@MainActor protocol
+/// UIApplicationDelegate : NSObjectProtocol`). Its methods are Objective-C `optional` requirements, which Linux
+/// cannot declare (no Objective-C runtime). They are plain requirements here, the three the example app implements:
+/// a delegate method whose name or types miss Apple's then fails the conformance. (As requirements with default
+/// implementations, a misspelled method compiled silently: Swift gave no "nearly matches" warning for it, tried.)
+/// Whoever implements another delegate method adds it here from its page.
+@MainActor
+public protocol UIApplicationDelegate: NSObjectProtocol {
+    /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didfinishlaunchingwithoptions:)
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
+    /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didregisterforremotenotificationswithdevicetoken:)
+    /// ("APNs device tokens are of variable length. Do not hard-code their size.")
+    func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data)
+    /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didfailtoregisterforremotenotificationswitherror:)
+    func application(_ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error)
 }
 
 /// https://developer.apple.com/documentation/uikit/uitextcontenttype (iOS 10.0+)
