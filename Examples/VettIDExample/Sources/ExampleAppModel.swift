@@ -21,6 +21,8 @@ final class ExampleAppModel {
     let natsSetup: NatsSetupViewModel?
     /// The live NATS connection.
     let natsManager: NatsConnectionManager?
+    /// Sends the APNs device token to the server when it has to (wake pushes); `nil` without a push environment.
+    let pushTokens: PushTokenRegistrar?
     /// The background jobs of the signed-in member (vault sync, NATS token refresh).
     private var backgroundJobs: (vault: VaultRefreshTask, nats: NatsTokenRefreshTask)?
     /// The sheet on screen: the vault status, the member's secrets, or an enrollment in progress. One
@@ -32,15 +34,22 @@ final class ExampleAppModel {
     init(configuration: ExampleConfiguration) {
         serverURL = configuration.serverURL
         do throws(ConfigurationError) {
+            // The keychain item the Notification Service Extension reads too (app group), where there is one.
+            let storage = ExampleSharedStore.store().map { VettIDConfiguration.Storage.store($0) } ?? .platformDefault()
             let vettid = try VettID(
                 configuration: VettIDConfiguration(
                     baseURL: configuration.serverURL, teamID: configuration.teamID, bundleID: configuration.bundleID,
-                    developmentToken: configuration.developmentToken))
+                    developmentToken: configuration.developmentToken, storage: storage))
             self.vettid = .success(vettid)
             signIn = SignInViewModel(actions: .live(vettid.auth))
             vaultStatus = VaultStatusViewModel(actions: .live(vettid.vault))
-            let natsManager = vettid.natsManager()
+            // What the extension took from the mailbox reaches the mailbox handler first.
+            let natsManager = vettid.natsManager(
+                configuration: .init(
+                    logger: vettid.configuration.logger,
+                    notificationInbox: MailboxNotificationInbox(store: vettid.store)))
             self.natsManager = natsManager
+            pushTokens = configuration.pushEnvironment.map { PushTokenRegistrar(vettid: vettid, environment: $0) }
             natsSetup = NatsSetupViewModel(actions: .live(service: vettid.vault, manager: natsManager))
         } catch {
             vettid = .failure(error)
@@ -48,6 +57,7 @@ final class ExampleAppModel {
             vaultStatus = nil
             natsSetup = nil
             natsManager = nil
+            pushTokens = nil
         }
     }
 
@@ -115,17 +125,43 @@ final class ExampleAppModel {
         if vettid.auth.isAuthenticated { await startBackgroundJobs() }
     }
 
-    /// After sign-in: the background jobs, messaging set-up, the vault status.
+    /// After sign-in: the background jobs, messaging set-up (which opens the vault session the push token is
+    /// registered with), the push token, the vault status.
     func signedIn() async {
         await startBackgroundJobs()
         if natsSetup?.state == .initial { await natsSetup?.start() }
+        await pushTokens?.sessionAvailable()
         await vaultStatus?.refresh()
     }
 
-    /// Ends the session (the sign-in screen follows), e.g. when messaging reports that it has ended.
+    /// The system handed the app its APNs token (at every launch): sent to the server unless it has it already, now
+    /// or once a vault session exists.
+    func pushTokenReceived(_ deviceToken: Data) async {
+        guard let pushTokens else { return }
+        do {
+            await pushTokens.tokenReceived(try PushDeviceToken(deviceToken))
+        } catch {
+            pushTokens.systemRegistrationFailed(error)
+        }
+    }
+
+    /// The system could not register the app for remote notifications: logged (no token, no wake pushes).
+    func pushRegistrationFailed(_ error: any Error) {
+        pushTokens?.systemRegistrationFailed(error)
+    }
+
+    /// The enrollment sheet closed: a new vault session may send the push token.
+    func enrollmentEnded() {
+        sheet = nil
+        Task { [pushTokens] in await pushTokens?.sessionAvailable() }
+    }
+
+    /// Ends the session (the sign-in screen follows), e.g. when messaging reports that it has ended. The server
+    /// drops the device's push token at this sign-out, so the next session sends it again.
     func signOut() async {
         guard case .success(let vettid) = vettid else { return }
         await stopBackgroundJobs()
+        await pushTokens?.forget()
         await vettid.auth.logout()
     }
 }

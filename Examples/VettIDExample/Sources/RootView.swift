@@ -85,7 +85,7 @@ struct SignedInView: View {
                     SecretsView(model: secrets)
                 }
             case .enrollment(let enrollment):
-                EnrollmentView(model: enrollment) { model.sheet = nil }
+                EnrollmentView(model: enrollment) { model.enrollmentEnded() }
             }
         }
         .onDisappear { [model] in

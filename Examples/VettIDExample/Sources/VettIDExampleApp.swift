@@ -9,6 +9,10 @@ import VettIDClient
 @main
 struct VettIDExampleApp: App {
     @State private var model: ExampleAppModel
+    #if canImport(UIKit)
+        /// Registers for remote notifications and receives the device token.
+        @UIApplicationDelegateAdaptor(ExampleAppDelegate.self) private var appDelegate
+    #endif
 
     init() {
         // Background tasks must be registered before the app finishes launching (BGTaskScheduler); App.init runs
@@ -22,6 +26,12 @@ struct VettIDExampleApp: App {
     var body: some Scene {
         WindowGroup {
             RootView(model: model)
+                #if canImport(UIKit)
+                    .task { @MainActor [appDelegate, model] in
+                        // SwiftUI makes the delegate; the token it receives goes to the model from here on.
+                        appDelegate.model = model
+                    }
+                #endif
         }
     }
 }
