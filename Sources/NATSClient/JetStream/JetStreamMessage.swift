@@ -139,32 +139,91 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
 
     /// Parses an ack subject; `nil` when `ackSubject` is not one.
     public init?(ackSubject: String) {
-        // Split as UTF-8, without a String per token: every delivered message is parsed here.
-        let tokens = ackSubject.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            .map(Substring.init)
-        guard tokens.count >= 9, tokens[0] == "$JS", tokens[1] == "ACK" else { return nil }
-        let fields: ArraySlice<Substring>
-        switch tokens.count {
-        case 9:
-            domain = nil
-            fields = tokens[2...]
-        case 11, 12:
-            domain = tokens[2] == "_" ? nil : String(tokens[2])
-            fields = tokens[4..<11]
-        default:
-            return nil
-        }
-        let values = fields.startIndex
-        guard fields.count == 7, let delivered = UInt64(fields[values + 2]),
-            let streamSequence = UInt64(fields[values + 3]), let consumerSequence = UInt64(fields[values + 4]),
-            let timestamp = Int64(fields[values + 5]), let pending = UInt64(fields[values + 6])
+        var subject = ackSubject
+        // One pass over the UTF-8 bytes, without an array of tokens: every delivered message is parsed here.
+        guard let parsed = subject.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    /// The metadata of the ack subject `bytes`: 9 tokens (`$JS.ACK.` and 7 fields) or 11-12 (with domain and
+    /// account hash first, and a random token last).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JetStreamMessageMetadata? {
+        let prefix: StaticString = "$JS.ACK."
+        guard bytes.count > prefix.utf8CodeUnitCount,
+            memcmpEqual(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount)
         else { return nil }
-        stream = String(fields[values])
-        consumer = String(fields[values + 1])
-        self.delivered = delivered
-        self.streamSequence = streamSequence
-        self.consumerSequence = consumerSequence
-        self.timestamp = timestamp
-        self.pending = pending
+        // The ends of the tokens after the prefix (at most 10 of them).
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 11) { ends -> JetStreamMessageMetadata? in
+            var count = 0
+            var index = prefix.utf8CodeUnitCount
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: ".") {
+                    guard count < 10 else { return nil }
+                    ends[count] = index
+                    count += 1
+                }
+                index += 1
+            }
+            guard count < 11 else { return nil }
+            ends[count] = bytes.count
+            count += 1
+            func token(_ number: Int) -> UnsafeBufferPointer<UInt8> {
+                let start = number == 0 ? prefix.utf8CodeUnitCount : ends[number - 1] + 1
+                return UnsafeBufferPointer(rebasing: bytes[start..<ends[number]])
+            }
+            let domain: String?
+            let first: Int
+            switch count {
+            case 7:
+                domain = nil
+                first = 0
+            case 9, 10:
+                let name = token(0)
+                domain = name.count == 1 && name[0] == UInt8(ascii: "_") ? nil : String(decoding: name, as: UTF8.self)
+                first = 2
+            default:
+                return nil
+            }
+            guard let delivered = unsigned(token(first + 2)), let streamSequence = unsigned(token(first + 3)),
+                let consumerSequence = unsigned(token(first + 4)), let timestamp = signed(token(first + 5)),
+                let pending = unsigned(token(first + 6))
+            else { return nil }
+            return JetStreamMessageMetadata(
+                domain: domain, stream: String(decoding: token(first), as: UTF8.self),
+                consumer: String(decoding: token(first + 1), as: UTF8.self), delivered: delivered,
+                streamSequence: streamSequence, consumerSequence: consumerSequence, timestamp: timestamp,
+                pending: pending)
+        }
+    }
+
+    /// Decimal digits as a `UInt64`; `nil` for none, another byte or an overflow.
+    private static func unsigned(_ digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflowed, !carried else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// An optionally negative decimal as an `Int64`.
+    private static func signed(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        if digits.first == UInt8(ascii: "-") {
+            guard let magnitude = unsigned(UnsafeBufferPointer(rebasing: digits.dropFirst())),
+                magnitude <= UInt64(Int64.max) + 1
+            else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard let value = unsigned(digits), value <= UInt64(Int64.max) else { return nil }
+        return Int64(value)
+    }
+
+    private static func memcmpEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        for offset in 0..<count where lhs[offset] != rhs[offset] { return false }
+        return true
     }
 }

@@ -83,12 +83,20 @@ import VettIDTestSupport
         #expect(withDomain.consumerSequence == 3)
         #expect(withDomain.pending == 7)
         #expect(JetStreamMessageMetadata(ackSubject: "$JS.ACK._.ACCHASH.S.C.1.1.1.1.0.x")?.domain == nil)
+        // The largest values each field takes, and a timestamp before 1970.
+        let extremes = try #require(
+            JetStreamMessageMetadata(
+                ackSubject: "$JS.ACK.S.C.18446744073709551615.1.1.-9223372036854775808.18446744073709551615"))
+        #expect(extremes.delivered == .max && extremes.pending == .max && extremes.timestamp == .min)
+        #expect(JetStreamMessageMetadata(ackSubject: "$JS.ACK.hub.H.S.C.1.2.3.4.5")?.streamSequence == 2)
     }
 
     @Test(arguments: [
         "_INBOX.abc", "$JS.ACK.P.D.1.1.1", "$JS.ACK.P.D.x.1.1.1.0", "$JS.API.P.D.1.1.1.1.0",
         "$JS.ACK.P.D.1.1.1.1.0.extra",
-        "$JS.ACK.P.D.-1.1.1.1.0",
+        "$JS.ACK.P.D.-1.1.1.1.0", "$JS.ACK.P.D.18446744073709551616.1.1.1.0",
+        "$JS.ACK.P.D.1.1.1.9223372036854775808.0", "$JS.ACK.P.D.1.1.1.1.", "$JS.ACK.", "$JS.ACK",
+        "$JS.ACK.a.b.c.P.D.1.1.1.1.0.r.s",
     ])
     func otherSubjectsAreNotAckSubjects(subject: String) {
         #expect(JetStreamMessageMetadata(ackSubject: subject) == nil)
