@@ -55,9 +55,9 @@ extension JetStreamContext {
     /// publishes can wait for their acknowledgements at once without a task each (nats.go's `PublishAsync`). Keep
     /// a bounded number outstanding (await the oldest before publishing more), as nats.go's `MaxPending` does.
     ///
-    /// The parameters and errors are ``publish(_:to:messageID:expectedLastSequence:expectedLastSubjectSequence:expectedStream:headers:timeout:)``'s;
-    /// this call throws only what is known before the acknowledgement (an invalid message ID or stream name, a
-    /// closed connection), ``PubAckFuture/value()`` the rest.
+    /// The parameters and errors are those of `publish` with a `ByteBuffer`; this call throws only what is known
+    /// before the acknowledgement (an invalid message ID or stream name, a closed connection),
+    /// ``PubAckFuture/value()`` the rest.
     public func publishAsync(
         _ payload: ByteBuffer,
         to subject: String,

@@ -55,6 +55,10 @@ public actor PushTokenRegistrar {
     ///   - store: Where the last registration is remembered.
     ///   - environment: The build's APNs environment (``PushEnvironment/init(apsEnvironment:)``).
     ///   - bundleID: The app's bundle id, one the server pushes to.
+    ///   - policy: When a token is sent again (``PushTokenRegistrationPolicy``).
+    ///   - keyPrefix: The prefix of the store key the last registration is kept under (`<prefix>.push.registration`).
+    ///   - clock: The current time, for the policy's age limit.
+    ///   - logger: Where failures are logged (never the token).
     ///   - device: The device key's thumbprint (a new device key means a new device on the server).
     ///   - register: Sends a registration (``VaultService/registerPushToken(_:environment:bundleID:)``).
     public init(

@@ -27,7 +27,7 @@ public actor MailboxNotificationInbox {
     }
 
     /// Keeps `notice` after the ones kept before.
-    /// - Throws: ``APIError`` `storage_failed` when the store refuses the write (the extension then leaves the message
+    /// - Throws: `APIError` `storage_failed` when the store refuses the write (the extension then leaves the message
     ///   unacknowledged in the mailbox).
     public func keep(_ notice: MailboxNotice) async throws(APIError) {
         var notices = await load()
