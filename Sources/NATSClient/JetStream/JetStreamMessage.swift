@@ -148,27 +148,24 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
     /// The metadata of the ack subject `bytes`: 9 tokens (`$JS.ACK.` and 7 fields) or 11-12 (with domain and
     /// account hash first, and a random token last).
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JetStreamMessageMetadata? {
-        let prefix: StaticString = "$JS.ACK."
-        guard bytes.count > prefix.utf8CodeUnitCount,
-            memcmpEqual(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount)
-        else { return nil }
-        // The ends of the tokens after the prefix (at most 10 of them).
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 11) { ends -> JetStreamMessageMetadata? in
+        let prefix = "$JS.ACK.".utf8
+        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
+        // The ends of the tokens after the prefix: at most 10 (an eleventh ends the parse).
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 10) { ends -> JetStreamMessageMetadata? in
             var count = 0
-            var index = prefix.utf8CodeUnitCount
+            var index = prefix.count
             while index < bytes.count {
                 if bytes[index] == UInt8(ascii: ".") {
-                    guard count < 10 else { return nil }
+                    guard count < 9 else { return nil }
                     ends[count] = index
                     count += 1
                 }
                 index += 1
             }
-            guard count < 11 else { return nil }
             ends[count] = bytes.count
             count += 1
             func token(_ number: Int) -> UnsafeBufferPointer<UInt8> {
-                let start = number == 0 ? prefix.utf8CodeUnitCount : ends[number - 1] + 1
+                let start = number == 0 ? prefix.count : ends[number - 1] + 1
                 return UnsafeBufferPointer(rebasing: bytes[start..<ends[number]])
             }
             let domain: String?
@@ -220,10 +217,5 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
         }
         guard let value = unsigned(digits), value <= UInt64(Int64.max) else { return nil }
         return Int64(value)
-    }
-
-    private static func memcmpEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        for offset in 0..<count where lhs[offset] != rhs[offset] { return false }
-        return true
     }
 }
