@@ -78,11 +78,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // App Attest formats both sides read: authenticator data, CBOR, the client data hash, environments, errors.
+        // App Attest and WebAuthn formats both sides read: authenticator data, CBOR, COSE keys, client data, the
+        // client data hash, environments, errors.
         .target(
             name: "VettIDAttestation",
             dependencies: [
                 "VettIDCore",
+                "VettIDCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -96,6 +98,7 @@ let package = Package(
                 "VettIDCrypto",
                 "VettIDAttestation",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
