@@ -81,6 +81,68 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
     func getCurrentUser(_ input: Operations.GetCurrentUser.Input) async throws -> Operations.GetCurrentUser.Output
+    /// The signed-in member's passkeys, oldest first.
+    ///
+    /// - Remark: HTTP `GET /auth/passkeys`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/get(listPasskeys)`.
+    func listPasskeys(_ input: Operations.ListPasskeys.Input) async throws -> Operations.ListPasskeys.Output
+    /// Finish a passkey registration (WebAuthn Level 3 §7.1) and keep the credential.
+    ///
+    /// `credential` is the authenticator's answer in WebAuthn's `RegistrationResponseJSON` form (what
+    /// `PublicKeyCredential.toJSON()` returns). The challenge in its client data must be one this server issued
+    /// to this member by `POST /auth/passkeys/registration/options` in the last five minutes and not used since.
+    /// Refusals: 400 `passkey_rejected` (`error_description` names the failed check), 409 `passkey_exists`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)`.
+    func registerPasskey(_ input: Operations.RegisterPasskey.Input) async throws -> Operations.RegisterPasskey.Output
+    /// Options for adding a passkey to the signed-in member (`PublicKeyCredentialCreationOptionsJSON`).
+    ///
+    /// A fresh single-use challenge, valid five minutes, tied to this member. The member's existing passkeys are
+    /// in `excludeCredentials`; a discoverable credential (`residentKey: required`) and `attestation: none` are
+    /// asked for.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/registration/options`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/registration/options/post(startPasskeyRegistration)`.
+    func startPasskeyRegistration(_ input: Operations.StartPasskeyRegistration.Input) async throws -> Operations.StartPasskeyRegistration.Output
+    /// Rename one of the member's passkeys.
+    ///
+    /// - Remark: HTTP `PATCH /auth/passkeys/{credential_id}`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)`.
+    func renamePasskey(_ input: Operations.RenamePasskey.Input) async throws -> Operations.RenamePasskey.Output
+    /// Remove one of the member's passkeys; it no longer signs in.
+    ///
+    /// 404 `passkey_not_found` for an id that is not one of this member's passkeys (another member's included).
+    /// Every account keeps its password, so removing the last passkey leaves the member a way to sign in.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /auth/passkeys/{credential_id}`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)`.
+    func removePasskey(_ input: Operations.RemovePasskey.Input) async throws -> Operations.RemovePasskey.Output
+    /// Options for signing in with a passkey (`PublicKeyCredentialRequestOptionsJSON`).
+    ///
+    /// A fresh single-use challenge, valid five minutes. Without `email` (or with an empty body),
+    /// `allowCredentials` is empty: the member picks a discoverable passkey and the user handle names them.
+    /// With `email`, `allowCredentials` lists that member's passkeys; an unknown email, or a member without
+    /// passkeys, gets one made-up credential id that looks like any other, so the answer does not tell which
+    /// emails have accounts.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/authentication/options`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)`.
+    func startPasskeySignIn(_ input: Operations.StartPasskeySignIn.Input) async throws -> Operations.StartPasskeySignIn.Output
+    /// Sign in with a passkey (WebAuthn Level 3 §7.2); issues the same session as `POST /auth/login`.
+    ///
+    /// `credential` is the authenticator's answer in WebAuthn's `AuthenticationResponseJSON` form. Every refusal
+    /// (an unknown or used challenge, an unknown credential, a failed check) is the same 401 `passkey_rejected`;
+    /// the server logs which check failed. With a `DPoP` proof, the tokens are bound to its key.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/authentication`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)`.
+    func signInWithPasskey(_ input: Operations.SignInWithPasskey.Input) async throws -> Operations.SignInWithPasskey.Output
     /// The member's invitations, newest first.
     ///
     /// - Remark: HTTP `GET /vault/invitations`.
@@ -379,6 +441,114 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)`.
     public func getCurrentUser(headers: Operations.GetCurrentUser.Input.Headers = .init()) async throws -> Operations.GetCurrentUser.Output {
         try await getCurrentUser(Operations.GetCurrentUser.Input(headers: headers))
+    }
+    /// The signed-in member's passkeys, oldest first.
+    ///
+    /// - Remark: HTTP `GET /auth/passkeys`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/get(listPasskeys)`.
+    public func listPasskeys(headers: Operations.ListPasskeys.Input.Headers = .init()) async throws -> Operations.ListPasskeys.Output {
+        try await listPasskeys(Operations.ListPasskeys.Input(headers: headers))
+    }
+    /// Finish a passkey registration (WebAuthn Level 3 §7.1) and keep the credential.
+    ///
+    /// `credential` is the authenticator's answer in WebAuthn's `RegistrationResponseJSON` form (what
+    /// `PublicKeyCredential.toJSON()` returns). The challenge in its client data must be one this server issued
+    /// to this member by `POST /auth/passkeys/registration/options` in the last five minutes and not used since.
+    /// Refusals: 400 `passkey_rejected` (`error_description` names the failed check), 409 `passkey_exists`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)`.
+    public func registerPasskey(
+        headers: Operations.RegisterPasskey.Input.Headers = .init(),
+        body: Operations.RegisterPasskey.Input.Body
+    ) async throws -> Operations.RegisterPasskey.Output {
+        try await registerPasskey(Operations.RegisterPasskey.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Options for adding a passkey to the signed-in member (`PublicKeyCredentialCreationOptionsJSON`).
+    ///
+    /// A fresh single-use challenge, valid five minutes, tied to this member. The member's existing passkeys are
+    /// in `excludeCredentials`; a discoverable credential (`residentKey: required`) and `attestation: none` are
+    /// asked for.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/registration/options`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/registration/options/post(startPasskeyRegistration)`.
+    public func startPasskeyRegistration(headers: Operations.StartPasskeyRegistration.Input.Headers = .init()) async throws -> Operations.StartPasskeyRegistration.Output {
+        try await startPasskeyRegistration(Operations.StartPasskeyRegistration.Input(headers: headers))
+    }
+    /// Rename one of the member's passkeys.
+    ///
+    /// - Remark: HTTP `PATCH /auth/passkeys/{credential_id}`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)`.
+    public func renamePasskey(
+        path: Operations.RenamePasskey.Input.Path,
+        headers: Operations.RenamePasskey.Input.Headers = .init(),
+        body: Operations.RenamePasskey.Input.Body
+    ) async throws -> Operations.RenamePasskey.Output {
+        try await renamePasskey(Operations.RenamePasskey.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove one of the member's passkeys; it no longer signs in.
+    ///
+    /// 404 `passkey_not_found` for an id that is not one of this member's passkeys (another member's included).
+    /// Every account keeps its password, so removing the last passkey leaves the member a way to sign in.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /auth/passkeys/{credential_id}`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)`.
+    public func removePasskey(
+        path: Operations.RemovePasskey.Input.Path,
+        headers: Operations.RemovePasskey.Input.Headers = .init()
+    ) async throws -> Operations.RemovePasskey.Output {
+        try await removePasskey(Operations.RemovePasskey.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Options for signing in with a passkey (`PublicKeyCredentialRequestOptionsJSON`).
+    ///
+    /// A fresh single-use challenge, valid five minutes. Without `email` (or with an empty body),
+    /// `allowCredentials` is empty: the member picks a discoverable passkey and the user handle names them.
+    /// With `email`, `allowCredentials` lists that member's passkeys; an unknown email, or a member without
+    /// passkeys, gets one made-up credential id that looks like any other, so the answer does not tell which
+    /// emails have accounts.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/authentication/options`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)`.
+    public func startPasskeySignIn(
+        headers: Operations.StartPasskeySignIn.Input.Headers = .init(),
+        body: Operations.StartPasskeySignIn.Input.Body? = nil
+    ) async throws -> Operations.StartPasskeySignIn.Output {
+        try await startPasskeySignIn(Operations.StartPasskeySignIn.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Sign in with a passkey (WebAuthn Level 3 §7.2); issues the same session as `POST /auth/login`.
+    ///
+    /// `credential` is the authenticator's answer in WebAuthn's `AuthenticationResponseJSON` form. Every refusal
+    /// (an unknown or used challenge, an unknown credential, a failed check) is the same 401 `passkey_rejected`;
+    /// the server logs which check failed. With a `DPoP` proof, the tokens are bound to its key.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/authentication`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)`.
+    public func signInWithPasskey(
+        headers: Operations.SignInWithPasskey.Input.Headers = .init(),
+        body: Operations.SignInWithPasskey.Input.Body
+    ) async throws -> Operations.SignInWithPasskey.Output {
+        try await signInWithPasskey(Operations.SignInWithPasskey.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// The member's invitations, newest first.
     ///
@@ -1089,6 +1259,604 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case user
                 case message
+            }
+        }
+        /// Bytes in base64url without padding.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Base64URL`.
+        public typealias Base64URL = Swift.String
+        /// - Remark: Generated from `#/components/schemas/PasskeyCredentialDescriptor`.
+        public struct PasskeyCredentialDescriptor: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyCredentialDescriptor/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case publicKey = "public-key"
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCredentialDescriptor/type`.
+            public var _type: Components.Schemas.PasskeyCredentialDescriptor._TypePayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCredentialDescriptor/id`.
+            public var id: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyCredentialDescriptor/transports`.
+            public var transports: [Swift.String]?
+            /// Creates a new `PasskeyCredentialDescriptor`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - id:
+            ///   - transports:
+            public init(
+                _type: Components.Schemas.PasskeyCredentialDescriptor._TypePayload,
+                id: Components.Schemas.Base64URL,
+                transports: [Swift.String]? = nil
+            ) {
+                self._type = _type
+                self.id = id
+                self.transports = transports
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case id
+                case transports
+            }
+        }
+        /// WebAuthn's `PublicKeyCredentialCreationOptionsJSON`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions`.
+        public struct PasskeyCreationOptions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp`.
+            public struct RpPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp/name`.
+                public var name: Swift.String
+                /// Creates a new `RpPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name:
+                public init(
+                    id: Swift.String,
+                    name: Swift.String
+                ) {
+                    self.id = id
+                    self.name = name
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/rp`.
+            public var rp: Components.Schemas.PasskeyCreationOptions.RpPayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user`.
+            public struct UserPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user/id`.
+                public var id: Components.Schemas.Base64URL
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user/displayName`.
+                public var displayName: Swift.String
+                /// Creates a new `UserPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name:
+                ///   - displayName:
+                public init(
+                    id: Components.Schemas.Base64URL,
+                    name: Swift.String,
+                    displayName: Swift.String
+                ) {
+                    self.id = id
+                    self.name = name
+                    self.displayName = displayName
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case displayName
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/user`.
+            public var user: Components.Schemas.PasskeyCreationOptions.UserPayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/challenge`.
+            public var challenge: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload`.
+            public struct PubKeyCredParamsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload/type`.
+                @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case publicKey = "public-key"
+                }
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload/type`.
+                public var _type: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayloadPayload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/PubKeyCredParamsPayload/alg`.
+                public var alg: Swift.Int
+                /// Creates a new `PubKeyCredParamsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - alg:
+                public init(
+                    _type: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayloadPayload._TypePayload,
+                    alg: Swift.Int
+                ) {
+                    self._type = _type
+                    self.alg = alg
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case alg
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/pubKeyCredParams`.
+            public typealias PubKeyCredParamsPayload = [Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/pubKeyCredParams`.
+            public var pubKeyCredParams: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayload
+            /// Milliseconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/timeout`.
+            public var timeout: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/excludeCredentials`.
+            public var excludeCredentials: [Components.Schemas.PasskeyCredentialDescriptor]
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection`.
+            public struct AuthenticatorSelectionPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/residentKey`.
+                public var residentKey: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/requireResidentKey`.
+                public var requireResidentKey: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection/userVerification`.
+                public var userVerification: Swift.String
+                /// Creates a new `AuthenticatorSelectionPayload`.
+                ///
+                /// - Parameters:
+                ///   - residentKey:
+                ///   - requireResidentKey:
+                ///   - userVerification:
+                public init(
+                    residentKey: Swift.String,
+                    requireResidentKey: Swift.Bool,
+                    userVerification: Swift.String
+                ) {
+                    self.residentKey = residentKey
+                    self.requireResidentKey = requireResidentKey
+                    self.userVerification = userVerification
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case residentKey
+                    case requireResidentKey
+                    case userVerification
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/authenticatorSelection`.
+            public var authenticatorSelection: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyCreationOptions/attestation`.
+            public var attestation: Swift.String
+            /// Creates a new `PasskeyCreationOptions`.
+            ///
+            /// - Parameters:
+            ///   - rp:
+            ///   - user:
+            ///   - challenge:
+            ///   - pubKeyCredParams:
+            ///   - timeout: Milliseconds.
+            ///   - excludeCredentials:
+            ///   - authenticatorSelection:
+            ///   - attestation:
+            public init(
+                rp: Components.Schemas.PasskeyCreationOptions.RpPayload,
+                user: Components.Schemas.PasskeyCreationOptions.UserPayload,
+                challenge: Components.Schemas.Base64URL,
+                pubKeyCredParams: Components.Schemas.PasskeyCreationOptions.PubKeyCredParamsPayload,
+                timeout: Swift.Int,
+                excludeCredentials: [Components.Schemas.PasskeyCredentialDescriptor],
+                authenticatorSelection: Components.Schemas.PasskeyCreationOptions.AuthenticatorSelectionPayload,
+                attestation: Swift.String
+            ) {
+                self.rp = rp
+                self.user = user
+                self.challenge = challenge
+                self.pubKeyCredParams = pubKeyCredParams
+                self.timeout = timeout
+                self.excludeCredentials = excludeCredentials
+                self.authenticatorSelection = authenticatorSelection
+                self.attestation = attestation
+            }
+            public enum CodingKeys: String, CodingKey {
+                case rp
+                case user
+                case challenge
+                case pubKeyCredParams
+                case timeout
+                case excludeCredentials
+                case authenticatorSelection
+                case attestation
+            }
+        }
+        /// WebAuthn's `PublicKeyCredentialRequestOptionsJSON`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions`.
+        public struct PasskeyRequestOptions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/challenge`.
+            public var challenge: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/rpId`.
+            public var rpId: Swift.String
+            /// Milliseconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/timeout`.
+            public var timeout: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/allowCredentials`.
+            public var allowCredentials: [Components.Schemas.PasskeyCredentialDescriptor]
+            /// - Remark: Generated from `#/components/schemas/PasskeyRequestOptions/userVerification`.
+            public var userVerification: Swift.String
+            /// Creates a new `PasskeyRequestOptions`.
+            ///
+            /// - Parameters:
+            ///   - challenge:
+            ///   - rpId:
+            ///   - timeout: Milliseconds.
+            ///   - allowCredentials:
+            ///   - userVerification:
+            public init(
+                challenge: Components.Schemas.Base64URL,
+                rpId: Swift.String,
+                timeout: Swift.Int,
+                allowCredentials: [Components.Schemas.PasskeyCredentialDescriptor],
+                userVerification: Swift.String
+            ) {
+                self.challenge = challenge
+                self.rpId = rpId
+                self.timeout = timeout
+                self.allowCredentials = allowCredentials
+                self.userVerification = userVerification
+            }
+            public enum CodingKeys: String, CodingKey {
+                case challenge
+                case rpId
+                case timeout
+                case allowCredentials
+                case userVerification
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasskeySignInOptionsRequest`.
+        public struct PasskeySignInOptionsRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeySignInOptionsRequest/email`.
+            public var email: Swift.String?
+            /// Creates a new `PasskeySignInOptionsRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            public init(email: Swift.String? = nil) {
+                self.email = email
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email"
+                ])
+            }
+        }
+        /// WebAuthn's `RegistrationResponseJSON`; members not listed are ignored.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON`.
+        public struct PasskeyRegistrationResponseJSON: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/id`.
+            public var id: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/rawId`.
+            public var rawId: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case publicKey = "public-key"
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/type`.
+            public var _type: Components.Schemas.PasskeyRegistrationResponseJSON._TypePayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/authenticatorAttachment`.
+            public var authenticatorAttachment: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/response`.
+            public struct ResponsePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/response/clientDataJSON`.
+                public var clientDataJSON: Components.Schemas.Base64URL
+                /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/response/attestationObject`.
+                public var attestationObject: Components.Schemas.Base64URL
+                /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/response/transports`.
+                public var transports: [Swift.String]?
+                /// Creates a new `ResponsePayload`.
+                ///
+                /// - Parameters:
+                ///   - clientDataJSON:
+                ///   - attestationObject:
+                ///   - transports:
+                public init(
+                    clientDataJSON: Components.Schemas.Base64URL,
+                    attestationObject: Components.Schemas.Base64URL,
+                    transports: [Swift.String]? = nil
+                ) {
+                    self.clientDataJSON = clientDataJSON
+                    self.attestationObject = attestationObject
+                    self.transports = transports
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case clientDataJSON
+                    case attestationObject
+                    case transports
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationResponseJSON/response`.
+            public var response: Components.Schemas.PasskeyRegistrationResponseJSON.ResponsePayload
+            /// Creates a new `PasskeyRegistrationResponseJSON`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - rawId:
+            ///   - _type:
+            ///   - authenticatorAttachment:
+            ///   - response:
+            public init(
+                id: Components.Schemas.Base64URL,
+                rawId: Components.Schemas.Base64URL,
+                _type: Components.Schemas.PasskeyRegistrationResponseJSON._TypePayload,
+                authenticatorAttachment: Swift.String? = nil,
+                response: Components.Schemas.PasskeyRegistrationResponseJSON.ResponsePayload
+            ) {
+                self.id = id
+                self.rawId = rawId
+                self._type = _type
+                self.authenticatorAttachment = authenticatorAttachment
+                self.response = response
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case rawId
+                case _type = "type"
+                case authenticatorAttachment
+                case response
+            }
+        }
+        /// WebAuthn's `AuthenticationResponseJSON`; members not listed are ignored.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON`.
+        public struct PasskeyAuthenticationResponseJSON: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/id`.
+            public var id: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/rawId`.
+            public var rawId: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case publicKey = "public-key"
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/type`.
+            public var _type: Components.Schemas.PasskeyAuthenticationResponseJSON._TypePayload
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/authenticatorAttachment`.
+            public var authenticatorAttachment: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/response`.
+            public struct ResponsePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/response/clientDataJSON`.
+                public var clientDataJSON: Components.Schemas.Base64URL
+                /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/response/authenticatorData`.
+                public var authenticatorData: Components.Schemas.Base64URL
+                /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/response/signature`.
+                public var signature: Components.Schemas.Base64URL
+                /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/response/userHandle`.
+                public var userHandle: Components.Schemas.Base64URL?
+                /// Creates a new `ResponsePayload`.
+                ///
+                /// - Parameters:
+                ///   - clientDataJSON:
+                ///   - authenticatorData:
+                ///   - signature:
+                ///   - userHandle:
+                public init(
+                    clientDataJSON: Components.Schemas.Base64URL,
+                    authenticatorData: Components.Schemas.Base64URL,
+                    signature: Components.Schemas.Base64URL,
+                    userHandle: Components.Schemas.Base64URL? = nil
+                ) {
+                    self.clientDataJSON = clientDataJSON
+                    self.authenticatorData = authenticatorData
+                    self.signature = signature
+                    self.userHandle = userHandle
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case clientDataJSON
+                    case authenticatorData
+                    case signature
+                    case userHandle
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PasskeyAuthenticationResponseJSON/response`.
+            public var response: Components.Schemas.PasskeyAuthenticationResponseJSON.ResponsePayload
+            /// Creates a new `PasskeyAuthenticationResponseJSON`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - rawId:
+            ///   - _type:
+            ///   - authenticatorAttachment:
+            ///   - response:
+            public init(
+                id: Components.Schemas.Base64URL,
+                rawId: Components.Schemas.Base64URL,
+                _type: Components.Schemas.PasskeyAuthenticationResponseJSON._TypePayload,
+                authenticatorAttachment: Swift.String? = nil,
+                response: Components.Schemas.PasskeyAuthenticationResponseJSON.ResponsePayload
+            ) {
+                self.id = id
+                self.rawId = rawId
+                self._type = _type
+                self.authenticatorAttachment = authenticatorAttachment
+                self.response = response
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case rawId
+                case _type = "type"
+                case authenticatorAttachment
+                case response
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationRequest`.
+        public struct PasskeyRegistrationRequest: Codable, Hashable, Sendable {
+            /// What the member calls this passkey (default "Passkey" and the date).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationRequest/name`.
+            public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PasskeyRegistrationRequest/credential`.
+            public var credential: Components.Schemas.PasskeyRegistrationResponseJSON
+            /// Creates a new `PasskeyRegistrationRequest`.
+            ///
+            /// - Parameters:
+            ///   - name: What the member calls this passkey (default "Passkey" and the date).
+            ///   - credential:
+            public init(
+                name: Swift.String? = nil,
+                credential: Components.Schemas.PasskeyRegistrationResponseJSON
+            ) {
+                self.name = name
+                self.credential = credential
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case credential
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.credential = try container.decode(
+                    Components.Schemas.PasskeyRegistrationResponseJSON.self,
+                    forKey: .credential
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "credential"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasskeySignInRequest`.
+        public struct PasskeySignInRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeySignInRequest/credential`.
+            public var credential: Components.Schemas.PasskeyAuthenticationResponseJSON
+            /// Creates a new `PasskeySignInRequest`.
+            ///
+            /// - Parameters:
+            ///   - credential:
+            public init(credential: Components.Schemas.PasskeyAuthenticationResponseJSON) {
+                self.credential = credential
+            }
+            public enum CodingKeys: String, CodingKey {
+                case credential
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.credential = try container.decode(
+                    Components.Schemas.PasskeyAuthenticationResponseJSON.self,
+                    forKey: .credential
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "credential"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasskeyRenameRequest`.
+        public struct PasskeyRenameRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyRenameRequest/name`.
+            public var name: Swift.String
+            /// Creates a new `PasskeyRenameRequest`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            public init(name: Swift.String) {
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Passkey`.
+        public struct Passkey: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Passkey/id`.
+            public var id: Components.Schemas.Base64URL
+            /// - Remark: Generated from `#/components/schemas/Passkey/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Passkey/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Passkey/last_used_at`.
+            public var lastUsedAt: Foundation.Date?
+            /// A multi-device (synced) passkey.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Passkey/backup_eligible`.
+            public var backupEligible: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Passkey/backed_up`.
+            public var backedUp: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Passkey/transports`.
+            public var transports: [Swift.String]
+            /// Creates a new `Passkey`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - createdAt:
+            ///   - lastUsedAt:
+            ///   - backupEligible: A multi-device (synced) passkey.
+            ///   - backedUp:
+            ///   - transports:
+            public init(
+                id: Components.Schemas.Base64URL,
+                name: Swift.String,
+                createdAt: Foundation.Date,
+                lastUsedAt: Foundation.Date? = nil,
+                backupEligible: Swift.Bool,
+                backedUp: Swift.Bool,
+                transports: [Swift.String]
+            ) {
+                self.id = id
+                self.name = name
+                self.createdAt = createdAt
+                self.lastUsedAt = lastUsedAt
+                self.backupEligible = backupEligible
+                self.backedUp = backedUp
+                self.transports = transports
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case createdAt = "created_at"
+                case lastUsedAt = "last_used_at"
+                case backupEligible = "backup_eligible"
+                case backedUp = "backed_up"
+                case transports
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PasskeyList`.
+        public struct PasskeyList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PasskeyList/passkeys`.
+            public var passkeys: [Components.Schemas.Passkey]
+            /// Creates a new `PasskeyList`.
+            ///
+            /// - Parameters:
+            ///   - passkeys:
+            public init(passkeys: [Components.Schemas.Passkey]) {
+                self.passkeys = passkeys
+            }
+            public enum CodingKeys: String, CodingKey {
+                case passkeys
             }
         }
         /// - Remark: Generated from `#/components/schemas/LoginRequest`.
@@ -5219,6 +5987,1712 @@ public enum Operations {
             /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
             ///
             /// - Remark: Generated from `#/paths//auth/me/get(getCurrentUser)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The signed-in member's passkeys, oldest first.
+    ///
+    /// - Remark: HTTP `GET /auth/passkeys`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/get(listPasskeys)`.
+    public enum ListPasskeys {
+        public static let id: Swift.String = "listPasskeys"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/GET/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPasskeys.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPasskeys.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListPasskeys.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ListPasskeys.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkeys/GET/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListPasskeys.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/auth/passkeys/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/passkeys/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PasskeyList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PasskeyList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListPasskeys.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ListPasskeys.Output.Ok.Headers = .init(),
+                    body: Operations.ListPasskeys.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The member's passkeys.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/get(listPasskeys)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListPasskeys.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListPasskeys.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/get(listPasskeys)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/get(listPasskeys)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Finish a passkey registration (WebAuthn Level 3 §7.1) and keep the credential.
+    ///
+    /// `credential` is the authenticator's answer in WebAuthn's `RegistrationResponseJSON` form (what
+    /// `PublicKeyCredential.toJSON()` returns). The challenge in its client data must be one this server issued
+    /// to this member by `POST /auth/passkeys/registration/options` in the last five minutes and not used since.
+    /// Refusals: 400 `passkey_rejected` (`error_description` names the failed check), 409 `passkey_exists`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)`.
+    public enum RegisterPasskey {
+        public static let id: Swift.String = "registerPasskey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/POST/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegisterPasskey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RegisterPasskey.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RegisterPasskey.Input.Headers
+            /// - Remark: Generated from `#/paths/auth/passkeys/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.PasskeyRegistrationRequest)
+            }
+            public var body: Operations.RegisterPasskey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.RegisterPasskey.Input.Headers = .init(),
+                body: Operations.RegisterPasskey.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkeys/POST/responses/201/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RegisterPasskey.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/auth/passkeys/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/passkeys/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Passkey)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Passkey {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RegisterPasskey.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.RegisterPasskey.Output.Created.Headers = .init(),
+                    body: Operations.RegisterPasskey.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The passkey was added.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.RegisterPasskey.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.RegisterPasskey.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
+            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `email_taken`, `step_out_of_order`, `invitation_used`, `invitation_revoked`, `transaction_key_used`,
+            /// `action_replayed`, `stale_credential`, `lat_mismatch`, `not_enrolled`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_media_type`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/post(registerPasskey)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Options for adding a passkey to the signed-in member (`PublicKeyCredentialCreationOptionsJSON`).
+    ///
+    /// A fresh single-use challenge, valid five minutes, tied to this member. The member's existing passkeys are
+    /// in `excludeCredentials`; a discoverable credential (`residentKey: required`) and `attestation: none` are
+    /// asked for.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/registration/options`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/registration/options/post(startPasskeyRegistration)`.
+    public enum StartPasskeyRegistration {
+        public static let id: Swift.String = "startPasskeyRegistration"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/registration/options/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/registration/options/POST/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartPasskeyRegistration.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartPasskeyRegistration.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StartPasskeyRegistration.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.StartPasskeyRegistration.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/registration/options/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkeys/registration/options/POST/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.StartPasskeyRegistration.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/auth/passkeys/registration/options/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/passkeys/registration/options/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PasskeyCreationOptions)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PasskeyCreationOptions {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StartPasskeyRegistration.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.StartPasskeyRegistration.Output.Ok.Headers = .init(),
+                    body: Operations.StartPasskeyRegistration.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The creation options.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/registration/options/post(startPasskeyRegistration)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StartPasskeyRegistration.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StartPasskeyRegistration.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/registration/options/post(startPasskeyRegistration)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/registration/options/post(startPasskeyRegistration)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Rename one of the member's passkeys.
+    ///
+    /// - Remark: HTTP `PATCH /auth/passkeys/{credential_id}`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)`.
+    public enum RenamePasskey {
+        public static let id: Swift.String = "renamePasskey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/path`.
+            public struct Path: Sendable, Hashable {
+                /// The credential id, base64url without padding.
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/path/credential_id`.
+                public var credentialId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - credentialId: The credential id, base64url without padding.
+                public init(credentialId: Swift.String) {
+                    self.credentialId = credentialId
+                }
+            }
+            public var path: Operations.RenamePasskey.Input.Path
+            /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenamePasskey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenamePasskey.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RenamePasskey.Input.Headers
+            /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.PasskeyRenameRequest)
+            }
+            public var body: Operations.RenamePasskey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.RenamePasskey.Input.Path,
+                headers: Operations.RenamePasskey.Input.Headers = .init(),
+                body: Operations.RenamePasskey.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/responses/200/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RenamePasskey.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Passkey)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Passkey {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RenamePasskey.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.RenamePasskey.Output.Ok.Headers = .init(),
+                    body: Operations.RenamePasskey.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Renamed.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RenamePasskey.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.RenamePasskey.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
+            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`, `invitation_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_media_type`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/patch(renamePasskey)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Remove one of the member's passkeys; it no longer signs in.
+    ///
+    /// 404 `passkey_not_found` for an id that is not one of this member's passkeys (another member's included).
+    /// Every account keeps its password, so removing the last passkey leaves the member a way to sign in.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /auth/passkeys/{credential_id}`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)`.
+    public enum RemovePasskey {
+        public static let id: Swift.String = "removePasskey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The credential id, base64url without padding.
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/DELETE/path/credential_id`.
+                public var credentialId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - credentialId: The credential id, base64url without padding.
+                public init(credentialId: Swift.String) {
+                    self.credentialId = credentialId
+                }
+            }
+            public var path: Operations.RemovePasskey.Input.Path
+            /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/DELETE/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePasskey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePasskey.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RemovePasskey.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.RemovePasskey.Input.Path,
+                headers: Operations.RemovePasskey.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    ///
+                    /// - Remark: Generated from `#/paths/auth/passkeys/{credential_id}/DELETE/responses/204/headers/DPoP-Nonce`.
+                    public var dpopNonce: Components.Headers.DPoPNonce?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - dpopNonce: A fresh server nonce to put in the next DPoP proof sent to this origin.
+                    public init(dpopNonce: Components.Headers.DPoPNonce? = nil) {
+                        self.dpopNonce = dpopNonce
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.RemovePasskey.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.RemovePasskey.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RemovePasskey.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.RemovePasskey.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`, `invitation_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/{credential_id}/delete(removePasskey)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Options for signing in with a passkey (`PublicKeyCredentialRequestOptionsJSON`).
+    ///
+    /// A fresh single-use challenge, valid five minutes. Without `email` (or with an empty body),
+    /// `allowCredentials` is empty: the member picks a discoverable passkey and the user handle names them.
+    /// With `email`, `allowCredentials` lists that member's passkeys; an unknown email, or a member without
+    /// passkeys, gets one made-up credential id that looks like any other, so the answer does not tell which
+    /// emails have accounts.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/authentication/options`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)`.
+    public enum StartPasskeySignIn {
+        public static let id: Swift.String = "startPasskeySignIn"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/authentication/options/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartPasskeySignIn.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartPasskeySignIn.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StartPasskeySignIn.Input.Headers
+            /// - Remark: Generated from `#/paths/auth/passkeys/authentication/options/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/authentication/options/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.PasskeySignInOptionsRequest)
+            }
+            public var body: Operations.StartPasskeySignIn.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.StartPasskeySignIn.Input.Headers = .init(),
+                body: Operations.StartPasskeySignIn.Input.Body? = nil
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/authentication/options/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/passkeys/authentication/options/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.PasskeyRequestOptions)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.PasskeyRequestOptions {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StartPasskeySignIn.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StartPasskeySignIn.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The request options.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StartPasskeySignIn.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StartPasskeySignIn.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
+            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_media_type`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/options/post(startPasskeySignIn)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Sign in with a passkey (WebAuthn Level 3 §7.2); issues the same session as `POST /auth/login`.
+    ///
+    /// `credential` is the authenticator's answer in WebAuthn's `AuthenticationResponseJSON` form. Every refusal
+    /// (an unknown or used challenge, an unknown credential, a failed check) is the same 401 `passkey_rejected`;
+    /// the server logs which check failed. With a `DPoP` proof, the tokens are bound to its key.
+    ///
+    ///
+    /// - Remark: HTTP `POST /auth/passkeys/authentication`.
+    /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)`.
+    public enum SignInWithPasskey {
+        public static let id: Swift.String = "signInWithPasskey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/passkeys/authentication/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                /// DPoP-bound token (`Authorization: DPoP <token>`; enrollment, action and vault session tokens always are),
+                /// and at `login` / `refresh` to bind the session. A token sent with another scheme than `DPoP` is checked
+                /// first: a bound token as `Bearer` is 401 `invalid_token`. A missing proof for a bound token, and a value
+                /// that is empty or not a valid proof, is 401 `invalid_dpop_proof` (`WWW-Authenticate: DPoP`) at resources and
+                /// 400 `invalid_dpop_proof` at `login` and `refresh`. With an unbound `Bearer` token or the cookie no proof is
+                /// checked and the header is ignored.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/auth/passkeys/authentication/POST/header/DPoP`.
+                public var dpop: Components.Parameters.DPoPProof?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignInWithPasskey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - dpop: A DPoP proof JWT (RFC 9449) for this request: a compact JWS of at most 4096 bytes. Required with a
+                ///   - accept:
+                public init(
+                    dpop: Components.Parameters.DPoPProof? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SignInWithPasskey.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.dpop = dpop
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SignInWithPasskey.Input.Headers
+            /// - Remark: Generated from `#/paths/auth/passkeys/authentication/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/passkeys/authentication/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.PasskeySignInRequest)
+            }
+            public var body: Operations.SignInWithPasskey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.SignInWithPasskey.Input.Headers = .init(),
+                body: Operations.SignInWithPasskey.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// Tokens issued.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.TokenIssued)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.TokenIssued {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Invalid input: `invalid_request`, `invalid_email`, `weak_password` (with `reasons` and `score`),
+            /// `invalid_grant`, `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `attestation_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_credentials`, `invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`, `assertion_*`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_media_type`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`.
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any other failure (`not_found`, `method_not_allowed`, `not_implemented`, `internal_error`, ...).
+            ///
+            /// - Remark: Generated from `#/paths//auth/passkeys/authentication/post(signInWithPasskey)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)

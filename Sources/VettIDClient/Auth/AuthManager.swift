@@ -109,9 +109,9 @@ public final class AuthManager {
     /// The signed-in member, or `nil`.
     public private(set) var currentUser: AuthenticatedUser?
     /// Whether an operation is running.
-    public private(set) var isLoading = false
+    public internal(set) var isLoading = false
     /// The last failure, cleared by the next success.
-    public private(set) var error: APIError?
+    public internal(set) var error: APIError?
     /// Whether a member is signed in.
     public var isAuthenticated: Bool { currentUser != nil }
 
@@ -210,9 +210,14 @@ public final class AuthManager {
         guard case .ok(let ok) = output, case .json(let body) = ok.body else {
             throw APIError(code: .invalidResponse, description: "Unexpected answer to login.")
         }
+        try await adopt(body, setCookie: ok.headers.setCookie)
+    }
+
+    /// Stores the session a sign-in issued (password or passkey) and signs its member in.
+    func adopt(_ body: Components.Schemas.TokenResponse, setCookie: String?) async throws(APIError) {
         let user = AuthenticatedUser(body.user)
         do {
-            let tokens = try SessionTokens(tokenResponse: body, setCookie: ok.headers.setCookie)
+            let tokens = try SessionTokens(tokenResponse: body, setCookie: setCookie)
             try await session.update(tokens, extraItems: [userKey: try JSONEncoder().encode(user)])
         } catch {
             throw APIError.unwrap(error)

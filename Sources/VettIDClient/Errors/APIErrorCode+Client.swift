@@ -37,6 +37,9 @@ extension APIErrorCode {
     public static let storageFailed = APIErrorCode(rawValue: "storage_failed")
     /// `encryption_failed`: the password could not be sealed to the transaction key.
     public static let encryptionFailed = APIErrorCode(rawValue: "encryption_failed")
+    /// `passkey_failed`: the passkey authenticator produced no credential (see ``APIError/underlying``, a
+    /// ``PasskeyError``: cancelled, no credential for this server, not supported, failed); nothing was sent.
+    public static let passkeyFailed = APIErrorCode(rawValue: "passkey_failed")
     /// `account_exists`: answered by servers before 2026-11-25 to a repeated NATS account creation.
     public static let accountExists = APIErrorCode(rawValue: "account_exists")
 
@@ -44,7 +47,7 @@ extension APIErrorCode {
     public static let clientSide: [APIErrorCode] = [
         .networkError, .invalidResponse, .httpError, .notAuthenticated, .signInRequired, .reauthenticationRequired,
         .latMismatch, .noTransactionKey, .untrustedOrigin, .attestationFailed, .deviceKeyFailed, .storageFailed,
-        .encryptionFailed, .accountExists,
+        .encryptionFailed, .accountExists, .passkeyFailed,
     ]
 
     /// Renamed to follow the generated spelling of acronyms.

@@ -21,6 +21,12 @@ extension APIError {
     public static var useDPoPNonce: Code { .useDPoPNonce }
     /// Matches `invalid_credentials` (`APIErrorCode.invalidCredentials`) in `catch` patterns.
     public static var invalidCredentials: Code { .invalidCredentials }
+    /// Matches `passkey_rejected` (`APIErrorCode.passkeyRejected`) in `catch` patterns.
+    public static var passkeyRejected: Code { .passkeyRejected }
+    /// Matches `passkey_exists` (`APIErrorCode.passkeyExists`) in `catch` patterns.
+    public static var passkeyExists: Code { .passkeyExists }
+    /// Matches `passkey_not_found` (`APIErrorCode.passkeyNotFound`) in `catch` patterns.
+    public static var passkeyNotFound: Code { .passkeyNotFound }
     /// Matches `invalid_token` (`APIErrorCode.invalidToken`) in `catch` patterns.
     public static var invalidToken: Code { .invalidToken }
     /// Matches `not_found` (`APIErrorCode.notFound`) in `catch` patterns.

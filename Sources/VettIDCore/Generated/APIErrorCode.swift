@@ -39,6 +39,15 @@ public struct APIErrorCode: ErrorCode, ExpressibleByStringLiteral {
     /// `invalid_credentials` (401): Unknown email or wrong password (same answer for both).
     public static let invalidCredentials = APIErrorCode(rawValue: "invalid_credentials")
 
+    /// `passkey_rejected` (400 or 401): The passkey response failed a WebAuthn check (adding one: 400 naming the check; signing in: 401, one answer for every refusal).
+    public static let passkeyRejected = APIErrorCode(rawValue: "passkey_rejected")
+
+    /// `passkey_exists` (409): The credential id is already registered.
+    public static let passkeyExists = APIErrorCode(rawValue: "passkey_exists")
+
+    /// `passkey_not_found` (404): The member has no passkey with this id.
+    public static let passkeyNotFound = APIErrorCode(rawValue: "passkey_not_found")
+
     /// `invalid_token` (401): Access, enrollment, action or session token missing, invalid, expired or revoked, of the wrong kind, or DPoP-bound and sent as Bearer.
     public static let invalidToken = APIErrorCode(rawValue: "invalid_token")
 
@@ -195,6 +204,9 @@ public struct APIErrorCode: ErrorCode, ExpressibleByStringLiteral {
         .invalidDPoPProof: [400, 401],
         .useDPoPNonce: [400, 401],
         .invalidCredentials: [401],
+        .passkeyRejected: [400, 401],
+        .passkeyExists: [409],
+        .passkeyNotFound: [404],
         .invalidToken: [401],
         .notFound: [404],
         .invitationNotFound: [404],
