@@ -25,6 +25,7 @@ public func buildRouter(components: ServerComponents) throws -> Router<AppReques
     let routes = RouteRecorder(router: router)
     routes.addRoutes(try controllers.api.routes())
     routes.addRoutes(controllers.api.gate.routes())
+    routes.addRoutes(controllers.api.passkeys.routes())
     routes.addRoutes(controllers.portal.routes())
     routes.addRoutes(controllers.api.operations.routes())
     // Last: it wraps only the not-found responder (405 with Allow for a known path).
@@ -65,13 +66,14 @@ private struct Controllers {
         let callers = VaultCallerAuthenticator(devices: devices, members: members)
         let sessionKeys = VaultSessionKeySetSource(signingKeys: components.signingKeys, clock: components.clock)
         let invitations = InvitationService(repository: components.invitations, clock: components.clock)
+        let authController = AuthController(auth: components.auth, members: members, dpop: dpop)
         api = APIOperations(
             operations: OperationsController(
                 store: components.store, natsPublisher: components.natsPublisher,
                 metrics: components.configuration.metricsToken.map {
                     MetricsEndpoint(metrics: components.metrics, token: $0)
                 }),
-            auth: AuthController(auth: components.auth, members: members, dpop: dpop),
+            auth: authController,
             invitations: InvitationController(
                 invitations: invitations, members: members, origin: components.origin, clock: components.clock),
             enrollment: VaultEnrollmentController(
@@ -85,6 +87,7 @@ private struct Controllers {
                 nats: components.nats, applicationAccountKey: components.natsTrust.applicationAccount.publicKey,
                 callers: callers),
             push: PushController(push: components.push, devices: devices, lifecycle: components.vaultLifecycle),
+            passkeys: PasskeyController(passkeys: components.passkeys, members: members, auth: authController),
             gate: GateController(gate: components.gate, dpop: dpop, proxy: components.gateProxy))
         portal = PortalController(
             auth: components.auth, lifecycle: components.vaultLifecycle, nats: components.nats,

@@ -57,6 +57,8 @@ public struct ServerComponents: Sendable {
     let push: PushService
     /// Sends wake pushes (run as a service of the server's group); `nil` without `apns_key_file`.
     public let apnsProvider: APNSProvider?
+    /// Members' passkeys: ceremonies, credentials, sign-in.
+    let passkeys: PasskeyService
     /// NATS namespaces and tokens.
     let nats: NATSCredentialService
     /// The sealed sessions of this process, shared by its vault workers (told about revoked devices).
@@ -208,6 +210,9 @@ public struct ServerComponents: Sendable {
             vaultLifecycle: vaultLifecycle,
             natsTrust: natsTrust, natsAccountJWT: natsAccountJWT, natsPublisher: natsPublisher, mailbox: mailbox,
             push: push, apnsProvider: apnsProvider,
+            passkeys: PasskeyService(
+                repository: PasskeyRepository(store: store), members: auth.members, auth: auth,
+                configuration: configuration.passkeys, publicOrigin: origin, clock: clock),
             nats: NATSCredentialService(
                 configuration: configuration.nats, trust: natsTrust, store: store, clock: clock,
                 publisher: natsPublisher, mailbox: mailbox, logger: logger),

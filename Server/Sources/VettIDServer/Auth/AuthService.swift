@@ -183,6 +183,24 @@ public struct AuthService: Sendable {
                 id: member.id, old: member.passwordHash, new: newHash, now: clock.now())
             logger.info("password rehashed with current parameters", metadata: ["member_id": "\(member.id)"])
         }
+        return try await openSession(
+            for: member, dpopJKT: dpopJKT, origin: origin, sessionLifetime: sessionLifetime, method: "a password",
+            logger: logger)
+    }
+
+    /// Opens a session for a member who proved who they are (a password or a passkey): the same session, tokens
+    /// and security event whichever way they signed in.
+    /// - Parameters:
+    ///   - member: The member.
+    ///   - dpopJKT: The thumbprint of the request's DPoP proof key, when it carried one: the session is bound to it.
+    ///   - origin: Where the request came from.
+    ///   - sessionLifetime: How long the session may last at most; the configured lifetimes otherwise.
+    ///   - method: How they signed in, for the security event ("a password", "a passkey").
+    ///   - logger: Where the sign-in is logged.
+    func openSession(
+        for member: Member, dpopJKT: String?, origin: SecurityEvent.Origin, sessionLifetime: Duration?,
+        method: String, logger: Logger
+    ) async throws -> Issued {
         let now = clock.now()
         let refresh = tokens.mintRefreshToken()
         let cap = sessionLifetime.map(\.seconds) ?? .infinity
@@ -194,10 +212,15 @@ public struct AuthService: Sendable {
         try await events.record(
             SecurityEvent(
                 memberID: member.id, kind: .login, occurredAt: now, origin: origin,
-                detail: dpopJKT == nil ? "without a device key" : "with a device key"))
-        logger.info("member logged in", metadata: ["member_id": "\(member.id)", "session_id": "\(session.id)"])
+                detail: "with \(method), " + (dpopJKT == nil ? "without a device key" : "with a device key")))
+        logger.info(
+            "member logged in",
+            metadata: ["member_id": "\(member.id)", "session_id": "\(session.id)", "method": "\(method)"])
         return try await issue(member: member, session: session, refreshToken: refresh.token, now: now)
     }
+
+    /// Counts a request against the per-IP limit of sign-ins and registrations.
+    func limitSignIn(ip: String?) throws { try limit(ip: ip) }
 
     /// Rotates a refresh token. A reused token revokes its whole family.
     public func refresh(refreshToken: String, dpopJKT: String?, logger: Logger) async throws -> Issued {

@@ -6,6 +6,7 @@ import Logging
 import SwiftASN1
 import VettIDAttestation
 import VettIDCore
+import VettIDVerification
 import X509
 
 /// Builds a ``ServerConfiguration`` from, in increasing precedence: defaults, a JSON file, environment
@@ -45,6 +46,7 @@ public struct ConfigurationLoader: Sendable {
         "apns_key_file", "apns_key_id", "apns_team_id", "apns_bundle_ids", "apns_production_url", "apns_sandbox_url",
         "apns_ca_file", "apns_expiration_seconds", "apns_token_refresh_seconds", "apns_queue_capacity",
         "apns_max_attempts", "apns_max_concurrent", "apns_request_timeout_seconds",
+        "passkey_rp_id", "passkey_rp_name", "passkey_origins", "passkey_user_verification", "passkey_app_ids",
     ]
 
     public init() {}
@@ -121,6 +123,15 @@ public struct ConfigurationLoader: Sendable {
     }
 
     // swiftlint:disable:next cyclomatic_complexity
+    /// Whether `text` is a web origin as WebAuthn's client data carries it: `http` or `https`, a host, an optional
+    /// port, nothing else (no path, no trailing slash).
+    static func isOrigin(_ text: String) -> Bool {
+        guard let url = URLComponents(string: text), ["http", "https"].contains(url.scheme ?? ""),
+            url.host?.isEmpty == false, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else { return false }
+        return true
+    }
+
     static func apply(key: String, value: String, source: String, to c: inout ServerConfiguration) throws {
         func int(_ range: ClosedRange<Int>) throws -> Int {
             guard let number = Int(value.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
@@ -162,6 +173,9 @@ public struct ConfigurationLoader: Sendable {
                     key: key, source: source, reason: "must be an https:// origin such as https://api.push.apple.com")
             }
             return text
+        }
+        func list() -> [String] {
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         switch key {
         case "host": c.host = value
@@ -329,6 +343,35 @@ public struct ConfigurationLoader: Sendable {
         case "apns_max_attempts": c.apns.maxAttempts = try int(1...20)
         case "apns_max_concurrent": c.apns.maxConcurrentSends = try int(1...1_000)
         case "apns_request_timeout_seconds": c.apns.requestTimeout = .seconds(try int(1...300))
+        case "passkey_rp_id":
+            let host = value.lowercased()
+            guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }),
+                !host.hasPrefix("."), !host.hasSuffix("."), Double(host) == nil, host.contains(where: \.isLetter)
+            else { throw Invalid(key: key, source: source, reason: "must be a domain name such as vettid.example") }
+            c.passkeys.rpID = host
+        case "passkey_rp_name":
+            guard (1...64).contains(value.count) else {
+                throw Invalid(key: key, source: source, reason: "must be 1 to 64 characters")
+            }
+            c.passkeys.rpName = value
+        case "passkey_origins":
+            let origins = list()
+            guard origins.allSatisfy(Self.isOrigin) else {
+                throw Invalid(
+                    key: key, source: source, reason: "must be origins such as https://vettid.example, comma-separated")
+            }
+            c.passkeys.origins = origins
+        case "passkey_user_verification":
+            guard let policy = PasskeyRelyingParty.UserVerification(rawValue: value) else {
+                throw Invalid(key: key, source: source, reason: "must be required, preferred or discouraged")
+            }
+            c.passkeys.userVerification = policy
+        case "passkey_app_ids":
+            let ids = list()
+            guard ids.allSatisfy({ $0.split(separator: ".").count >= 3 && !$0.contains(" ") }) else {
+                throw Invalid(key: key, source: source, reason: "must be app ids such as ABCDE12345.org.example.app")
+            }
+            c.passkeys.appIDs = ids
         default:
             throw Invalid(key: key, source: source, reason: "unknown key")
         }

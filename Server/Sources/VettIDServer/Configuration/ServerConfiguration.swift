@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     public var nats: NATSConfiguration
     /// APNs wake pushes: the key, team, bundle ids and endpoints (`apns_*` keys; see ``APNSConfiguration``).
     public var apns: APNSConfiguration = APNSConfiguration()
+    /// The passkey relying party (`passkey_*` keys; see ``PasskeyConfiguration``).
+    public var passkeys: PasskeyConfiguration = PasskeyConfiguration()
     /// The bearer token a scraper presents at `GET /metrics` (`metrics_token`, at least 16 characters). Unset
     /// (the default): `/metrics` is not served at all.
     public var metricsToken: String?

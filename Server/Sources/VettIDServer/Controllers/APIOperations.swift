@@ -14,7 +14,7 @@ import VettIDAPI
 /// content-negotiates every operation. Keeping it whole keeps every operation's wire behaviour exactly what the
 /// document says, while each controller (``AuthController``, ``InvitationController``,
 /// ``VaultEnrollmentController``, ``VaultAuthController``, ``VaultLifecycleController``,
-/// ``NATSCredentialsController``, ``PushController``, ``GateController``, ``OperationsController``) is built from only the services it
+/// ``NATSCredentialsController``, ``PushController``, ``PasskeyController``, ``GateController``, ``OperationsController``) is built from only the services it
 /// uses. The compiler checks the forwarding: an operation added to the document does not build until a
 /// controller implements it and a line here names it. Routes outside the document (the Gate proxy, `/metrics`,
 /// the portal) are the `RouteCollection`s the controllers return from `routes()`.
@@ -27,6 +27,7 @@ struct APIOperations: APIProtocol {
     let vaultLifecycle: VaultLifecycleController
     let nats: NATSCredentialsController
     let push: PushController
+    let passkeys: PasskeyController
     let gate: GateController
 
     /// Every operation of the document, on one collection; an empty body counts as no body
@@ -60,6 +61,35 @@ struct APIOperations: APIProtocol {
     }
     func getCurrentUser(_ input: Operations.GetCurrentUser.Input) async throws -> Operations.GetCurrentUser.Output {
         try await auth.getCurrentUser(input)
+    }
+
+    // MARK: Passkeys
+    func startPasskeyRegistration(_ input: Operations.StartPasskeyRegistration.Input) async throws
+        -> Operations.StartPasskeyRegistration.Output
+    {
+        try await passkeys.startPasskeyRegistration(input)
+    }
+    func registerPasskey(_ input: Operations.RegisterPasskey.Input) async throws -> Operations.RegisterPasskey.Output {
+        try await passkeys.registerPasskey(input)
+    }
+    func listPasskeys(_ input: Operations.ListPasskeys.Input) async throws -> Operations.ListPasskeys.Output {
+        try await passkeys.listPasskeys(input)
+    }
+    func renamePasskey(_ input: Operations.RenamePasskey.Input) async throws -> Operations.RenamePasskey.Output {
+        try await passkeys.renamePasskey(input)
+    }
+    func removePasskey(_ input: Operations.RemovePasskey.Input) async throws -> Operations.RemovePasskey.Output {
+        try await passkeys.removePasskey(input)
+    }
+    func startPasskeySignIn(_ input: Operations.StartPasskeySignIn.Input) async throws
+        -> Operations.StartPasskeySignIn.Output
+    {
+        try await passkeys.startPasskeySignIn(input)
+    }
+    func signInWithPasskey(_ input: Operations.SignInWithPasskey.Input) async throws
+        -> Operations.SignInWithPasskey.Output
+    {
+        try await passkeys.signInWithPasskey(input)
     }
 
     // MARK: Invitations

@@ -60,12 +60,13 @@ struct AuthController: Sendable {
     }
 
     /// Verifies the request's DPoP proof at a token endpoint when it carries one, returning its key thumbprint.
-    private func proofThumbprintIfPresent(_ info: RequestInfo) async throws -> String? {
+    func proofThumbprintIfPresent(_ info: RequestInfo) async throws -> String? {
         guard DPoPGuard.hasProof(info) else { return nil }
         return try await dpop.verify(info, endpoint: .token).thumbprint
     }
 
-    private func tokenIssued(_ issued: AuthService.Issued, _ info: RequestInfo) -> Components.Responses.TokenIssued {
+    /// The token response of a sign-in (password or passkey) or refresh, with the `auth-token` cookie.
+    func tokenIssued(_ issued: AuthService.Issued, _ info: RequestInfo) -> Components.Responses.TokenIssued {
         info.responseHeaders.append(.setCookie, cookies.setting(issued.accessToken, maxAge: issued.expiresIn))
         return .init(
             body: .json(

@@ -97,6 +97,10 @@ enum PortalWords {
         case .invitationCreated: "Invitation created"
         case .invitationRevoked: "Invitation revoked"
         case .natsTokenRevoked: "Messaging token revoked"
+        case .passkeyAdded: "Passkey added"
+        case .passkeyRenamed: "Passkey renamed"
+        case .passkeyRemoved: "Passkey removed"
+        case .passkeySignInFailed: "Failed sign-in (passkey refused)"
         case .vaultDeployed: "Vault deployed"
         default: kind.rawValue
         }

@@ -24,6 +24,10 @@ public struct SecurityEvent: Sendable, Equatable {
         public static let invitationCreated = Kind(rawValue: "invitation_created")
         public static let invitationRevoked = Kind(rawValue: "invitation_revoked")
         public static let natsTokenRevoked = Kind(rawValue: "nats_token_revoked")
+        public static let passkeyAdded = Kind(rawValue: "passkey_added")
+        public static let passkeyRenamed = Kind(rawValue: "passkey_renamed")
+        public static let passkeyRemoved = Kind(rawValue: "passkey_removed")
+        public static let passkeySignInFailed = Kind(rawValue: "passkey_sign_in_failed")
         public static let vaultDeployed = Kind(rawValue: "vault_deployed")
     }
 

@@ -317,5 +317,41 @@ enum Migrations {
                 """
             ]
         },
+        Migration(version: 14, name: "passkeys: credentials, user handles and ceremony challenges") { engine in
+            [
+                """
+                CREATE TABLE passkey_users (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    user_handle TEXT NOT NULL UNIQUE
+                )
+                """,
+                """
+                CREATE TABLE passkeys (
+                    credential_id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    public_key TEXT NOT NULL,
+                    sign_count \(engine.bigint) NOT NULL,
+                    backup_eligible INTEGER NOT NULL,
+                    backup_state INTEGER NOT NULL,
+                    transports TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    attestation_format TEXT NOT NULL,
+                    created_at_ms \(engine.bigint) NOT NULL,
+                    last_used_at_ms \(engine.bigint)
+                )
+                """,
+                "CREATE INDEX passkeys_user_idx ON passkeys(user_id, created_at_ms)",
+                """
+                CREATE TABLE passkey_challenges (
+                    challenge_hash TEXT PRIMARY KEY,
+                    ceremony TEXT NOT NULL,
+                    user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                    allowed_credentials TEXT NOT NULL,
+                    expires_at_ms \(engine.bigint) NOT NULL
+                )
+                """,
+                "CREATE INDEX passkey_challenges_expiry_idx ON passkey_challenges(expires_at_ms)",
+            ]
+        },
     ]
 }
