@@ -10,13 +10,15 @@ import VettIDCore
 /// ``DPoPProofProvider`` is configured) to every operation that needs a member token.
 ///
 /// The token is read at send time, so a request retried after a refresh carries the new token. The token
-/// endpoints `login` and `refresh` get a proof without `ath` (and no `Authorization`), so that the server can
+/// endpoints `login`, `refresh` and `signInWithPasskey` get a proof without `ath` (and no `Authorization`), so that the server can
 /// bind the issued tokens to the device key.
 public struct AuthHeaderMiddleware: ClientMiddleware {
     /// Operations sent without member credentials.
-    public static let unauthenticatedOperations: Set<String> = ["getHealth", "register", "login", "refresh"]
+    public static let unauthenticatedOperations: Set<String> = [
+        "getHealth", "register", "login", "refresh", "startPasskeySignIn", "signInWithPasskey",
+    ]
     /// Token endpoints that carry a DPoP proof (without `ath`) when a proof provider is configured.
-    public static let proofOnlyOperations: Set<String> = ["login", "refresh"]
+    public static let proofOnlyOperations: Set<String> = ["login", "refresh", "signInWithPasskey"]
 
     let session: TokenSession?
     let proofProvider: (any DPoPProofProvider)?

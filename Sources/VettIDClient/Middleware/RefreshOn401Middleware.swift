@@ -13,7 +13,9 @@ import VettIDCore
 /// A request whose body can be read only once is not replayed; neither are the auth operations themselves.
 public struct RefreshOn401Middleware: ClientMiddleware {
     /// Operations never refreshed and replayed.
-    public static let excludedOperations: Set<String> = ["getHealth", "register", "login", "refresh"]
+    public static let excludedOperations: Set<String> = [
+        "getHealth", "register", "login", "refresh", "startPasskeySignIn", "signInWithPasskey",
+    ]
 
     let session: TokenSession
 

@@ -258,7 +258,7 @@ struct PasskeyService: Sendable {
 
     // MARK: Helpers
 
-    private var timeoutMilliseconds: Int { Int(configuration.challengeLifetime.components.seconds * 1000) }
+    private var timeoutMilliseconds: Int { Int(configuration.challengeLifetime / .milliseconds(1)) }
 
     private func issueChallenge(for ceremony: PasskeyCeremony) async throws -> [UInt8] {
         let challenge = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
