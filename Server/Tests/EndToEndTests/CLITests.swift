@@ -80,6 +80,40 @@ import VettIDTestSupport
             stderr: String(decoding: err, as: UTF8.self))
     }
 
+    /// `vettid passkey add|list|rm` and `vettid login --passkey` with the CLI's software authenticator.
+    @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
+    func passkeysFromTheCommandLine() async throws {
+        try await LiveServer.withServer { server in
+            let config = server.directory.appendingPathComponent("config")
+            let url = server.baseURL.absoluteString
+            let register = try await run(
+                ["register", "--email", "passkey-cli@example.com", "--server", url], stdin: "vivid-Otter-parsley-42",
+                configDirectory: config)
+            #expect(register.status == 0, "\(register.stderr)")
+            let added = try await run(
+                ["passkey", "add", "--name", "Terminal", "--output", "json"], configDirectory: config)
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.json["name"] as? String == "Terminal")
+            let id = try #require(added.json["id"] as? String)
+            let listed = try await run(["passkey", "list"], configDirectory: config)
+            #expect(listed.stdout.contains(id) && listed.stdout.contains("never used"), "\(listed.stdout)")
+
+            #expect(try await run(["logout"], configDirectory: config).status == 0)
+            let signedIn = try await run(["login", "--passkey", "--output", "json"], configDirectory: config)
+            #expect(signedIn.status == 0, "\(signedIn.stderr)")
+            #expect(signedIn.json["email"] as? String == "passkey-cli@example.com")
+            #expect(try await run(["passkey", "list"], configDirectory: config).stdout.contains("last used"))
+
+            let removed = try await run(["passkey", "rm", id], configDirectory: config)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(try await run(["logout"], configDirectory: config).status == 0)
+            // Forgotten here and unknown to the server: nothing to sign in with.
+            let refused = try await run(["login", "--passkey", "--output", "json"], configDirectory: config)
+            #expect(refused.status == 1)
+            #expect(refused.errorJSON["error"] as? String == "passkey_failed", "\(refused.stderr)")
+        }
+    }
+
     @Test(.enabled(if: vettid != nil, "the vettid executable was not built"))
     func registerWhoamiLogoutWithProfilesAndJSON() async throws {
         try await LiveServer.withServer { server in

@@ -12,19 +12,30 @@ public struct LoginCommand: AsyncParsableCommand {
         abstract: "Sign in; the session is kept in the profile's encrypted store."
     )
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The member's email address.") var email: String
+    @Option(help: "The member's email address (optional with --passkey: the passkey names the member).")
+    var email: String?
+    @Flag(help: "Sign in with a passkey of this profile (vettid passkey add) instead of the password.")
+    var passkey = false
 
     public init() {}
 
     @MainActor
     public func run() async throws {
         try await CLIContext.run(global) { context in
-            let password = try PasswordPrompt.read(prompt: "Password: ")
-            try await context.auth.login(email: email, password: password)
+            if passkey {
+                try await context.auth.signInWithPasskey(using: PasskeyCommand.authenticator(context), email: email)
+            } else {
+                guard let email else {
+                    throw CLIFailure(code: "missing_email", message: "--email is required without --passkey")
+                }
+                let password = try PasswordPrompt.read(prompt: "Password: ")
+                try await context.auth.login(email: email, password: password)
+            }
             let user = context.auth.currentUser
+            let shown = user?.email ?? email ?? ""
             context.output.emit(
-                "signed in as \(user?.email ?? email)",
-                json: Result(status: "signed_in", email: user?.email ?? email, userID: user?.id ?? "")
+                "signed in as \(shown)\(passkey ? " with a passkey" : "")",
+                json: Result(status: "signed_in", email: shown, userID: user?.id ?? "")
             )
         }
     }

@@ -11,7 +11,7 @@ public struct VettIDCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServerCommand.self, RegisterCommand.self, LoginCommand.self, WhoamiCommand.self,
             LogoutCommand.self, InviteCommand.self, EnrollCommand.self, VaultAuthCommand.self, VaultCommand.self,
-            NATSCommand.self, PushCommand.self,
+            NATSCommand.self, PushCommand.self, PasskeyCommand.self,
             GateCommand.self,
         ]
     )
