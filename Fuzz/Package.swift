@@ -12,6 +12,8 @@
 //   dpop-proof            DPoPProofFuzzer            CompactJWS, DPoPVerifier, DPoPTargetURI
 //   vault-message         VaultMessageFuzzer         VaultMessage.decode, VaultResponse.decode
 //   session               SessionFuzzer              SessionInit, SessionResponse, envelopes, VaultSessionStore.open
+//   webauthn              WebAuthnFuzzer             WebAuthn authenticator data, attestation objects, client data,
+//                                                    PasskeyRelyingParty's assertion and registration checks
 //
 // Seed corpora live in Fuzz/corpus/<target>/ (committed); scripts/fuzz keeps the growing corpus outside git.
 
@@ -65,6 +67,14 @@ let package = Package(
             [
                 .product(name: "VettIDMessaging", package: "VettID"),
                 .product(name: "VettIDCrypto", package: "VettID"),
+            ]),
+        fuzzer(
+            "WebAuthnFuzzer",
+            [
+                .product(name: "VettIDCore", package: "VettID"),
+                .product(name: "VettIDAttestation", package: "VettID"),
+                .product(name: "VettIDVerification", package: "VettID"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         fuzzer(
             "SessionFuzzer",

@@ -53,6 +53,14 @@ public indirect enum ReferenceCBOR: Equatable, Sendable {
         return value
     }
 
+    /// Decodes one item starting at `index` under the same rules, with anything allowed after it.
+    /// - Returns: The item and the index after it, or `nil`.
+    public static func decodePrefix(_ bytes: [UInt8], at index: Int, maxDepth: Int = 16) -> (ReferenceCBOR, Int)? {
+        var index = index
+        guard let value = item(bytes, &index, depth: 0, maxDepth: maxDepth) else { return nil }
+        return (value, index)
+    }
+
     private static func item(_ bytes: [UInt8], _ index: inout Int, depth: Int, maxDepth: Int) -> ReferenceCBOR? {
         guard depth <= maxDepth, index < bytes.count else { return nil }
         let initial = bytes[index]

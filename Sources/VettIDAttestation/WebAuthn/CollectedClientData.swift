@@ -42,9 +42,16 @@ public struct CollectedClientData: Sendable, Hashable {
     }
 
     /// Parses `clientDataJSON`.
-    /// - Throws: ``WebAuthnError`` `malformed_client_data` when it is not a JSON object with string `type`,
+    /// - Throws: ``WebAuthnError`` `malformed_client_data` when it is not a UTF-8 JSON object (each member named once)
+    ///   with string `type`,
     ///   `challenge` (base64url) and `origin`, and, when present, a boolean `crossOrigin` and a string `topOrigin`.
     public init(json: [UInt8]) throws(WebAuthnError) {
+        guard String(decoding: json, as: UTF8.self).utf8.elementsEqual(json) else {
+            throw WebAuthnError(.malformedClientData, "the client data is not UTF-8")
+        }
+        guard let keys = JSONObjectKeys.of(json), Set(keys).count == keys.count else {
+            throw WebAuthnError(.malformedClientData, "the client data is not one JSON object, or names a member twice")
+        }
         let members: Members
         do { members = try JSONDecoder().decode(Members.self, from: Data(json)) } catch {
             throw WebAuthnError(.malformedClientData, "the client data is not the JSON object WebAuthn defines")

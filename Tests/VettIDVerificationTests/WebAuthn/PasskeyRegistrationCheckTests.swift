@@ -5,6 +5,7 @@ import Crypto
 import Testing
 import VettIDAttestation
 import VettIDCore
+import VettIDCrypto
 import VettIDTestSupport
 import VettIDVerification
 
@@ -226,6 +227,47 @@ struct PasskeyRegistrationCheckTests {
         var flagsOnly = [UInt8](repeating: 0, count: 37)
         flagsOnly[32] = WebAuthnAuthenticatorData.Flags.attestedCredentialData.rawValue
         #expect(throws: WebAuthnError.self) { try WebAuthnAuthenticatorData(bytes: flagsOnly) }
+    }
+
+    @Test("client data naming a member twice is refused, also when one name is escaped")
+    func duplicateMembers() throws {
+        let key = try TestPasskey()
+        let encoded = Base64URL.encode(challenge)
+        for second in ["\"origin\"", "\"orig\\u0069n\""] {
+            let json =
+                "{\"type\":\"webauthn.create\",\"challenge\":\"\(encoded)\",\"origin\":\"https://evil.example\","
+                + "\(second):\"\(Self.origin)\"}"
+            #expect(
+                refusal(
+                    try key.registration(
+                        challenge: challenge, rpID: Self.rpID, origin: Self.origin, clientDataJSON: Array(json.utf8)))
+                    == .malformedClientData, "\(json)")
+        }
+        // Nested objects and strings holding braces and commas do not confuse the member scan.
+        let nested =
+            "{\"type\":\"webauthn.create\",\"challenge\":\"\(encoded)\",\"origin\":\"\(Self.origin)\","
+            + "\"other\":{\"origin\":\"x,}\",\"a\":[1,{\"b\":\"}\"}]}}"
+        #expect(
+            refusal(
+                try key.registration(
+                    challenge: challenge, rpID: Self.rpID, origin: Self.origin, clientDataJSON: Array(nested.utf8)))
+                == nil)
+    }
+
+    @Test("client data with invalid UTF-8 or a raw control character in a string is refused")
+    func clientDataEncoding() throws {
+        let key = try TestPasskey()
+        let valid = TestPasskey.clientData(type: "webauthn.create", challenge: challenge, origin: Self.origin)
+        for forged in [[0xFF, 0xFE], [0x00], [0x1F]] as [[UInt8]] {
+            // In a member the relying party does not read: only a strict reading of the whole text refuses it.
+            var json = Array(valid.dropLast())
+            json += Array(",\"extra\":\"a".utf8) + forged + Array("b\"}".utf8)
+            #expect(
+                refusal(
+                    try key.registration(
+                        challenge: challenge, rpID: Self.rpID, origin: Self.origin, clientDataJSON: json))
+                    == .malformedClientData)
+        }
     }
 
     @Test("malformed client data is refused")
