@@ -19,6 +19,11 @@ open class UIView: NSObject {
     public override init() { fatalError("shim") }
 }
 
+/// https://developer.apple.com/documentation/uikit/uiwindow (`@MainActor class UIWindow`, a `UIView`): also
+/// AuthenticationServices' `ASPresentationAnchor` on iOS.
+@MainActor
+open class UIWindow: UIView {}
+
 /// https://developer.apple.com/documentation/uikit/uiapplication (main-actor isolated)
 @MainActor
 open class UIApplication: NSObject {
