@@ -41,7 +41,12 @@ final class ExampleAppModel {
                     baseURL: configuration.serverURL, teamID: configuration.teamID, bundleID: configuration.bundleID,
                     developmentToken: configuration.developmentToken, storage: storage))
             self.vettid = .success(vettid)
-            signIn = SignInViewModel(actions: .live(vettid.auth))
+            // Passkeys through iCloud Keychain; the screen offers none where the platform authenticator is missing.
+            #if canImport(UIKit) && canImport(AuthenticationServices)
+                signIn = SignInViewModel(actions: .live(vettid.auth, passkeys: ExamplePasskeys.authenticator()))
+            #else
+                signIn = SignInViewModel(actions: .live(vettid.auth))
+            #endif
             vaultStatus = VaultStatusViewModel(actions: .live(vettid.vault))
             // What the extension took from the mailbox reaches the mailbox handler first.
             let natsManager = vettid.natsManager(

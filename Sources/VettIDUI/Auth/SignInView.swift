@@ -9,7 +9,7 @@
     #endif
 
     /// Sign in and registration (seed 003): email and password, first and last name when registering, the failure,
-    /// and the switch between the two.
+    /// the switch between the two, and "Sign in with a passkey" when the view model offers it.
     public struct SignInView: View {
         @Bindable var model: SignInViewModel
 
@@ -33,11 +33,14 @@
                 }
                 Section {
                     ScreenActionButton(screen.submit, perform: perform)
+                    if let passkey = screen.passkey {
+                        ScreenActionButton(passkey, perform: perform)
+                    }
                     ScreenActionButton(screen.switchMode, perform: perform)
                 }
                 if screen.showsProgress {
                     ProgressView()
-                        .accessibilityLabel(Text("Signing in"))
+                        .accessibilityLabel(Text(screen.progressLabel))
                 }
             }
             .navigationTitle(screen.title)
@@ -60,6 +63,7 @@
             case .submit: Task { await model.submit() }
             case .switchToRegister: model.switchMode(to: .register)
             case .switchToLogin: model.switchMode(to: .login)
+            case .signInWithPasskey: Task { await model.signInWithPasskey() }
             }
         }
     }

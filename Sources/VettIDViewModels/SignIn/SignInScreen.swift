@@ -11,6 +11,8 @@ public struct SignInScreen: Sendable, Hashable {
         case switchToRegister
         /// Switch to login.
         case switchToLogin
+        /// Sign in with a passkey (``SignInViewModel/signInWithPasskey()``).
+        case signInWithPasskey
     }
 
     /// One field of the form.
@@ -52,15 +54,20 @@ public struct SignInScreen: Sendable, Hashable {
     public let submit: ScreenAction<ActionKind>
     /// The button that switches between login and registration.
     public let switchMode: ScreenAction<ActionKind>
+    /// "Sign in with a passkey": at login, when the app can sign in with passkeys; `nil` (no button) at
+    /// registration, without a passkey authenticator, or once the device said it cannot do passkeys.
+    public let passkey: ScreenAction<ActionKind>?
     /// Why the last attempt failed.
     public let banner: BannerContent<ActionKind>?
     /// Whether a request runs.
     public let showsProgress: Bool
+    /// What the progress indicator says (its accessibility label): signing in, or waiting for the passkey.
+    public let progressLabel: String
 
     /// Computes the screen.
     public init(machine: SignInStateMachine) {
         let registering = machine.mode == .register
-        let submitting = machine.state == .submitting
+        let submitting = machine.isBusy
         title = registering ? "Create Account" : "Sign In"
         var fields = [
             Field(
@@ -88,13 +95,22 @@ public struct SignInScreen: Sendable, Hashable {
             registering
             ? ScreenAction(.switchToLogin, title: "I already have an account", isEnabled: !submitting, role: .secondary)
             : ScreenAction(.switchToRegister, title: "Create an account", isEnabled: !submitting, role: .secondary)
+        passkey =
+            machine.offersPasskeys && !registering
+            ? ScreenAction(
+                .signInWithPasskey, title: "Sign in with a passkey",
+                isEnabled: !submitting && machine.state != .signedIn,
+                role: .secondary)
+            : nil
         if case .failed(let failure) = machine.state {
+            let retry: ActionKind = machine.lastAttempt == .passkey ? .signInWithPasskey : .submit
             banner = BannerContent(
                 tone: .critical, message: failure.message,
-                action: failure.retryable ? ScreenAction(.submit, title: "Try Again") : nil)
+                action: failure.retryable ? ScreenAction(retry, title: "Try Again") : nil)
         } else {
             banner = nil
         }
         showsProgress = submitting
+        progressLabel = machine.state == .signingInWithPasskey ? "Waiting for the passkey" : "Signing in"
     }
 }

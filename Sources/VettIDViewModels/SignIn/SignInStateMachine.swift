@@ -4,10 +4,12 @@
 public import VettIDClient
 import VettIDCore
 
-/// The pure logic of the sign-in / registration form: validation, submission, and how failures read.
+/// The pure logic of the sign-in / registration form: validation, submission, signing in with a passkey, and how
+/// failures read.
 ///
-/// It performs nothing itself: ``submit(email:password:firstName:lastName:)`` returns an ``Action`` that the view model carries
-/// out, and the outcome comes back through ``succeeded()`` or ``failed(_:)``. Tested without a network.
+/// It performs nothing itself: ``submit(email:password:firstName:lastName:)`` and ``startPasskeySignIn(email:)``
+/// return an ``Action`` that the view model carries out, and the outcome comes back through ``succeeded()``,
+/// ``failed(_:)`` or ``passkeySignInFailed(_:)``. Tested without a network.
 public struct SignInStateMachine: Sendable, Equatable {
     /// Log in to an existing account or register a new one.
     public enum Mode: Sendable, Equatable {
@@ -23,6 +25,8 @@ public struct SignInStateMachine: Sendable, Equatable {
         case editing
         /// A request is in flight; further submissions are ignored.
         case submitting
+        /// A passkey sign-in is in flight (the system's passkey sheet, then the server); nothing else starts.
+        case signingInWithPasskey
         /// The last attempt failed.
         case failed(SignInFailure)
         /// Signed in.
@@ -36,6 +40,17 @@ public struct SignInStateMachine: Sendable, Equatable {
         /// Send the credentials (trimmed email) in the given mode; at registration also the names (trimmed,
         /// `nil` when empty).
         case send(mode: Mode, email: String, password: String, firstName: String? = nil, lastName: String? = nil)
+        /// Sign in with a passkey: offer the passkeys of `email` (trimmed), or, when `nil`, any passkey of the
+        /// server (the email field held no address).
+        case signInWithPasskey(email: String?)
+    }
+
+    /// What the last attempt was, so that "Try Again" repeats it.
+    public enum Attempt: Sendable, Equatable {
+        /// The form (login or registration).
+        case form
+        /// A passkey sign-in.
+        case passkey
     }
 
     /// The minimum password length at registration: the shared policy's, which the server enforces (with a
@@ -48,11 +63,23 @@ public struct SignInStateMachine: Sendable, Equatable {
     public private(set) var state: State = .editing
     /// Per-field problems to show under the fields.
     public private(set) var fieldErrors: [SignInField: String] = [:]
+    /// Whether signing in with a passkey is offered: the app gave an authenticator, and it has not said that this
+    /// device cannot do passkeys.
+    public private(set) var offersPasskeys: Bool
+    /// The last attempt, `nil` before the first.
+    public private(set) var lastAttempt: Attempt?
 
     /// Creates the machine.
-    public init(mode: Mode = .login) {
+    /// - Parameters:
+    ///   - mode: Login or registration.
+    ///   - offersPasskeys: Whether the app can sign in with a passkey (it has a passkey authenticator).
+    public init(mode: Mode = .login, offersPasskeys: Bool = false) {
         self.mode = mode
+        self.offersPasskeys = offersPasskeys
     }
+
+    /// Whether a request is in flight (the form's or a passkey sign-in).
+    public var isBusy: Bool { state == .submitting || state == .signingInWithPasskey }
 
     /// The longest first or last name the server accepts.
     public static let maximumNameLength = 100
@@ -61,7 +88,7 @@ public struct SignInStateMachine: Sendable, Equatable {
     public mutating func submit(email: String, password: String, firstName: String = "", lastName: String = "")
         -> Action
     {
-        guard state != .submitting, state != .signedIn else { return .none }
+        guard !isBusy, state != .signedIn else { return .none }
         let trimmed = email.trimmingWhitespace()
         var errors: [SignInField: String] = [:]
         if !Self.looksLikeEmail(trimmed) {
@@ -88,6 +115,7 @@ public struct SignInStateMachine: Sendable, Equatable {
             return .none
         }
         state = .submitting
+        lastAttempt = .form
         guard mode == .register else { return .send(mode: mode, email: trimmed, password: password) }
         return .send(
             mode: mode, email: trimmed, password: password, firstName: first.isEmpty ? nil : first,
@@ -147,6 +175,60 @@ public struct SignInStateMachine: Sendable, Equatable {
         }
     }
 
+    /// The member asks to sign in with a passkey (login only). `email` is the email field: when it holds an
+    /// address, the server offers only that member's passkeys; otherwise any passkey of the server (the member
+    /// picks one). No field is required.
+    public mutating func startPasskeySignIn(email: String) -> Action {
+        guard offersPasskeys, mode == .login, !isBusy, state != .signedIn else { return .none }
+        let trimmed = email.trimmingWhitespace()
+        fieldErrors = [:]
+        state = .signingInWithPasskey
+        lastAttempt = .passkey
+        return .signInWithPasskey(email: Self.looksLikeEmail(trimmed) ? trimmed : nil)
+    }
+
+    /// The passkey sign-in failed with `error` (`AuthManager.signInWithPasskey(using:email:)`'s).
+    ///
+    /// `passkey_failed` is read by its underlying `PasskeyError`: the member cancelling the system sheet is no
+    /// failure (back to editing, nothing shown); no passkey and no passkey support say so, and the latter stops
+    /// offering passkeys; any other shows the error's message. `passkey_rejected` (the server refused the passkey)
+    /// has its own message; anything else (network, rate limit, server) reads as for the form.
+    public mutating func passkeySignInFailed(_ error: APIError) {
+        fieldErrors = [:]
+        lastAttempt = .passkey
+        if error.code == .passkeyFailed, let passkey = error.underlying as? PasskeyError {
+            let code = passkey.code.rawValue
+            switch passkey.code {
+            case .cancelled:
+                state = .editing
+            case .noCredential:
+                state = .failed(
+                    SignInFailure(
+                        message: "There is no passkey for this account on this device. "
+                            + "Sign in with your password, then add a passkey.",
+                        retryable: false, code: code))
+            case .notSupported:
+                offersPasskeys = false
+                state = .failed(
+                    SignInFailure(
+                        message: "Passkeys are not available on this device. Sign in with your password.",
+                        retryable: false, code: code))
+            default:
+                state = .failed(
+                    SignInFailure(message: "Passkey sign-in failed: \(passkey.message)", retryable: true, code: code))
+            }
+            return
+        }
+        if error.code == .passkeyRejected {
+            state = .failed(
+                SignInFailure(
+                    message: "The server did not accept this passkey. Sign in with your password.", retryable: false,
+                    code: error.code.rawValue))
+            return
+        }
+        failed(error)
+    }
+
     /// The user changed a field after a failure: back to editing.
     public mutating func edited() {
         if case .failed = state { state = .editing }
@@ -154,7 +236,7 @@ public struct SignInStateMachine: Sendable, Equatable {
 
     /// Switch between login and register (clears problems).
     public mutating func switchMode(to mode: Mode) {
-        guard state != .submitting else { return }
+        guard !isBusy else { return }
         self.mode = mode
         fieldErrors = [:]
         if state != .signedIn { state = .editing }

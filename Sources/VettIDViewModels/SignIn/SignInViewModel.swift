@@ -8,14 +8,14 @@ import VettIDCore
 /// The sign-in / registration screen: form fields over a ``SignInStateMachine``.
 ///
 /// ```swift
-/// let model = SignInViewModel(actions: .live(authManager))
+/// let model = SignInViewModel(actions: .live(authManager, passkeys: authenticator))
 /// model.email = "member@example.com"; model.password = "..."
-/// await model.submit()
+/// await model.submit()            // or: await model.signInWithPasskey()
 /// ```
 @Observable
 @MainActor
 public final class SignInViewModel {
-    /// What the view model can ask of the SDK; `live(_:)` uses an `AuthManager`, tests pass closures.
+    /// What the view model can ask of the SDK; `live(_:passkeys:)` uses an `AuthManager`, tests pass closures.
     public struct Actions: Sendable {
         /// Logs in.
         public var login: @MainActor @Sendable (_ email: String, _ password: String) async throws -> Void
@@ -23,23 +23,41 @@ public final class SignInViewModel {
         public var register:
             @MainActor @Sendable (_ email: String, _ password: String, _ firstName: String?, _ lastName: String?)
                 async throws -> Void
+        /// Signs in with a passkey (the email, or `nil` for any passkey of the server); `nil` when the app has no
+        /// passkey authenticator: the screen then offers no passkey sign-in.
+        public var passkeySignIn: (@MainActor @Sendable (_ email: String?) async throws -> Void)?
 
         /// Creates actions from closures.
+        /// - Parameters:
+        ///   - login: Logs in with an email and a password.
+        ///   - register: Registers with an email, a password and optional first and last names.
+        ///   - passkeySignIn: Signs in with a passkey, or `nil` to offer none.
         public init(
             login: @escaping @MainActor @Sendable (String, String) async throws -> Void,
-            register: @escaping @MainActor @Sendable (String, String, String?, String?) async throws -> Void
+            register: @escaping @MainActor @Sendable (String, String, String?, String?) async throws -> Void,
+            passkeySignIn: (@MainActor @Sendable (String?) async throws -> Void)? = nil
         ) {
             self.login = login
             self.register = register
+            self.passkeySignIn = passkeySignIn
         }
 
         /// Actions performed by an `AuthManager`.
-        public static func live(_ auth: AuthManager) -> Actions {
-            Actions(
+        /// - Parameters:
+        ///   - auth: The SDK's authentication manager.
+        ///   - passkeys: The passkey authenticator to sign in with (`PlatformPasskeyAuthenticator` on Apple
+        ///     platforms), or `nil` to offer no passkey sign-in.
+        public static func live(_ auth: AuthManager, passkeys: (any PasskeyAuthenticator)? = nil) -> Actions {
+            var passkeySignIn: (@MainActor @Sendable (String?) async throws -> Void)?
+            if let passkeys {
+                passkeySignIn = { email in try await auth.signInWithPasskey(using: passkeys, email: email) }
+            }
+            return Actions(
                 login: { email, password in try await auth.login(email: email, password: password) },
                 register: { email, password, firstName, lastName in
                     try await auth.register(email: email, password: password, firstName: firstName, lastName: lastName)
-                }
+                },
+                passkeySignIn: passkeySignIn
             )
         }
     }
@@ -66,8 +84,11 @@ public final class SignInViewModel {
     @ObservationIgnored private let actions: Actions
 
     /// Creates the view model.
+    /// - Parameters:
+    ///   - mode: Login or registration at first.
+    ///   - actions: What the screen asks of the SDK; with ``SignInViewModel/Actions/passkeySignIn`` the login offers passkeys.
     public init(mode: SignInStateMachine.Mode = .login, actions: Actions) {
-        self.machine = SignInStateMachine(mode: mode)
+        self.machine = SignInStateMachine(mode: mode, offersPasskeys: actions.passkeySignIn != nil)
         self.actions = actions
     }
 
@@ -75,8 +96,8 @@ public final class SignInViewModel {
     public var state: SignInStateMachine.State { machine.state }
     /// Problems to show under the fields.
     public var fieldErrors: [SignInField: String] { machine.fieldErrors }
-    /// Whether a request is in flight.
-    public var isSubmitting: Bool { machine.state == .submitting }
+    /// Whether a request is in flight (the form's or a passkey sign-in).
+    public var isSubmitting: Bool { machine.isBusy }
 
     /// The screen's presentation.
     public var screen: SignInScreen {
@@ -105,6 +126,21 @@ public final class SignInViewModel {
             self.password = ""
         } catch {
             machine.failed(APIError.from(error))
+        }
+    }
+
+    /// Signs in with a passkey: the member's passkeys when the email field holds an address, otherwise any of the
+    /// server's. A cancelled passkey sheet returns to the form without an error.
+    public func signInWithPasskey() async {
+        guard case .signInWithPasskey(let email) = machine.startPasskeySignIn(email: self.email),
+            let passkeySignIn = actions.passkeySignIn
+        else { return }
+        do {
+            try await passkeySignIn(email)
+            machine.succeeded()
+            self.password = ""
+        } catch {
+            machine.passkeySignInFailed(APIError.from(error))
         }
     }
 }

@@ -19,9 +19,30 @@ open class UIView: NSObject {
     public override init() { fatalError("shim") }
 }
 
+/// https://developer.apple.com/documentation/uikit/uiwindow (`@MainActor class UIWindow`, a `UIView`): also
+/// AuthenticationServices' `ASPresentationAnchor` on iOS.
+@MainActor
+open class UIWindow: UIView {}
+
+/// https://developer.apple.com/documentation/uikit/uiscene (`@MainActor class UIScene`, iOS 13.0+; its superclass
+/// `UIResponder` is not modelled)
+@MainActor
+open class UIScene: NSObject {}
+
+/// https://developer.apple.com/documentation/uikit/uiwindowscene (iOS 13.0+)
+@MainActor
+open class UIWindowScene: UIScene {
+    /// https://developer.apple.com/documentation/uikit/uiwindowscene/keywindow (iOS 15.0+)
+    open var keyWindow: UIWindow? { fatalError("shim") }
+}
+
 /// https://developer.apple.com/documentation/uikit/uiapplication (main-actor isolated)
 @MainActor
 open class UIApplication: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uiapplication/shared
+    open class var shared: UIApplication { fatalError("shim") }
+    /// https://developer.apple.com/documentation/uikit/uiapplication/connectedscenes (iOS 13.0+)
+    open var connectedScenes: Set<UIScene> { fatalError("shim") }
     /// https://developer.apple.com/documentation/uikit/uiapplication/opensettingsurlstring (iOS 8.0+)
     public class var openSettingsURLString: String { fatalError("shim") }
     /// https://developer.apple.com/documentation/uikit/uiapplication/registerforremotenotifications() (iOS 8.0+):
