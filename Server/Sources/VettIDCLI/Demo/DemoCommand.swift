@@ -55,6 +55,7 @@ public struct DemoCommand: AsyncParsableCommand {
         do {
             // The sections, in order, on the one backend.
             try await MemberAuthDemo(reporter: reporter).run(on: backend)
+            try await MemberAuthDemo(reporter: reporter).runPasskeys(on: backend)
             try await GateDemo(reporter: reporter).run(on: backend)
             let device = try await VaultDemo(reporter: reporter).run(on: backend)
             try await MessagingDemo(reporter: reporter, logger: serverLogger).run(on: backend, device: device)

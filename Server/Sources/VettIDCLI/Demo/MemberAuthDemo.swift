@@ -97,6 +97,42 @@ struct MemberAuthDemo {
         }
     }
 
+    /// Passkeys with the CLI's software authenticator (a P-256 key in the device's store): add one, sign in with it
+    /// without a password, remove it, and the server refuses it afterwards.
+    func runPasskeys(on backend: DemoBackend) async throws {
+        let server = backend.server
+        let email = "passkey-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let store = InMemorySecureStore()
+        let auth = try makeManager(server: server, store: store)
+        let authenticator = SoftwarePasskeyAuthenticator(store: store, serverURL: server.baseURL)
+        reporter.section("passkeys")
+        try await auth.register(email: email, password: "vivid-Otter-parsley-42")
+        let passkey = try await reporter.step("passkey: add") {
+            let passkey = try await auth.addPasskey(named: "Demo terminal", using: authenticator)
+            return (
+                passkey,
+                "\"\(passkey.name)\" registered (ES256, none attestation, counter kept in the store; id \(passkey.id.prefix(10))…)"
+            )
+        }
+        await auth.logout()
+        try await reporter.step("passkey: sign in") {
+            try await auth.signInWithPasskey(using: authenticator)
+            guard auth.currentUser?.email == email else { throw DemoFailure("signed in as someone else") }
+            let tokens = await auth.apiClient.session.current
+            return ((), "no password: the passkey's user handle named \(email); \(tokens?.tokenType ?? "?") token")
+        }
+        try await reporter.step("passkey: remove") {
+            try await auth.removePasskey(id: passkey.id)
+            await auth.logout()
+            do {
+                try await auth.signInWithPasskey(using: authenticator)
+                throw DemoFailure("the server accepted a removed passkey")
+            } catch let error as APIError where error.code == .passkeyRejected {
+                return ((), "removed; signing in with it again: 401 passkey_rejected")
+            }
+        }
+    }
+
     private func makeManager(server: LoopbackServer, store: any SecureStore) throws -> AuthManager {
         var logger = Logger(label: "vettid-sdk") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
