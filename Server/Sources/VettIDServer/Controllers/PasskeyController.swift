@@ -66,6 +66,9 @@ struct PasskeyController: Sendable {
         let info = try RequestInfo.required
         var email: String?
         if case .json(let body) = input.body { email = body.email }
+        if let email, email.unicodeScalars.count > 320 {
+            throw APIFailure.invalidRequest("email is longer than 320 characters")
+        }
         let options = try await passkeys.signInOptions(email: email, origin: info.securityOrigin)
         return .ok(.init(body: .json(.init(options))))
     }

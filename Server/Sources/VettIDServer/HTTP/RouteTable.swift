@@ -28,13 +28,28 @@ public struct RouteTable: Sendable {
     }
 
     /// The methods served at `path`, in registration order without repeats; empty when no route matches it.
+    ///
+    /// Like the router, a literal segment wins over a parameter and a parameter over `**`, segment by segment from
+    /// the left: `/auth/passkeys/authentication` is the literal route's only, even though
+    /// `/auth/passkeys/{credential_id}` matches it too.
     public func allowedMethods(for path: String) -> [HTTPRequest.Method] {
         let segments = Self.segments(of: path)
+        let matching = routes.filter { Self.matches($0.segments, segments) }
+        guard let best = matching.map({ Self.specificity($0.segments) }).max(by: { $0.lexicographicallyPrecedes($1) })
+        else { return [] }
         var methods: [HTTPRequest.Method] = []
-        for route in routes where Self.matches(route.segments, segments) {
+        for route in matching where Self.specificity(route.segments) == best {
             for method in route.methods where !methods.contains(method) { methods.append(method) }
         }
         return methods
+    }
+
+    /// Per segment: 2 for a literal, 1 for a parameter, 0 for `**`.
+    private static func specificity(_ template: [String]) -> [Int] {
+        template.map { part in
+            if part == "**" { return 0 }
+            return part.hasPrefix(":") || (part.hasPrefix("{") && part.hasSuffix("}")) ? 1 : 2
+        }
     }
 
     private static func segments(of path: String) -> [String] {
