@@ -4,11 +4,11 @@
 import Crypto
 import Foundation
 
-/// The portal's one script, for passkeys (docs/portal.md, "Passkeys"), served at a path that carries a hash of its
-/// text (so it may be cached for a year and a new version is a new URL). Only the pages that run a WebAuthn
-/// ceremony load it, and only they get a Content-Security-Policy with `script-src 'self'`
-/// (``PortalSecurityHeaders``); it never builds markup from text (it sets `textContent` and form values only),
-/// and Trusted Types enforcement keeps it that way.
+/// The portal's one script, for passkeys (docs/portal.md, "The passkey script and the CSP"), served at a path that
+/// carries a hash of its text (so it may be cached for a year and a new version is a new URL). Only the pages that
+/// run a WebAuthn ceremony load it, and only they get a Content-Security-Policy with `script-src 'self'`
+/// (``PortalSecurityHeaders``); it never builds markup from text (it sets `textContent` and form values only), and
+/// Trusted Types enforcement keeps it that way.
 ///
 /// It asks a portal route for the ceremony's options (a same-origin `POST` of the form's CSRF token), converts
 /// them from base64url itself when the browser has no `parseCreationOptionsFromJSON`, calls
@@ -25,10 +25,11 @@ enum PortalPasskeyScript {
     static let source = #"""
         // SPDX-FileCopyrightText: 2026 The VettID Authors
         // SPDX-License-Identifier: Apache-2.0
-        // The portal's one script (docs/portal.md, "Passkeys"): WebAuthn ceremonies, nothing else. It asks a portal
-        // route for the options (a same-origin POST with the form's CSRF token), runs navigator.credentials.create/get,
-        // and posts the result as a normal form, so the server answers exactly as for any other form. Without it the
-        // pages still work: the passkey controls stay hidden and the password form signs in.
+        // The portal's one script (docs/portal.md, "The passkey script and the CSP"): WebAuthn ceremonies, nothing
+        // else. It asks a portal route for the options (a same-origin POST with the form's CSRF token), runs
+        // navigator.credentials.create/get, and posts the result as a normal form, so the server answers exactly as
+        // for any other form. Without it the pages still work: the passkey controls stay hidden and the password form
+        // signs in.
         "use strict";
         (() => {
           const status = document.getElementById("passkey-status");
@@ -109,12 +110,12 @@ enum PortalPasskeyScript {
           // A failure of the portal's route, with the words for it.
           class RouteError extends Error {}
 
-          async function fetchOptions(path, form) {
+          async function fetchOptions(path, form, fields) {
             let response;
             try {
               response = await fetch(path, {
                 method: "POST",
-                body: new URLSearchParams({ csrf: form.elements.csrf.value }),
+                body: new URLSearchParams(Object.assign({ csrf: form.elements.csrf.value }, fields)),
                 credentials: "same-origin",
                 redirect: "manual",
                 headers: { Accept: "application/json" },
@@ -158,8 +159,12 @@ enum PortalPasskeyScript {
             document.getElementById("passkey-sign-in").hidden = false;
             let pending = null; // the conditional (autofill) request: { controller, settled }
 
+            // With an email typed, the button asks for that account's passkeys (security keys and authenticators that
+            // cannot verify their user need the list); otherwise, and for autofill, for any passkey of this site.
             async function signIn(mediation, signal) {
-              const options = requestOptions(await fetchOptions("/portal/passkeys/sign-in/options", form));
+              const email = document.getElementById("email");
+              const fields = !mediation && email && email.value.trim() ? { email: email.value.trim() } : {};
+              const options = requestOptions(await fetchOptions("/portal/passkeys/sign-in/options", form, fields));
               const request = { publicKey: options, signal };
               if (mediation) request.mediation = mediation;
               const credential = await navigator.credentials.get(request);
@@ -211,7 +216,7 @@ enum PortalPasskeyScript {
               button.disabled = true;
               say("Follow your browser's prompt to create the passkey…", false);
               try {
-                const options = creationOptions(await fetchOptions("/portal/passkeys/options", form));
+                const options = creationOptions(await fetchOptions("/portal/passkeys/options", form, {}));
                 const credential = await navigator.credentials.create({ publicKey: options });
                 if (!credential) throw Object.assign(new Error("no credential"), { name: "NotAllowedError" });
                 form.elements.credential.value = responseJSON(credential);

@@ -126,7 +126,10 @@ struct PortalTemplateTests {
     }
 
     @Test func pagesNeverCarryInlineScriptOrStyle() {
-        #expect(!PortalTemplates.render("error", PortalPage(title: "t", layout: layout, content: PortalErrorPage.Content(message: "m"))).contains("<script"), "a page without a ceremony loads no script")
+        #expect(
+            !PortalTemplates.render(
+                "error", PortalPage(title: "t", layout: layout, content: PortalErrorPage.Content(message: "m"))
+            ).contains("<script"), "a page without a ceremony loads no script")
         // The one script element: the passkey script's fixed path (never text from a request), on the pages that
         // ask for it.
         let scriptElement = #"{{#script}}<script src="{{.}}" defer></script>{{/script}}"#

@@ -96,10 +96,12 @@ struct PortalSignInPage: Sendable {
         }
     }
 
-    /// `POST /portal/passkeys/sign-in/options`: the options of a discoverable passkey sign-in, as WebAuthn's
-    /// `PublicKeyCredentialRequestOptionsJSON`.
+    /// `POST /portal/passkeys/sign-in/options`: the options of a passkey sign-in, as WebAuthn's
+    /// `PublicKeyCredentialRequestOptionsJSON`: discoverable, or with `email` the passkeys of that account (the same
+    /// answer, made up, for an email without an account or without passkeys).
     func passkeyOptions(_ context: PortalRequestContext) async throws -> Response {
-        let options = try await passkeys.signInOptions(email: nil, origin: context.visit.origin)
+        let email = context.visit.form.trimmed("email").flatMap { $0.utf8.count <= 320 ? $0 : nil }
+        let options = try await passkeys.signInOptions(email: email, origin: context.visit.origin)
         return try responder.json(Components.Schemas.PasskeyRequestOptions(options))
     }
 
