@@ -90,7 +90,8 @@ private struct Controllers {
             passkeys: PasskeyController(passkeys: components.passkeys, members: members, auth: authController),
             gate: GateController(gate: components.gate, dpop: dpop, proxy: components.gateProxy))
         portal = PortalController(
-            auth: components.auth, lifecycle: components.vaultLifecycle, nats: components.nats,
+            auth: components.auth, passkeys: components.passkeys, lifecycle: components.vaultLifecycle,
+            nats: components.nats,
             invitations: invitations, securityEvents: SecurityEventRepository(store: components.store),
             accessLog: VaultAccessLogRepository(store: components.store),
             keys: components.keys, origin: components.origin,

@@ -30,10 +30,12 @@ struct PortalController: Sendable {
     let invitations: PortalInvitationsPage
     let invitation: PortalInvitationPage
     let messaging: PortalMessagingPage
+    let passkeys: PortalPasskeysPage
     let security: PortalSecurityPage
 
     /// - Parameters:
     ///   - auth: Member registration, sign-in and sessions.
+    ///   - passkeys: Members' passkeys: adding, signing in, renaming, removing.
     ///   - lifecycle: The vault's status, deployment and devices.
     ///   - nats: The member's NATS account and tokens.
     ///   - invitations: Device invitations.
@@ -44,7 +46,7 @@ struct PortalController: Sendable {
     ///   - passwordPolicy: The password rules the registration page states.
     ///   - clock: The time cookies and invitations expire by.
     init(
-        auth: AuthService, lifecycle: VaultLifecycleService, nats: NATSCredentialService,
+        auth: AuthService, passkeys: PasskeyService, lifecycle: VaultLifecycleService, nats: NATSCredentialService,
         invitations: InvitationService, securityEvents: SecurityEventRepository, accessLog: VaultAccessLogRepository,
         keys: ServerKeys,
         origin: PublicOrigin, passwordPolicy: PasswordPolicy, clock: any WallClock
@@ -57,7 +59,7 @@ struct PortalController: Sendable {
         session = PortalSessionMiddleware(auth: auth, cookies: cookies, responder: responder, clock: clock)
         registration = PortalRegistrationPage(auth: auth, passwordPolicy: passwordPolicy, responder: responder)
         signIn = PortalSignInPage(
-            auth: auth, cookies: cookies,
+            auth: auth, passkeys: passkeys, cookies: cookies,
             knownBrowsers: PortalSessionCookie(key: keys.derivedKey(purpose: "portal-known-browser"), secure: secure),
             clock: clock, responder: responder)
         dashboard = PortalDashboardPage(lifecycle: lifecycle, responder: responder)
@@ -68,6 +70,7 @@ struct PortalController: Sendable {
             invitations: invitations, references: references, clock: clock, invitation: invitation,
             responder: responder)
         messaging = PortalMessagingPage(nats: nats, responder: responder)
+        self.passkeys = PortalPasskeysPage(passkeys: passkeys, responder: responder)
         security = PortalSecurityPage(
             securityEvents: securityEvents, accessLog: accessLog, lifecycle: lifecycle, responder: responder)
     }
@@ -85,10 +88,11 @@ struct PortalController: Sendable {
             && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
     }
 
-    /// The stylesheet and the `/portal` group.
+    /// The stylesheet, the passkey script and the `/portal` group.
     func routes() -> RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(.init(PortalStylesheet.path)) { [responder] _, _ in responder.stylesheet() }
+        routes.get(.init(PortalPasskeyScript.path)) { [responder] _, _ in responder.passkeyScript() }
         let portal = routes.group("/portal", context: PortalRequestContext.self).add(middleware: session)
         let members = portal.group(context: MemberPortalContext.self)
             .add(middleware: PortalCSRFMiddleware<MemberPortalContext>(responder: responder))
@@ -101,6 +105,8 @@ struct PortalController: Sendable {
         visitors.post("register") { _, context in try await registration.submit(context) }
         visitors.get("sign-in") { _, context in signIn.show(context) }
         visitors.post("sign-in") { _, context in try await signIn.submit(context) }
+        visitors.post("passkeys/sign-in/options") { _, context in try await signIn.passkeyOptions(context) }
+        visitors.post("passkeys/sign-in") { _, context in try await signIn.submitPasskey(context) }
         members.post("sign-out") { _, context in try await signIn.signOut(context) }
         members.post("vault/deploy") { _, context in try await dashboard.deploy(context) }
         members.get("devices") { _, context in try await devices.show(context) }
@@ -111,6 +117,11 @@ struct PortalController: Sendable {
         members.post("invitations/revoke") { _, context in try await invitations.revoke(context) }
         members.get("messaging") { _, context in try await messaging.show(context) }
         members.post("messaging/revoke") { _, context in try await messaging.revoke(context) }
+        members.get("passkeys") { _, context in try await passkeys.show(context) }
+        members.post("passkeys") { _, context in try await passkeys.add(context) }
+        members.post("passkeys/options") { _, context in try await passkeys.options(context) }
+        members.post("passkeys/rename") { _, context in try await passkeys.rename(context) }
+        members.post("passkeys/remove") { _, context in try await passkeys.remove(context) }
         members.get("security") { _, context in try await security.show(context) }
         return routes
     }

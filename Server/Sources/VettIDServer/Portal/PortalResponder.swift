@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -24,7 +25,7 @@ struct PortalResponder: Sendable {
     func page<Content>(_ page: PortalPage<Content>, _ visit: PortalVisit, status: HTTPResponse.Status = .ok)
         -> Response
     {
-        var headers = PortalSecurityHeaders.page
+        var headers = PortalSecurityHeaders.page(script: Content.usesPasskeyScript)
         for cookie in visit.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         let html = PortalTemplates.render(Content.template.name, page)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -58,6 +59,29 @@ struct PortalResponder: Sendable {
         page(
             PortalPage(title: title, layout: layout(visit), content: PortalErrorPage.Content(message: message)), visit,
             status: status)
+    }
+
+    /// A JSON answer for ``PortalPasskeyScript`` (a ceremony's options), never cached.
+    func json(_ value: some Encodable) throws -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json", .cacheControl: "no-store",
+                PortalSecurityHeaders.contentTypeOptions: "nosniff",
+                .contentSecurityPolicy: PortalSecurityHeaders.contentSecurityPolicy,
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+    }
+
+    /// The passkey script, cached for a year: its path changes with its text.
+    func passkeyScript() -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=31536000, immutable",
+                PortalSecurityHeaders.contentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: PortalPasskeyScript.source)))
     }
 
     /// The stylesheet.

@@ -13,6 +13,7 @@ enum PortalStylesheet {
         :root { --ink: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --accent: #0b57d0; --danger: #b3261e;
           --ok: #146c2e; --warn: #7a4d00; --paper: #ffffff; --tint: #f3f5f9; }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 100%; color: var(--ink);
           background: var(--paper); line-height: 1.5; -webkit-text-size-adjust: 100%; }
         body { margin: 0; overflow-wrap: anywhere; }
@@ -63,6 +64,14 @@ enum PortalStylesheet {
         th, td { text-align: left; vertical-align: top; padding: .5rem; border-bottom: 1px solid var(--line); }
         td form { margin: 0; }
         td.actions { display: flex; flex-wrap: wrap; gap: .5rem; }
+        .passkey-actions form { margin: 0 0 .5rem; }
+        .passkey-rename { display: flex; flex-wrap: wrap; gap: .25rem .5rem; align-items: center; }
+        .passkey-rename label { flex-basis: 100%; margin: 0; font-size: .875rem; }
+        .passkey-rename input[type="text"] { flex: 1 1 10rem; width: auto; min-width: 0; }
+        .passkey-status:not(:empty) { border-left: 4px solid var(--accent); padding: .5rem .75rem;
+          background: var(--tint); }
+        .passkey-status.is-error { border-left-color: var(--danger); background: #fdf0ef; color: var(--danger);
+          font-weight: 600; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
           white-space: nowrap; }
         footer.site { max-width: 60rem; margin: 2rem auto 0; padding: 1rem; color: var(--muted); font-size: .875rem; }

@@ -14,7 +14,7 @@ enum PortalTemplates {
         PortalRegistrationPage.Content.template, PortalSignInPage.Content.template,
         PortalDashboardPage.Content.template, PortalDevicesPage.Content.template,
         PortalInvitationsPage.Content.template, PortalInvitationPage.Content.template,
-        PortalMessagingPage.Content.template, PortalSecurityPage.Content.template,
+        PortalMessagingPage.Content.template, PortalPasskeysPage.Content.template, PortalSecurityPage.Content.template,
     ]
 
     /// Every template's source by name.

@@ -33,6 +33,11 @@ enum PortalWords {
         case .natsUnavailable:
             "The token is revoked. The messaging server has not confirmed it yet; it is told again as soon as it is back."
         case .storeUnavailable: "The service is busy. Try again in a moment."
+        case .passkeyRejected where failure.status == .unauthorized:
+            "The passkey was not accepted. Try again, or sign in with your password."
+        case .passkeyRejected: "The passkey could not be added: \(failure.message). Try again."
+        case .passkeyExists: "This passkey is already registered."
+        case .passkeyNotFound: "That passkey is no longer there. Reload the page to see your passkeys."
         default:
             "Something went wrong (\(failure.code.rawValue)). Try again."
         }
@@ -115,6 +120,9 @@ enum PortalWords {
         case "device-revoked": "The device is revoked. It can no longer open your vault."
         case "invitation-revoked": "The invitation is revoked."
         case "token-revoked": "The messaging token is revoked."
+        case "passkey-added": "Your passkey is added. Next time, sign in with it."
+        case "passkey-renamed": "The passkey is renamed."
+        case "passkey-removed": "The passkey is removed. It can no longer sign you in."
         default: nil
         }
     }

@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// What every page shows around its content (the `head` and `foot` partials): the navigation for a signed-in
-/// member with the current section marked, the sign-out form's CSRF token, and the version.
+/// member with the current section marked, the sign-out form's CSRF token, the passkey script on the pages that
+/// use it (``PortalPageContent/usesPasskeyScript``), and the version.
 struct PortalLayout: Sendable {
-    enum Section: Sendable { case dashboard, devices, invitations, messaging, security, none }
+    enum Section: Sendable { case dashboard, devices, invitations, messaging, passkeys, security, none }
 
     let signedIn: Bool
     let csrf: String
@@ -14,6 +15,7 @@ struct PortalLayout: Sendable {
     let onDevices: Bool
     let onInvitations: Bool
     let onMessaging: Bool
+    let onPasskeys: Bool
     let onSecurity: Bool
 
     init(csrf: String, memberEmail: String?, section: Section) {
@@ -24,6 +26,7 @@ struct PortalLayout: Sendable {
         onDevices = section == .devices
         onInvitations = section == .invitations
         onMessaging = section == .messaging
+        onPasskeys = section == .passkeys
         onSecurity = section == .security
     }
 
@@ -39,6 +42,7 @@ struct PortalLayout: Sendable {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>{{#formError}}Error: {{/formError}}{{title}} · VettID</title>
             <link rel="stylesheet" href="/portal/static/portal.css">
+            {{#script}}<script src="{{.}}" defer></script>{{/script}}
             </head>
             <body>
             <a class="skip" href="#main">Skip to content</a>
@@ -51,6 +55,7 @@ struct PortalLayout: Sendable {
             <li><a href="/portal/devices"{{#layout.onDevices}} aria-current="page"{{/layout.onDevices}}>Devices</a></li>
             <li><a href="/portal/invitations"{{#layout.onInvitations}} aria-current="page"{{/layout.onInvitations}}>Invite a device</a></li>
             <li><a href="/portal/messaging"{{#layout.onMessaging}} aria-current="page"{{/layout.onMessaging}}>Messaging</a></li>
+            <li><a href="/portal/passkeys"{{#layout.onPasskeys}} aria-current="page"{{/layout.onPasskeys}}>Passkeys</a></li>
             <li><a href="/portal/security"{{#layout.onSecurity}} aria-current="page"{{/layout.onSecurity}}>Security</a></li>
             </ul>
             <form method="post" action="/portal/sign-out" class="sign-out">

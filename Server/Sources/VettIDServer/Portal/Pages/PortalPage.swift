@@ -8,11 +8,17 @@ import Mustache
 protocol PortalPageContent: Sendable {
     /// The page's template (it includes the `head` and `foot` partials of ``PortalLayout``).
     static var template: PortalTemplate { get }
+    /// Whether the page loads ``PortalPasskeyScript`` (and gets the Content-Security-Policy that allows it).
+    static var usesPasskeyScript: Bool { get }
+}
+
+extension PortalPageContent {
+    static var usesPasskeyScript: Bool { false }
 }
 
 /// One page as its template sees it: the fields every page has, written once, around the page's ``content``.
 ///
-/// Templates name both alike (`{{title}}`, `{{layout.csrf}}`, `{{email}}`): ``child(named:)`` answers the shared
+/// Templates name both alike (`{{title}}`, `{{layout.csrf}}`, `{{script}}`, `{{email}}`): ``child(named:)`` answers the shared
 /// fields itself and looks every other name up in ``content`` the way swift-mustache reads any struct (by stored
 /// property, an optional that is `nil` being no value).
 struct PortalPage<Content: PortalPageContent>: Sendable, MustacheParent {
@@ -39,6 +45,7 @@ struct PortalPage<Content: PortalPageContent>: Sendable, MustacheParent {
         case "layout": layout
         case "notice": notice
         case "formError": formError
+        case "script": Content.usesPasskeyScript ? PortalPasskeyScript.path : nil
         default:
             Mirror(reflecting: content).children.first { $0.label == name }.flatMap { Self.unwrapped($0.value) }
         }

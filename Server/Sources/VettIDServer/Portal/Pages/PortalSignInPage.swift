@@ -3,17 +3,27 @@
 
 import Foundation
 import Hummingbird
+import VettIDAPI
+import VettIDAttestation
 import VettIDCore
 
 /// `GET /portal/sign-in`, `POST /portal/sign-in` and `POST /portal/sign-out`: signing in through the same
 /// ``AuthService/login(email:password:dpopJKT:origin:sessionLifetime:knownClientOf:logger:)`` as the API (so the
 /// same rate limits, lockout and security events), then the portal's cookies; signing out ends the member session.
+///
+/// With a passkey (``PortalPasskeyScript``): `POST /portal/passkeys/sign-in/options` answers the options of a
+/// discoverable sign-in (the browser's autofill offers the passkeys, or the button asks for one), and
+/// `POST /portal/passkeys/sign-in` takes the result through ``PasskeyService/signIn(_:dpopJKT:origin:sessionLifetime:logger:)``
+/// and sets the same cookies as a password.
 struct PortalSignInPage: Sendable {
     struct Content: PortalPageContent {
         var email = ""
-        /// The email field's `autocomplete` (the `email-field` partial of ``PortalLayout``).
-        let emailAutocomplete = "username"
+        /// The email field's `autocomplete` (the `email-field` partial of ``PortalLayout``): `webauthn` lets the
+        /// browser offer passkeys there (a conditional-mediation request of ``PortalPasskeyScript``).
+        let emailAutocomplete = "username webauthn"
         var errors = PortalFormErrors()
+
+        static let usesPasskeyScript = true
 
         static let template = PortalTemplate(
             name: "sign-in",
@@ -29,6 +39,15 @@ struct PortalSignInPage: Sendable {
                 </div>
                 <button type="submit">Sign in</button>
                 </form>
+                <section id="passkey-sign-in" class="card" aria-labelledby="passkey-sign-in-heading" hidden>
+                <h2 id="passkey-sign-in-heading">Or use a passkey</h2>
+                <form id="passkey-sign-in-form" method="post" action="/portal/passkeys/sign-in">
+                <input type="hidden" name="csrf" value="{{layout.csrf}}">
+                <input type="hidden" name="credential" value="">
+                <button type="button" id="passkey-sign-in-button">Sign in with a passkey</button>
+                </form>
+                </section>
+                <p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
                 <p>New to VettID? <a href="/portal/register">Create an account</a>.</p>
                 {{> foot}}
                 """#)
@@ -39,6 +58,7 @@ struct PortalSignInPage: Sendable {
     static let knownBrowserLifetime = 180 * 86_400
 
     let auth: AuthService
+    let passkeys: PasskeyService
     /// Sets the sign-in and pre-session CSRF cookies.
     let cookies: PortalSessionCookie
     /// Signs and opens the known-browser cookie (``PortalSessionCookie/knownBrowserName``).
@@ -53,7 +73,7 @@ struct PortalSignInPage: Sendable {
     }
 
     func submit(_ context: PortalRequestContext) async throws -> Response {
-        var visit = context.visit
+        let visit = context.visit
         var page = PortalPage(
             title: Self.title, layout: responder.layout(visit),
             content: Content(email: PortalText.displayable(visit.form["email"] ?? "")))
@@ -64,17 +84,7 @@ struct PortalSignInPage: Sendable {
                 password: visit.form["password"] ?? "",
                 dpopJKT: nil, origin: visit.origin, sessionLifetime: .seconds(lifetime),
                 knownClientOf: knownMember(visit), logger: visit.info.logger)
-            let expiresAt = clock.now().addingTimeInterval(TimeInterval(lifetime))
-            visit.cookies.append(
-                cookies.setting(
-                    cookies.name, cookies.value(id: issued.session.id, expiresAt: expiresAt), maxAge: lifetime))
-            visit.cookies.append(cookies.setting(cookies.csrfName, "", maxAge: 0))
-            let knownUntil = clock.now().addingTimeInterval(TimeInterval(Self.knownBrowserLifetime))
-            visit.cookies.append(
-                cookies.setting(
-                    cookies.knownBrowserName, knownBrowsers.value(id: issued.member.id, expiresAt: knownUntil),
-                    maxAge: Self.knownBrowserLifetime))
-            return responder.redirect("/portal", visit)
+            return signedIn(issued, visit)
         } catch let failure as APIFailure {
             if failure.code == .invalidCredentials {
                 page.content.errors[.password] = PortalWords.describe(failure)
@@ -84,6 +94,52 @@ struct PortalSignInPage: Sendable {
             }
             return responder.page(page, visit, status: failure.status).retrying(after: failure)
         }
+    }
+
+    /// `POST /portal/passkeys/sign-in/options`: the options of a passkey sign-in, as WebAuthn's
+    /// `PublicKeyCredentialRequestOptionsJSON`: discoverable, or with `email` the passkeys of that account (the same
+    /// answer, made up, for an email without an account or without passkeys).
+    func passkeyOptions(_ context: PortalRequestContext) async throws -> Response {
+        let email = context.visit.form.trimmed("email").flatMap { $0.utf8.count <= 320 ? $0 : nil }
+        let options = try await passkeys.signInOptions(email: email, origin: context.visit.origin)
+        return try responder.json(Components.Schemas.PasskeyRequestOptions(options))
+    }
+
+    /// `POST /portal/passkeys/sign-in`: `credential` is WebAuthn's `AuthenticationResponseJSON`; a sign-in opens
+    /// the same session, with the same cookies, as a password's.
+    func submitPasskey(_ context: PortalRequestContext) async throws -> Response {
+        let visit = context.visit
+        do {
+            guard let text = visit.form["credential"], !text.isEmpty,
+                let json = try? JSONDecoder().decode(
+                    Components.Schemas.PasskeyAuthenticationResponseJSON.self, from: Data(text.utf8))
+            else { throw APIFailure(.badRequest, .invalidRequest, "the browser sent no passkey answer") }
+            let issued = try await passkeys.signIn(
+                try PasskeyAssertionResponse(json), dpopJKT: nil, origin: visit.origin,
+                sessionLifetime: .seconds(PortalController.signInLifetime), logger: visit.info.logger)
+            return signedIn(issued, visit)
+        } catch let failure as APIFailure {
+            let page = PortalPage(
+                title: Self.title, layout: responder.layout(visit), formError: PortalWords.describe(failure),
+                content: Content())
+            return responder.page(page, visit, status: failure.status).retrying(after: failure)
+        }
+    }
+
+    /// The portal's cookies for a sign-in, and the dashboard.
+    private func signedIn(_ issued: AuthService.Issued, _ visit: PortalVisit) -> Response {
+        var visit = visit
+        let lifetime = PortalController.signInLifetime
+        let expiresAt = clock.now().addingTimeInterval(TimeInterval(lifetime))
+        visit.cookies.append(
+            cookies.setting(cookies.name, cookies.value(id: issued.session.id, expiresAt: expiresAt), maxAge: lifetime))
+        visit.cookies.append(cookies.setting(cookies.csrfName, "", maxAge: 0))
+        let knownUntil = clock.now().addingTimeInterval(TimeInterval(Self.knownBrowserLifetime))
+        visit.cookies.append(
+            cookies.setting(
+                cookies.knownBrowserName, knownBrowsers.value(id: issued.member.id, expiresAt: knownUntil),
+                maxAge: Self.knownBrowserLifetime))
+        return responder.redirect("/portal", visit)
     }
 
     /// Ends the member session behind the portal sign-in, and the cookie that named it.
