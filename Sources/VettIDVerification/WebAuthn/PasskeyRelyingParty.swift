@@ -9,7 +9,7 @@ public import VettIDCore
 /// as pure functions of the response, the ceremony the server issued and, for an authentication, the stored
 /// credential. The server keeps challenges and credentials; nothing here does I/O.
 ///
-/// Each refusal is a ``WebAuthnError`` whose code names the step (docs/security.md, "Passkeys").
+/// Each refusal is a `WebAuthnError` whose code names the step (docs/security.md, "Passkeys").
 public struct PasskeyRelyingParty: Sendable {
     /// Whether a ceremony requires user verification (`userVerification` of the options).
     public enum UserVerification: String, Sendable, Hashable, CaseIterable {
@@ -132,7 +132,7 @@ public struct PasskeyRelyingParty: Sendable {
     ///   - response: The authenticator's response.
     ///   - challenge: The challenge issued for this ceremony (already taken from the server's single-use store).
     /// - Returns: The credential to store.
-    /// - Throws: ``WebAuthnError``.
+    /// - Throws: `WebAuthnError`.
     public func verifyRegistration(
         _ response: PasskeyRegistrationResponse, challenge: [UInt8]
     ) throws(WebAuthnError) -> NewCredential {
@@ -182,7 +182,7 @@ public struct PasskeyRelyingParty: Sendable {
     ///     is identified by the credential (a discoverable sign-in: the response must then carry a user handle).
     ///   - credential: The stored credential the response names.
     /// - Returns: What to update on the stored credential.
-    /// - Throws: ``WebAuthnError``.
+    /// - Throws: `WebAuthnError`.
     public func verifyAssertion(
         _ response: PasskeyAssertionResponse, challenge: [UInt8], allowedCredentialIDs: [[UInt8]],
         identifiedUserHandle: [UInt8]?, credential: StoredCredential

@@ -19,7 +19,7 @@ struct PasskeySignatureVerifier: Sendable {
     private let key: Key
 
     /// Builds the verifier; a point off the curve or an RSA modulus shorter than 2,048 bits is refused.
-    /// - Throws: ``WebAuthnError`` `malformed_public_key`.
+    /// - Throws: `WebAuthnError` `malformed_public_key`.
     init(_ coseKey: COSEKey) throws(WebAuthnError) {
         do {
             switch coseKey {
