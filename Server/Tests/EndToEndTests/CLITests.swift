@@ -730,6 +730,7 @@ import VettIDTestSupport
         #expect(whoami.global.output == .json)
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--profile", "bad profile"]) }
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["login"]) }
+        #expect(throws: Never.self) { _ = try VettIDCommand.parseAsRoot(["login", "--passkey"]) }
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--server", "ftp://x"]) }
         #expect(throws: (any Error).self) { _ = try VettIDCommand.parseAsRoot(["whoami", "--output", "yaml"]) }
     }

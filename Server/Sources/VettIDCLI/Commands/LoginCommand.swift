@@ -19,6 +19,10 @@ public struct LoginCommand: AsyncParsableCommand {
 
     public init() {}
 
+    public func validate() throws {
+        guard passkey || email != nil else { throw ValidationError("--email is required without --passkey") }
+    }
+
     @MainActor
     public func run() async throws {
         try await CLIContext.run(global) { context in
