@@ -56,6 +56,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "NATSClient", package: "VettID"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

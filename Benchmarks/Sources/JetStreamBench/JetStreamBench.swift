@@ -9,6 +9,8 @@
 //   js-pub-async    JetStreamContext.publishAsync, keeping <window> PubAcks outstanding (the oldest awaited first)
 //   js-fetch-<B>    <msgs> stored first (untimed); a durable pull consumer with explicit acks; fetch of batches of
 //                   B, ack() (+ACK, not waiting) of each, until all are consumed
+//   js-fetch-<B>-floor  the same workload by FetchFloor.swift: the least work any SwiftNIO client must do (one
+//                   channel handler, no NATSClient on the timed path)
 // Each runs on Swift's global executor; with `-executor` appended (js-pub-sync-executor, …) the timed loop runs on
 // the client's taskExecutor (the connection's event loop) instead.
 // Usage: JetStreamBench <url> <workload> <msgs> [window|batch]
@@ -39,6 +41,8 @@ struct JetStreamBench {
         let parameter = arguments.count > 4 ? Int(arguments[4]) : nil
         let onExecutor = workload.hasSuffix("-executor")
         if onExecutor { workload.removeLast("-executor".count) }
+        let floor = workload.hasSuffix("-floor")
+        if floor { workload.removeLast("-floor".count) }
 
         let client = try NATSClient(configuration: NATSClient.Configuration(servers: [url]))
         try await client.connect()
@@ -60,6 +64,18 @@ struct JetStreamBench {
             let batch = parameter ?? 100
             try await publishWindowed(jetStream, payload, count: count, window: 256)
             try await jetStream.createConsumer(ConsumerConfiguration(durableName: consumer), on: stream)
+            if floor {
+                let address = url.dropFirst("nats://".count).split(separator: ":")
+                guard address.count == 2, let port = Int(address[1]) else {
+                    throw BenchFailure("url must be nats://host:port")
+                }
+                timed = {
+                    try await fetchFloor(
+                        host: String(address[0]), port: port, stream: stream, consumer: consumer, count: count,
+                        batch: batch)
+                }
+                break
+            }
             timed = {
                 var received = 0
                 while received < count {
@@ -80,7 +96,7 @@ struct JetStreamBench {
             try await timed()
         }
         let elapsed = (ContinuousClock.now - start).seconds
-        let name = onExecutor ? "\(workload)-executor" : workload
+        let name = onExecutor ? "\(workload)-executor" : floor ? "\(workload)-floor" : workload
         emit("\(name) \(count) \(Double(Int(elapsed * 10_000)) / 10) \(Int(Double(count) / elapsed))")
 
         try await jetStream.deleteStream(stream)
