@@ -79,8 +79,12 @@ import VettIDVerification
             ])
         }
         let request: [String: Any] = [
-            "rp_id": Self.rpID, "origin": Self.origin, "registration_challenge": Base64URL.encode(challenge),
-            "registration": [
+            "origin": Self.origin,
+            "options": [
+                "challenge": Base64URL.encode(challenge), "rp": ["id": Self.rpID],
+                "pubKeyCredParams": [["type": "public-key", "alg": -7]],
+            ] as [String: Any],
+            "credential": [
                 "id": id, "rawId": id, "type": "public-key", "clientExtensionResults": [:] as [String: Any],
                 "response": [
                     "clientDataJSON": Base64URL.encode(registration.clientDataJSON),
@@ -92,8 +96,7 @@ import VettIDVerification
         ]
         let output = try Self.runVerifier(try JSONSerialization.data(withJSONObject: request))
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
-        #expect(
-            result["credential_id"] as? String == registration.credentialID.map { String(format: "%02x", $0) }.joined())
+        #expect(result["credential_id"] as? String == id)
         #expect(result["sign_count"] as? Int == 0)
         #expect(result["sign_counts"] as? [Int] == [1, 2])
     }

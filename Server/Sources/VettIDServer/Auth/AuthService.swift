@@ -219,9 +219,6 @@ public struct AuthService: Sendable {
         return try await issue(member: member, session: session, refreshToken: refresh.token, now: now)
     }
 
-    /// Counts a request against the per-IP limit of sign-ins and registrations.
-    func limitSignIn(ip: String?) throws { try limit(ip: ip) }
-
     /// Rotates a refresh token. A reused token revokes its whole family.
     public func refresh(refreshToken: String, dpopJKT: String?, logger: Logger) async throws -> Issued {
         let invalid = APIFailure(.badRequest, .invalidGrant, "the refresh token is invalid, expired or already used")
@@ -308,7 +305,8 @@ public struct AuthService: Sendable {
         )
     }
 
-    private func limit(ip: String?) throws {
+    /// Counts a request against the per-IP limit of sign-ins (password or passkey) and registrations.
+    func limit(ip: String?) throws {
         guard let ip else { return }
         if case .limited(let seconds) = ipLimiter.consume("ip:" + ip) {
             throw APIFailure.rateLimited(retryAfter: seconds)

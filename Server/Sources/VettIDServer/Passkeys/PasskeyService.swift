@@ -101,9 +101,10 @@ struct PasskeyService: Sendable {
         origin: SecurityEvent.Origin, logger: Logger
     ) async throws -> PasskeyRecord {
         let now = clock.now()
+        let nowMilliseconds = SecurityEventRepository.milliseconds(now)
         do {
             let challenge = try CollectedClientData(json: response.clientDataJSON).challenge
-            guard let ceremony = try await repository.consume(challenge: challenge, now: now.milliseconds),
+            guard let ceremony = try await repository.consume(challenge: challenge, now: nowMilliseconds),
                 ceremony.kind == .registration, ceremony.userID == member.id
             else {
                 throw WebAuthnError(
@@ -115,7 +116,7 @@ struct PasskeyService: Sendable {
                 credentialID: credential.credentialID, userID: member.id, publicKey: credential.publicKey,
                 signCount: credential.signCount, backupEligible: credential.backupEligible,
                 backupState: credential.backupState, transports: Self.transports(response.transports), name: name,
-                attestationFormat: credential.attestationFormat, createdAtMilliseconds: now.milliseconds,
+                attestationFormat: credential.attestationFormat, createdAtMilliseconds: nowMilliseconds,
                 lastUsedAtMilliseconds: nil)
             // §7.1 step 25: a credential id registered to anyone is refused.
             guard try await repository.insert(record) else {
@@ -141,7 +142,7 @@ struct PasskeyService: Sendable {
 
     /// Starts a sign-in: discoverable without `email`; with it, that member's passkeys (or a made-up one).
     func signInOptions(email rawEmail: String?, origin: SecurityEvent.Origin) async throws -> SignInOptions {
-        try auth.limitSignIn(ip: origin.ip)
+        try auth.limit(ip: origin.ip)
         let party = relyingParty.configuration
         var allowed: [(id: [UInt8], transports: [String])] = []
         var userID: UUID?
@@ -171,13 +172,14 @@ struct PasskeyService: Sendable {
         _ response: PasskeyAssertionResponse, dpopJKT: String?, origin: SecurityEvent.Origin,
         sessionLifetime: Duration? = nil, logger: Logger
     ) async throws -> AuthService.Issued {
-        try auth.limitSignIn(ip: origin.ip)
+        try auth.limit(ip: origin.ip)
         let refused = APIFailure(.unauthorized, .passkeyRejected, "the passkey sign-in was refused")
         let now = clock.now()
+        let nowMilliseconds = SecurityEventRepository.milliseconds(now)
         var owner: UUID?
         do {
             let challenge = try CollectedClientData(json: response.clientDataJSON).challenge
-            guard let ceremony = try await repository.consume(challenge: challenge, now: now.milliseconds),
+            guard let ceremony = try await repository.consume(challenge: challenge, now: nowMilliseconds),
                 ceremony.kind == .authentication
             else {
                 throw WebAuthnError(
@@ -190,11 +192,13 @@ struct PasskeyService: Sendable {
             guard let ownerHandle = try await repository.findUserHandle(userID: record.userID) else {
                 throw StoreCorruption(detail: "a passkey without its member's user handle")
             }
-            let identifiedHandle: [UInt8]?
+            var identifiedHandle: [UInt8]?
             if let identified = ceremony.userID {
-                identifiedHandle = try await repository.userHandle(for: identified)
-            } else {
-                identifiedHandle = nil
+                // A member without a user handle has no passkeys: whatever credential answers is not theirs.
+                guard let handle = try await repository.findUserHandle(userID: identified) else {
+                    throw WebAuthnError(.credentialNotAllowed, "the member the sign-in was started for has no passkeys")
+                }
+                identifiedHandle = handle
             }
             let verified = try relyingParty.verifyAssertion(
                 response, challenge: challenge, allowedCredentialIDs: ceremony.allowedCredentialIDs,
@@ -202,7 +206,7 @@ struct PasskeyService: Sendable {
             guard
                 try await repository.recordUse(
                     credentialID: record.credentialID, expectedSignCount: record.signCount,
-                    signCount: verified.signCount, backupState: verified.backupState, now: now.milliseconds)
+                    signCount: verified.signCount, backupState: verified.backupState, now: nowMilliseconds)
             else {
                 throw WebAuthnError(.counterNotIncreased, "another sign-in with this passkey used the same counter")
             }
@@ -262,7 +266,7 @@ struct PasskeyService: Sendable {
 
     private func issueChallenge(for ceremony: PasskeyCeremony) async throws -> [UInt8] {
         let challenge = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-        let now = clock.now().milliseconds
+        let now = SecurityEventRepository.milliseconds(clock.now())
         try await repository.insert(
             challenge: challenge, for: ceremony, now: now, expiresAt: now + Int64(timeoutMilliseconds))
         return challenge
@@ -285,9 +289,4 @@ struct PasskeyService: Sendable {
         let known: Set = ["usb", "nfc", "ble", "smart-card", "hybrid", "internal"]
         return Array(raw.filter(known.contains).prefix(8))
     }
-}
-
-extension Date {
-    /// Milliseconds since 1970.
-    fileprivate var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
 }
