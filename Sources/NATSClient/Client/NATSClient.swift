@@ -135,6 +135,17 @@ public final class NATSClient: Sendable {
         broadcaster.makeStream(bufferSize: bufferSize)
     }
 
+    /// Calls `listener` with every event from now on, on the thread that reports it; `nil` once the client has
+    /// closed. For the client's own parts that must not keep a task to read a stream (a JetStream fetch).
+    func addEventListener(_ listener: @escaping @Sendable (NATSEvent) -> Void) -> UInt64? {
+        broadcaster.addListener(listener)
+    }
+
+    /// Stops calling the listener `id` of ``addEventListener(_:)``.
+    func removeEventListener(_ id: UInt64) {
+        broadcaster.removeListener(id)
+    }
+
     /// Connects to the first reachable server and completes the handshake (CONNECT, then PING/PONG).
     public func connect() async throws {
         try await core.connect()
@@ -266,6 +277,17 @@ public final class NATSClient: Sendable {
         )
         return NATSSubscription(
             sid: sid, subject: subject, queue: queue, messages: messages, core: core, dropCounter: dropCounter)
+    }
+
+    /// Subscribes `subject` with a sink of the client's own (a JetStream fetch's pull inbox) instead of a
+    /// ``NATSSubscription``'s queue; returns the subscription id for ``unsubscribe(sid:)``.
+    func subscribe<Sink: NATSMessageSink>(to subject: String, sink: Sink) throws(NATSError) -> UInt64 {
+        try core.subscribe(subject: subject) { _ in sink }.0
+    }
+
+    /// Ends the subscription `sid` now (its sink is finished).
+    func unsubscribe(sid: UInt64) {
+        core.unsubscribe(sid: sid, after: nil)
     }
 
     /// Subscribes for the duration of `body` and unsubscribes when it returns or throws.

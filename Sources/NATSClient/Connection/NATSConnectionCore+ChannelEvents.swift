@@ -97,18 +97,18 @@ extension NATSConnectionCore {
 
     /// End of a read batch: wake the consumers that got messages in it.
     func readComplete() {
-        let queues: [NATSMessageQueue] = state.withLockedValue { state in
+        let queues: [any NATSMessageSink] = state.withLockedValue { state in
             guard !state.queuesToWake.isEmpty else { return [] }
             let queues = state.queuesToWake
             state.queuesToWake.removeAll(keepingCapacity: true)
             return queues
         }
-        for queue in queues where queue.wake() { wakeAgain(queue) }
+        for queue in queues where queue.wake(followUp: false) { wakeAgain(queue) }
     }
 
     /// Wakes more of `queue`'s waiting consumers after ``NATSMessageQueue/followUpDelay`` if the ones woken are still
     /// busy (see ``NATSMessageQueue/defaultFollowUpLimit``).
-    private func wakeAgain(_ queue: NATSMessageQueue) {
+    private func wakeAgain(_ queue: any NATSMessageSink) {
         eventLoop.scheduleTask(in: NATSMessageQueue.followUpDelay) {
             if queue.wake(followUp: true) { self.wakeAgain(queue) }
         }

@@ -14,35 +14,45 @@ extension NATSConnectionCore {
         pendingLimit: Int,
         dropCounter: NATSDropCounter
     ) throws(NATSError) -> (UInt64, NATSMessageQueue) {
+        try subscribe(subject: subject, queue: queue, dropCounter: dropCounter) { sid in
+            NATSMessageQueue(limit: pendingLimit) { [weak self] in self?.unsubscribe(sid: sid, after: nil) }
+        }
+    }
+
+    /// Subscribes `subject` with the sink `makeSink` makes for the new subscription id.
+    func subscribe<Sink: NATSMessageSink>(
+        subject: String,
+        queue: String? = nil,
+        dropCounter: NATSDropCounter? = nil,
+        makeSink: (UInt64) -> Sink
+    ) throws(NATSError) -> (UInt64, Sink) {
         guard NATSSubjectValidator.isValidSubscribeSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid subscription subject")
         }
         if let queue, !NATSSubjectValidator.isValidQueueName(queue) {
             throw NATSError(.invalidSubject, "invalid queue group name")
         }
-        let result: Result<(UInt64, NATSMessageQueue, Bool), NATSError> = state.withLockedValue { state in
+        let result: Result<(UInt64, Sink, Bool), NATSError> = state.withLockedValue { state in
             if state.isShutDown { return .failure(NATSError(.connectionClosed, "connection closed")) }
-            let (sid, messages) = state.subscriptions.add(subject: subject, queue: queue, dropCounter: dropCounter) {
-                sid in
-                NATSMessageQueue(limit: pendingLimit) { [weak self] in self?.unsubscribe(sid: sid, after: nil) }
-            }
-            guard state.canWrite else { return .success((sid, messages, false)) }
+            let (sid, sink) = state.subscriptions.add(
+                subject: subject, queue: queue, dropCounter: dropCounter, makeSink: makeSink)
+            guard state.canWrite else { return .success((sid, sink, false)) }
             state.outbound.write(.subscribe(subject: subject, queue: queue, sid: sid))
-            return .success((sid, messages, scheduleFlushLocked(&state)))
+            return .success((sid, sink, scheduleFlushLocked(&state)))
         }
         switch result {
-        case .success(let (sid, messages, needsFlush)):
+        case .success(let (sid, sink, needsFlush)):
             if needsFlush { eventLoop.execute { self.flushOutbound() } }
-            return (sid, messages)
+            return (sid, sink)
         case .failure(let error):
             throw error
         }
     }
 
     func unsubscribe(sid: UInt64, after max: Int?) {
-        let (needsFlush, finished): (Bool, NATSMessageQueue?) = state.withLockedValue { state in
+        let (needsFlush, finished): (Bool, (any NATSMessageSink)?) = state.withLockedValue { state in
             guard let outcome = state.subscriptions.unsubscribe(sid, after: max) else { return (false, nil) }
-            var finished: NATSMessageQueue?
+            var finished: (any NATSMessageSink)?
             var wireMax: Int?
             switch outcome {
             case .limited(let max): wireMax = max

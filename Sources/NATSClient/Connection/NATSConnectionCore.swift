@@ -36,7 +36,7 @@ final class NATSConnectionCore: Sendable {
         var pongWaiters = CircularBuffer<(id: UInt64, promise: EventLoopPromise<Void>?)>()
         var sendWaiters = CircularBuffer<PendingSend>()
         var nextWaiterID: UInt64 = 0
-        var subscriptions = NATSSubscriptionRegistry<NATSMessageQueue>()
+        var subscriptions = NATSSubscriptionRegistry()
         var requests = NATSRequestMultiplexer<PendingRequest>()
         /// The one timer that fails expired requests, set for the earliest deadline it knows of.
         var requestTimer: (deadline: NIODeadline, task: Scheduled<Void>)?
@@ -50,7 +50,7 @@ final class NATSConnectionCore: Sendable {
         var finished = false
         var closeReason: NATSError?
         var runWaiters: [EventLoopPromise<NATSError?>] = []
-        var queuesToWake: [NATSMessageQueue] = []
+        var queuesToWake: [any NATSMessageSink] = []
 
         /// Connected with a channel to write to.
         var canWrite: Bool { machine.isConnected && channel != nil }
@@ -156,7 +156,7 @@ final class NATSConnectionCore: Sendable {
     /// Ends the client for good: every waiter fails or succeeds, every subscription's sequence ends.
     func finish(error: NATSError?) {
         struct Ended {
-            var sinks: [NATSMessageQueue] = []
+            var sinks: [any NATSMessageSink] = []
             var requests: [PendingRequest] = []
             var pongWaiters: [EventLoopPromise<Void>] = []
             var sends: [EventLoopPromise<Void>] = []

@@ -7,17 +7,23 @@
 
 import NIOCore
 
-/// Where a subscription's messages go. ``NATSMessageQueue`` in the client; a recorder in tests.
+/// Where a subscription's messages go: ``NATSMessageQueue`` for a ``NATSSubscription``, a JetStream fetch's
+/// ``JetStreamPullInbox``, a recorder in tests. Called under the connection's lock, on the event loop.
 protocol NATSMessageSink: AnyObject, Sendable {
     /// Offers one message; says whether it was stored, dropped (buffer full) or the sink has ended.
     func enqueue(_ message: NATSMessage) -> NATSMessageQueue.EnqueueResult
+    /// The read that brought the messages `enqueue` asked a wake for is complete: hand them to the consumer. Returns
+    /// whether to call again with `followUp` after ``NATSMessageQueue/followUpDelay``.
+    func wake(followUp: Bool) -> Bool
     /// No more messages will come.
     func finish()
 }
 
 extension NATSMessageQueue: NATSMessageSink {}
 
-struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
+struct NATSSubscriptionRegistry {
+    typealias Sink = any NATSMessageSink
+
     struct Entry {
         let subject: String
         let queue: String?
@@ -83,12 +89,12 @@ struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
     func contains(_ sid: UInt64) -> Bool { entries[sid] != nil }
 
     /// Adds a subscription with the next id; `makeSink` gets that id (a sink may unsubscribe itself by it).
-    mutating func add(
+    mutating func add<Made: NATSMessageSink>(
         subject: String,
         queue: String?,
         dropCounter: NATSDropCounter?,
-        makeSink: (UInt64) -> Sink
-    ) -> (sid: UInt64, sink: Sink) {
+        makeSink: (UInt64) -> Made
+    ) -> (sid: UInt64, sink: Made) {
         let sid = nextSID
         nextSID += 1
         let sink = makeSink(sid)
@@ -165,6 +171,3 @@ struct NATSSubscriptionRegistry<Sink: NATSMessageSink> {
         return entries.values.compactMap(\.sink)
     }
 }
-
-extension NATSSubscriptionRegistry: Sendable where Sink: Sendable {}
-extension NATSSubscriptionRegistry.Entry: Sendable where Sink: Sendable {}

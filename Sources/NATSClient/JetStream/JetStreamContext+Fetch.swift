@@ -5,6 +5,7 @@
 // statuses read as JetStreamPullStatus, idle heartbeats watched. The watchdog (the fetch's timeout and the missed
 // heartbeat) reads a clock the fetch is given: ContinuousClock in use, a clock the test moves in the unit tests.
 
+import NIOConcurrencyHelpers
 import NIOCore
 
 extension JetStreamContext {
@@ -103,9 +104,24 @@ struct JetStreamPullRequest: Encodable {
         try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
         try container.encodeNanoseconds(idleHeartbeat, forKey: .idleHeartbeat)
     }
+
+    /// The JSON body, written directly (a fetch sends one per pull): the members in `JetStreamJSON.encode`'s sorted
+    /// order, numbers only, so the bytes are those of the `Encodable` form (a test compares them).
+    var body: ByteBuffer {
+        var json = "{\"batch\":\(batch)"
+        if let expires { json += ",\"expires\":\(JetStreamJSON.nanoseconds(expires))" }
+        if let idleHeartbeat { json += ",\"idle_heartbeat\":\(JetStreamJSON.nanoseconds(idleHeartbeat))" }
+        if let maxBytes { json += ",\"max_bytes\":\(maxBytes)" }
+        if noWait { json += ",\"no_wait\":true" }
+        json += "}"
+        return ByteBuffer(string: json)
+    }
 }
 
 /// One fetch: its pulls (a new one after each reconnect), what arrived, and the watchdog that ends it.
+///
+/// Each pull has a ``JetStreamPullInbox`` the connection delivers into; the fetch waits on the current one, which
+/// also hears of reconnects (an event listener), of the watchdog's alarm and of cancellation.
 struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
     let client: NATSClient
     let subject: String
@@ -119,27 +135,14 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
     /// The clock the watchdog reads and sleeps on.
     let clock: WatchdogClock
 
-    /// What the fetch waits for, from the tasks that feed it.
-    private enum Event: Sendable {
-        /// What the pull's reply subject received in one read.
-        case deliveries(pull: Int, CircularBuffer<NATSMessage>)
-        case reconnected
-        case closed
-        /// The watchdog's deadline came (or an alarm cancelled too late: the watchdog is asked again).
-        case alarm
-    }
+    /// The pull the fetch waits on: where reconnects and alarms are signalled.
+    private typealias CurrentPull = NIOLockedValueBox<(inbox: JetStreamPullInbox, sid: UInt64)?>
 
     func run() async throws(JetStreamError) -> [JetStreamMessage] {
-        let (events, continuation) = AsyncStream<Event>.makeStream()
-        let clientEvents = client.makeEventStream()
-        let reconnects = Task {
-            for await event in clientEvents {
-                switch event {
-                case .reconnected: continuation.yield(.reconnected)
-                case .closed: continuation.yield(.closed)
-                default: continue
-                }
-            }
+        let current = CurrentPull(nil)
+        let listener = client.addEventListener { event in
+            guard case .reconnected = event else { return }
+            current.withLockedValue { $0?.inbox.signal(.reconnected) }
         }
         var watchdog = JetStreamFetchWatchdog(
             start: clock.now, answerWithin: answerWithin, idleHeartbeat: idleHeartbeat)
@@ -152,79 +155,87 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
             alarm = Task { [clock] in
                 do {
                     try await clock.sleep(until: deadline, tolerance: nil)
-                    continuation.yield(.alarm)
+                    current.withLockedValue { $0?.inbox.signal(.alarm) }
                 } catch {
                     // Cancelled: a later alarm replaced this one, or the fetch is over.
                 }
             }
         }
-        var pull = 0
-        var subscription: NATSSubscription?
         defer {
-            subscription?.unsubscribe()
-            reconnects.cancel()
+            if let listener { client.removeEventListener(listener) }
             alarm?.cancel()
-            continuation.finish()
+            if let (_, sid) = current.withLockedValue({ $0 }) { client.unsubscribe(sid: sid) }
+        }
+        guard listener != nil else {
+            throw JetStreamError(.requestFailed, "the client is closed")
         }
         setAlarm()
-        subscription = try startPull(pull, remaining: batch, expires: expires, continuation)
+        var inbox = try startPull(remaining: batch, expires: expires, current)
 
         var messages: [JetStreamMessage] = []
+        messages.reserveCapacity(batch)
         var failure: JetStreamError?
-        loop: for await event in events {
-            switch event {
-            case .deliveries(pull: let from, let deliveries):
-                if from == pull, idleHeartbeat != nil {
-                    watchdog.heard(at: clock.now)
-                    setAlarm()
-                }
-                for message in deliveries {
-                    let status = JetStreamPullStatus(message)
-                    if case .message = status {
-                        // A delivery counts whichever pull of this fetch brought it (an earlier one's may still be
-                        // buffered after a reconnect); a status counts only for the current pull.
-                        guard let delivered = JetStreamMessage(message, client: client) else { continue }
-                        messages.append(delivered)
-                        if messages.count == batch { break loop }
-                        continue
-                    }
-                    guard from == pull else { continue }
-                    switch status {
-                    case .message, .heartbeat:
-                        continue
-                    case .end:
-                        break loop
-                    case .failure(let error):
-                        failure = error
-                        break loop
-                    }
-                }
-            case .reconnected:
-                let now = clock.now
-                let left = expires.map { $0 - watchdog.start.duration(to: now) }
-                if let left, left <= .zero { break loop }
-                subscription?.unsubscribe()
-                pull += 1
-                if idleHeartbeat != nil {
-                    watchdog.heard(at: now)
-                    setAlarm()
-                }
-                do {
-                    subscription = try startPull(pull, remaining: batch - messages.count, expires: left, continuation)
-                } catch {
-                    failure = error
-                    break loop
-                }
-            case .closed:
+        var update = await inbox.next()
+        loop: while true {
+            for message in update.deliveries {
+                // A delivery counts whichever pull of this fetch brought it.
+                guard let delivered = JetStreamMessage(message, client: client) else { continue }
+                messages.append(delivered)
+                if messages.count == batch { break loop }
+            }
+            if update.heard, idleHeartbeat != nil {
+                watchdog.heard(at: clock.now)
+                setAlarm()
+            }
+            switch update.ending {
+            case .end?:
+                break loop
+            case .failure(let error)?:
+                failure = error
+                break loop
+            case .message?, .heartbeat?, nil:
+                break
+            }
+            if update.cancelled { break loop }
+            if update.closed {
                 failure = JetStreamError(.requestFailed, "the connection closed while the fetch waited")
                 break loop
-            case .alarm:
+            }
+            if update.alarm {
                 if let expired = watchdog.failure(at: clock.now, subject: subject) {
                     failure = expired
                     break loop
                 }
                 setAlarm()
             }
+            if update.reconnected {
+                let now = clock.now
+                let left = expires.map { $0 - watchdog.start.duration(to: now) }
+                if let left, left <= .zero { break loop }
+                if idleHeartbeat != nil {
+                    watchdog.heard(at: now)
+                    setAlarm()
+                }
+                let previous = inbox
+                do {
+                    inbox = try startPull(remaining: batch - messages.count, expires: left, current)
+                } catch {
+                    failure = error
+                    break loop
+                }
+                // What the lost pull still took in before it was left: its deliveries count; a reconnect signalled
+                // to it after the switch is this pull's to answer.
+                var rest = previous.takeNow()
+                rest.ending = nil
+                rest.heard = false
+                rest.alarm = false
+                rest.closed = false
+                if !rest.deliveries.isEmpty || rest.reconnected || rest.cancelled {
+                    update = rest
+                    continue loop
+                }
+            }
+            update = await inbox.next()
         }
         if failure == nil, Task.isCancelled {
             failure = JetStreamError(.cancelled, "the fetch was cancelled")
@@ -233,35 +244,36 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
         return messages
     }
 
-    /// Subscribes a new reply subject, feeds its messages to `continuation` tagged `pull`, and sends the pull.
+    /// Subscribes a new reply subject with its own inbox, makes it the current pull (unsubscribing the previous
+    /// one), and sends the pull.
     private func startPull(
-        _ pull: Int,
         remaining: Int,
         expires: Duration?,
-        _ continuation: AsyncStream<Event>.Continuation
-    ) throws(JetStreamError) -> NATSSubscription {
-        let inbox = "\(client.configuration.inboxPrefix).\(NATSNUID.next())"
-        let subscription: NATSSubscription
+        _ current: CurrentPull
+    ) throws(JetStreamError) -> JetStreamPullInbox {
+        let inbox = JetStreamPullInbox(
+            subject: "\(client.configuration.inboxPrefix).\(NATSNUID.next())", batch: remaining,
+            wakesOnHearing: idleHeartbeat != nil)
+        let sid: UInt64
         do {
-            subscription = try client.subscribe(to: inbox)
+            sid = try client.subscribe(to: inbox.subject, sink: inbox)
         } catch {
             throw JetStreamError(
                 .requestFailed, "cannot subscribe the pull's reply subject: \(error)", underlying: error)
         }
-        Task {
-            while let deliveries = await subscription.nextBatch() {
-                continuation.yield(.deliveries(pull: pull, deliveries))
-            }
+        let previous = current.withLockedValue { pull in
+            defer { pull = (inbox, sid) }
+            return pull?.sid
         }
+        if let previous { client.unsubscribe(sid: previous) }
         let request = JetStreamPullRequest(
             batch: remaining, expires: expires, noWait: noWait, maxBytes: maxBytes, idleHeartbeat: idleHeartbeat)
         do {
-            try client.publish(try JetStreamJSON.encode(request), to: subject, replyTo: inbox)
+            try client.publish(request.body, to: subject, replyTo: inbox.subject)
         } catch {
-            subscription.unsubscribe()
             throw JetStreamError(.requestFailed, "cannot send the pull request: \(error)", underlying: error)
         }
-        return subscription
+        return inbox
     }
 }
 

@@ -26,6 +26,11 @@ private final class RecordingSink: NATSMessageSink {
         }
     }
 
+    func wake(followUp: Bool) -> Bool {
+        state.withLockedValue { $0.waiting = false }
+        return false
+    }
+
     func finish() { state.withLockedValue { $0.finished = true } }
     var messages: [String] { state.withLockedValue { $0.messages } }
     var finished: Bool { state.withLockedValue { $0.finished } }
@@ -38,7 +43,7 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
 
 @Suite struct NATSSubscriptionRegistryTests {
     @Test func idsAreSequentialAndTheSinkKnowsItsOwn() {
-        var registry = NATSSubscriptionRegistry<RecordingSink>()
+        var registry = NATSSubscriptionRegistry()
         let seen = NIOLockedValueBox<UInt64?>(nil)
         let first = registry.add(subject: "a", queue: nil, dropCounter: nil) { sid in
             seen.withLockedValue { $0 = sid }
@@ -52,7 +57,7 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
     }
 
     @Test func deliveryWakesOncePerBatchAndRoutesTheInbox() {
-        var registry = NATSSubscriptionRegistry<RecordingSink>()
+        var registry = NATSSubscriptionRegistry()
         let (sid, sink) = registry.add(subject: "a", queue: nil, dropCounter: nil) { _ in RecordingSink() }
         let inbox = registry.addRequestInbox(subject: "_INBOX.x.*")
         guard case .delivered(let wake, nil) = registry.deliver(message("1"), to: sid) else {
@@ -76,7 +81,7 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
     }
 
     @Test func aSlowConsumerIsReportedOncePerEpisodeAndDropsAreCounted() {
-        var registry = NATSSubscriptionRegistry<RecordingSink>()
+        var registry = NATSSubscriptionRegistry()
         let counter = NATSDropCounter()
         let (sid, sink) = registry.add(subject: "ticks", queue: nil, dropCounter: counter) { _ in
             RecordingSink(limit: 1)
@@ -95,7 +100,7 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
     }
 
     @Test func autoUnsubscribeEndsTheSubscriptionAtItsCountAndResubscribesWithTheRest() {
-        var registry = NATSSubscriptionRegistry<RecordingSink>()
+        var registry = NATSSubscriptionRegistry()
         let (sid, sink) = registry.add(subject: "a", queue: "q", dropCounter: nil) { _ in RecordingSink() }
         _ = registry.deliver(message("1"), to: sid)
         guard case .limited(3) = registry.unsubscribe(sid, after: 3) else {
@@ -115,7 +120,7 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
     }
 
     @Test func unsubscribingBelowWhatWasDeliveredRemovesAtOnce() {
-        var registry = NATSSubscriptionRegistry<RecordingSink>()
+        var registry = NATSSubscriptionRegistry()
         let (sid, sink) = registry.add(subject: "a", queue: nil, dropCounter: nil) { _ in RecordingSink() }
         _ = registry.deliver(message("1"), to: sid)
         _ = registry.deliver(message("2"), to: sid)
@@ -128,7 +133,7 @@ private func message(_ text: String, on subject: String = "s") -> NATSMessage {
     }
 
     @Test func drainKeepsTheRequestInbox() {
-        var registry = NATSSubscriptionRegistry<RecordingSink>()
+        var registry = NATSSubscriptionRegistry()
         _ = registry.add(subject: "a", queue: nil, dropCounter: nil) { _ in RecordingSink() }
         let inbox = registry.addRequestInbox(subject: "_INBOX.x.*")
         _ = registry.add(subject: "b", queue: nil, dropCounter: nil) { _ in RecordingSink() }

@@ -120,6 +120,20 @@ import VettIDTestSupport
         #expect(String(buffer: try JetStreamJSON.encode(noWait)) == #"{"batch":1,"no_wait":true}"#)
     }
 
+    /// The body a fetch sends is written by hand; it must be the bytes the `Encodable` form encodes to, for every
+    /// combination of what is set (durations below a nanosecond, large counts, zero).
+    @Test(arguments: [nil, Duration.nanoseconds(1), .milliseconds(1500), .seconds(86_400 * 365)], [nil, 1, 1 << 40])
+    func theWrittenBodyIsTheEncodedOne(duration: Duration?, maxBytes: Int?) throws {
+        for noWait in [false, true] {
+            for batch in [1, 500, Int.max] {
+                let request = JetStreamPullRequest(
+                    batch: batch, expires: duration, noWait: noWait, maxBytes: maxBytes,
+                    idleHeartbeat: duration.map { $0 / 3 })
+                #expect(String(buffer: request.body) == String(buffer: try JetStreamJSON.encode(request)))
+            }
+        }
+    }
+
     /// The watchdog on bare instants (a ManualClock's; the watchdog reads no clock itself).
     private typealias Watchdog = JetStreamFetchWatchdog<ManualClock.Instant>
 
