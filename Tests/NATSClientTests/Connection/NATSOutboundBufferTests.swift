@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The VettID Authors
 // SPDX-License-Identifier: Apache-2.0
 
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -131,5 +132,22 @@ import Testing
         #expect(broadcaster.consumerCount == 1)
         broadcaster.finish()
         for await _ in kept {}
+    }
+
+    @Test func listenersHearEveryEventUntilRemovedAndNoneJoinsAfterTheEnd() {
+        let broadcaster = NATSEventBroadcaster()
+        let heard = NIOLockedValueBox<[NATSEvent]>([])
+        let id = broadcaster.addListener { event in heard.withLockedValue { $0.append(event) } }
+        #expect(id != nil && broadcaster.listenerCount == 1)
+        broadcaster.yield(.reconnected(server: "b"))
+        broadcaster.yield(.lameDuckMode)
+        if let id { broadcaster.removeListener(id) }
+        broadcaster.yield(.connected(server: "c"))
+        #expect(heard.withLockedValue { $0 } == [.reconnected(server: "b"), .lameDuckMode])
+        #expect(broadcaster.listenerCount == 0)
+        _ = broadcaster.addListener { _ in }
+        broadcaster.finish()
+        #expect(broadcaster.listenerCount == 0, "the end lets every listener go")
+        #expect(broadcaster.addListener { _ in } == nil)
     }
 }

@@ -82,8 +82,9 @@ import VettIDTestSupport
         #expect(messages.map { String(buffer: $0.payload) } == ["one", "two"])
         #expect(messages.map(\.metadata.streamSequence) == [1, 2])
         #expect(messages.first?.subject == "mb.g1.d1")
-        // The reply subject goes once the fetch is over.
+        // The reply subject goes once the fetch is over, and so does its reconnect listener.
         #expect(try await connection.next() == .unsubscribe(sid: sid, max: nil))
+        #expect(client.core.events.listenerCount == 0)
     }
 
     @Test func aFullBatchEndsTheFetchWithoutWaiting() async throws {
