@@ -20,6 +20,14 @@ extension NATSConnectionCore {
         guard NATSSubjectValidator.isValidPublishSubject(subject) else {
             throw NATSError(.invalidSubject, "invalid publish subject")
         }
+        try publish(validSubject: subject, replyTo: replyTo, headers: headers, payload: payload)
+    }
+
+    /// ``publish(subject:replyTo:headers:payload:)`` of a subject known to be valid: a reply subject the decoder
+    /// read (its arguments are split at whitespace, so none has any), such as a JetStream ack subject.
+    func publish(validSubject subject: String, replyTo: String?, headers: NATSHeaders?, payload: ByteBuffer)
+        throws(NATSError)
+    {
         let onLoop = eventLoop.inEventLoop
         let result: Result<Flush, NATSError>
         if let headers {

@@ -147,23 +147,34 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
         var watchdog = JetStreamFetchWatchdog(
             start: clock.now, answerWithin: answerWithin, idleHeartbeat: idleHeartbeat)
         // One alarm at a time, at the watchdog's deadline; hearing from the server moves the deadline, so the alarm
-        // is set again then (only with heartbeats: without, the deadline never moves).
-        var alarm: Task<Void, Never>?
+        // is set again then (only with heartbeats: without, the deadline never moves). On the production clock the
+        // alarm is a timer of the connection's event loop: a task sleeping on the clock cost two wake-ups of another
+        // thread per fetch (its start, and its cancellation when the fetch ended first). A test's clock needs the task.
+        var cancelAlarm: (@Sendable () -> Void)?
         func setAlarm() {
-            alarm?.cancel()
+            cancelAlarm?()
             let deadline = watchdog.deadline
-            alarm = Task { [clock] in
-                do {
-                    try await clock.sleep(until: deadline, tolerance: nil)
-                    current.withLockedValue { $0?.inbox.signal(.alarm) }
-                } catch {
-                    // Cancelled: a later alarm replaced this one, or the fetch is over.
+            @Sendable func ring() { current.withLockedValue { $0?.inbox.signal(.alarm) } }
+            if clock is ContinuousClock {
+                let timer = client.core.eventLoop.scheduleTask(in: TimeAmount(clock.now.duration(to: deadline))) {
+                    ring()
                 }
+                cancelAlarm = { timer.cancel() }
+            } else {
+                let sleeper = Task { [clock] in
+                    do {
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                        ring()
+                    } catch {
+                        // Cancelled: a later alarm replaced this one, or the fetch is over.
+                    }
+                }
+                cancelAlarm = { sleeper.cancel() }
             }
         }
         defer {
             if let listener { client.removeEventListener(listener) }
-            alarm?.cancel()
+            cancelAlarm?()
             if let (_, sid) = current.withLockedValue({ $0 }) { client.unsubscribe(sid: sid) }
         }
         guard listener != nil else {

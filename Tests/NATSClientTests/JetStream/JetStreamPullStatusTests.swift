@@ -97,6 +97,9 @@ import VettIDTestSupport
         "$JS.ACK.P.D.-1.1.1.1.0", "$JS.ACK.P.D.18446744073709551616.1.1.1.0",
         "$JS.ACK.P.D.1.1.1.9223372036854775808.0", "$JS.ACK.P.D.1.1.1.1.", "$JS.ACK.", "$JS.ACK",
         "$JS.ACK.a.b.c.P.D.1.1.1.1.0.r.s",
+        // Whitespace and control characters (an ack is published to the subject without another check).
+        "$JS.ACK.P D.C.1.1.1.1.0", "$JS.ACK.P.C\r\nPUB x 0.1.1.1.1.0", "$JS.ACK.P.C\t.1.1.1.1.0",
+        "$JS.ACK.P.C.1.1.1.1.0\u{7F}", "$JS.ACK.P.\u{0}.1.1.1.1.0", "$js.ack.P.D.1.1.1.1.0", "$JS.ACK/P.D.1.1.1.1.0",
     ])
     func otherSubjectsAreNotAckSubjects(subject: String) {
         #expect(JetStreamMessageMetadata(ackSubject: subject) == nil)
