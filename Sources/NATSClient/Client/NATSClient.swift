@@ -281,13 +281,19 @@ public final class NATSClient: Sendable {
 
     /// Subscribes `subject` with a sink of the client's own (a JetStream fetch's pull inbox) instead of a
     /// ``NATSSubscription``'s queue; returns the subscription id for ``unsubscribe(sid:)``.
-    func subscribe<Sink: NATSMessageSink>(to subject: String, sink: Sink) throws(NATSError) -> UInt64 {
-        try core.subscribe(subject: subject) { _ in sink }.0
+    ///
+    /// - Parameter flush: Send the SUB now; `false` when a publish follows at once and its flush sends both.
+    func subscribe<Sink: NATSMessageSink>(to subject: String, sink: Sink, flush: Bool = true) throws(NATSError)
+        -> UInt64
+    {
+        try core.subscribe(subject: subject, flush: flush) { _ in sink }.0
     }
 
     /// Ends the subscription `sid` now (its sink is finished).
-    func unsubscribe(sid: UInt64) {
-        core.unsubscribe(sid: sid, after: nil)
+    ///
+    /// - Parameter flush: Send the UNSUB now; `false` when nothing more can come on it: it goes with the next write.
+    func unsubscribe(sid: UInt64, flush: Bool = true) {
+        core.unsubscribe(sid: sid, after: nil, flush: flush)
     }
 
     /// Subscribes for the duration of `body` and unsubscribes when it returns or throws.

@@ -20,10 +20,15 @@ extension NATSConnectionCore {
     }
 
     /// Subscribes `subject` with the sink `makeSink` makes for the new subscription id.
+    ///
+    /// - Parameter flush: Schedule the flush that sends the SUB. `false` when the caller publishes at once (a
+    ///   JetStream pull): the publish's flush carries both, and the event loop is not woken between the two to take
+    ///   the lock the publish then waits for.
     func subscribe<Sink: NATSMessageSink>(
         subject: String,
         queue: String? = nil,
         dropCounter: NATSDropCounter? = nil,
+        flush: Bool = true,
         makeSink: (UInt64) -> Sink
     ) throws(NATSError) -> (UInt64, Sink) {
         guard NATSSubjectValidator.isValidSubscribeSubject(subject) else {
@@ -38,7 +43,7 @@ extension NATSConnectionCore {
                 subject: subject, queue: queue, dropCounter: dropCounter, makeSink: makeSink)
             guard state.canWrite else { return .success((sid, sink, false)) }
             state.outbound.write(.subscribe(subject: subject, queue: queue, sid: sid))
-            return .success((sid, sink, scheduleFlushLocked(&state)))
+            return .success((sid, sink, flush && scheduleFlushLocked(&state)))
         }
         switch result {
         case .success(let (sid, sink, needsFlush)):
@@ -49,7 +54,12 @@ extension NATSConnectionCore {
         }
     }
 
-    func unsubscribe(sid: UInt64, after max: Int?) {
+    /// Unsubscribes `sid` now, or after `max` messages in all.
+    ///
+    /// - Parameter flush: Schedule the flush that sends the UNSUB. `false` when nothing more can come on the
+    ///   subscription (a JetStream pull that ended): the UNSUB goes out with the next write, and a message that
+    ///   still came would find no subscription and be dropped.
+    func unsubscribe(sid: UInt64, after max: Int?, flush: Bool = true) {
         let (needsFlush, finished): (Bool, (any NATSMessageSink)?) = state.withLockedValue { state in
             guard let outcome = state.subscriptions.unsubscribe(sid, after: max) else { return (false, nil) }
             var finished: (any NATSMessageSink)?
@@ -61,7 +71,7 @@ extension NATSConnectionCore {
             guard state.canWrite else { return (false, finished) }
             // Like nats.go, the live UNSUB carries the total; a resubscribe after reconnect sends what remains.
             state.outbound.write(.unsubscribe(sid: sid, max: wireMax))
-            return (scheduleFlushLocked(&state), finished)
+            return (flush && scheduleFlushLocked(&state), finished)
         }
         finished?.finish()
         if needsFlush { eventLoop.execute { self.flushOutbound() } }

@@ -172,16 +172,20 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
                 cancelAlarm = { sleeper.cancel() }
             }
         }
+        // The server ended the pull (the batch is complete, or a status said so): nothing more comes on its reply
+        // subject, so its UNSUB can wait for the next write (the acks, the next pull) instead of waking the event
+        // loop for itself. A pull the fetch gave up on (time, cancellation) is unsubscribed at once.
+        var pullOver = false
         defer {
             if let listener { client.removeEventListener(listener) }
             cancelAlarm?()
-            if let (_, sid) = current.withLockedValue({ $0 }) { client.unsubscribe(sid: sid) }
+            if let (_, sid) = current.withLockedValue({ $0 }) { client.unsubscribe(sid: sid, flush: !pullOver) }
         }
         guard listener != nil else {
             throw JetStreamError(.requestFailed, "the client is closed")
         }
-        setAlarm()
         var inbox = try startPull(remaining: batch, expires: expires, current)
+        setAlarm()
 
         var messages: [JetStreamMessage] = []
         messages.reserveCapacity(batch)
@@ -192,7 +196,10 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
                 // A delivery counts whichever pull of this fetch brought it.
                 guard let delivered = JetStreamMessage(message, client: client) else { continue }
                 messages.append(delivered)
-                if messages.count == batch { break loop }
+                if messages.count == batch {
+                    pullOver = true
+                    break loop
+                }
             }
             if update.heard, idleHeartbeat != nil {
                 watchdog.heard(at: clock.now)
@@ -200,6 +207,7 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
             }
             switch update.ending {
             case .end?:
+                pullOver = true
                 break loop
             case .failure(let error)?:
                 failure = error
@@ -267,7 +275,8 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
             wakesOnHearing: idleHeartbeat != nil)
         let sid: UInt64
         do {
-            sid = try client.subscribe(to: inbox.subject, sink: inbox)
+            // The pull's publish right after flushes the SUB with it.
+            sid = try client.subscribe(to: inbox.subject, sink: inbox, flush: false)
         } catch {
             throw JetStreamError(
                 .requestFailed, "cannot subscribe the pull's reply subject: \(error)", underlying: error)

@@ -82,9 +82,12 @@ import VettIDTestSupport
         #expect(messages.map { String(buffer: $0.payload) } == ["one", "two"])
         #expect(messages.map(\.metadata.streamSequence) == [1, 2])
         #expect(messages.first?.subject == "mb.g1.d1")
-        // The reply subject goes once the fetch is over, and so does its reconnect listener.
-        #expect(try await connection.next() == .unsubscribe(sid: sid, max: nil))
+        // The reply subject goes once the fetch is over, and so does its reconnect listener. The server ended the
+        // pull, so the UNSUB waits for the next write instead of being flushed alone.
         #expect(client.core.events.listenerCount == 0)
+        try client.publish("next", to: "after.the.fetch")
+        #expect(try await connection.next() == .unsubscribe(sid: sid, max: nil))
+        #expect(try await connection.next() == .publish(subject: "after.the.fetch", replyTo: nil, payload: "next"))
     }
 
     @Test func aFullBatchEndsTheFetchWithoutWaiting() async throws {
@@ -342,9 +345,10 @@ import VettIDTestSupport
         let message = try #require(try await finished(fetching).first)
         let ackSubject = "$JS.ACK.MAILBOX.d1.1.4.4.1795890431033768813.0"
         #expect(message.message.replyTo == ackSubject)
-        #expect(try await connection.next() == .unsubscribe(sid: sid, max: nil))
 
+        // The full batch ended the pull: its UNSUB goes out with the first ack.
         try message.ack()
+        #expect(try await connection.next() == .unsubscribe(sid: sid, max: nil))
         #expect(try await connection.next() == .publish(subject: ackSubject, replyTo: nil, payload: "+ACK"))
         try message.ack(.nak(delay: .milliseconds(1500)))
         #expect(
