@@ -68,6 +68,8 @@ extension JetStreamContext {
         }
         let fetch = JetStreamFetch(
             client: client,
+            stream: stream,
+            consumer: consumer,
             subject: "\(apiPrefix).CONSUMER.MSG.NEXT.\(stream).\(consumer)",
             batch: batch,
             expires: noWait ? nil : expires,
@@ -124,6 +126,9 @@ struct JetStreamPullRequest: Encodable {
 /// also hears of reconnects (an event listener), of the watchdog's alarm and of cancellation.
 struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
     let client: NATSClient
+    let stream: String
+    let consumer: String
+    /// Where pulls are sent.
     let subject: String
     let batch: Int
     let expires: Duration?
@@ -194,7 +199,8 @@ struct JetStreamFetch<WatchdogClock: Clock<Duration>> {
         loop: while true {
             for message in update.deliveries {
                 // A delivery counts whichever pull of this fetch brought it.
-                guard let delivered = JetStreamMessage(message, client: client) else { continue }
+                guard let delivered = JetStreamMessage(message, client: client, stream: stream, consumer: consumer)
+                else { continue }
                 messages.append(delivered)
                 if messages.count == batch {
                     pullOver = true

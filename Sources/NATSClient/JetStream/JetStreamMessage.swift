@@ -18,8 +18,14 @@ public struct JetStreamMessage: Sendable {
     private let client: NATSClient
 
     /// Creates a message from a delivery whose reply subject is a JetStream ack subject; `nil` otherwise.
-    init?(_ message: NATSMessage, client: NATSClient) {
-        guard let reply = message.replyTo, let metadata = JetStreamMessageMetadata(ackSubject: reply) else {
+    ///
+    /// - Parameters:
+    ///   - stream: The stream the delivery is expected from, if known: its name is reused instead of read again.
+    ///   - consumer: The consumer likewise.
+    init?(_ message: NATSMessage, client: NATSClient, stream: String? = nil, consumer: String? = nil) {
+        guard let reply = message.replyTo,
+            let metadata = JetStreamMessageMetadata(ackSubject: reply, stream: stream, consumer: consumer)
+        else {
             return nil
         }
         self.message = message
@@ -142,15 +148,35 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
 
     /// Parses an ack subject; `nil` when `ackSubject` is not one.
     public init?(ackSubject: String) {
+        self.init(ackSubject: ackSubject, stream: nil, consumer: nil)
+    }
+
+    /// Parses an ack subject, reusing `stream` and `consumer` when the subject names them: a fetch knows both, and
+    /// making the two strings again for every message cost about as much as the rest of the parse.
+    init?(ackSubject: String, stream: String?, consumer: String?) {
         var subject = ackSubject
         // One pass over the UTF-8 bytes, without an array of tokens: every delivered message is parsed here.
-        guard let parsed = subject.withUTF8({ Self.parse($0) }) else { return nil }
+        guard let parsed = subject.withUTF8({ Self.parse($0, stream: stream, consumer: consumer) }) else {
+            return nil
+        }
         self = parsed
+    }
+
+    /// `known` if its UTF-8 is `bytes`, else a new string of them.
+    private static func name(_ bytes: UnsafeBufferPointer<UInt8>, known: String?) -> String {
+        if var known, known.utf8.count == bytes.count,
+            known.withUTF8({ $0.elementsEqual(bytes) })
+        {
+            return known
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The metadata of the ack subject `bytes`: 9 tokens (`$JS.ACK.` and 7 fields) or 11-12 (with domain and
     /// account hash first, and a random token last).
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> JetStreamMessageMetadata? {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, stream: String?, consumer: String?)
+        -> JetStreamMessageMetadata?
+    {
         // `$JS.ACK.`, compared as one 8-byte word: a generic `starts(with:)` cost more than the rest of the parse.
         let prefix = 8
         guard bytes.count > prefix,
@@ -198,8 +224,8 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
                 let pending = unsigned(token(first + 6))
             else { return nil }
             return JetStreamMessageMetadata(
-                domain: domain, stream: String(decoding: token(first), as: UTF8.self),
-                consumer: String(decoding: token(first + 1), as: UTF8.self), delivered: delivered,
+                domain: domain, stream: name(token(first), known: stream),
+                consumer: name(token(first + 1), known: consumer), delivered: delivered,
                 streamSequence: streamSequence, consumerSequence: consumerSequence, timestamp: timestamp,
                 pending: pending)
         }

@@ -105,6 +105,18 @@ import VettIDTestSupport
         #expect(JetStreamMessageMetadata(ackSubject: subject) == nil)
     }
 
+    @Test func knownNamesAreReusedOnlyWhenTheSubjectNamesThem() throws {
+        let subject = "$JS.ACK.MAILBOX.d1.1.4.4.1795890431033768813.0"
+        let plain = try #require(JetStreamMessageMetadata(ackSubject: subject))
+        #expect(JetStreamMessageMetadata(ackSubject: subject, stream: "MAILBOX", consumer: "d1") == plain)
+        // Other names (also one that differs only in length, or in its last byte) are not taken for the subject's.
+        for (stream, consumer) in [("MAILBOXES", "d2"), ("MAILBOY", "d"), ("", "d1\u{0}")] {
+            let read = try #require(JetStreamMessageMetadata(ackSubject: subject, stream: stream, consumer: consumer))
+            #expect(read == plain)
+            #expect(read.stream == "MAILBOX" && read.consumer == "d1")
+        }
+    }
+
     @Test func ackPayloads() {
         #expect(JetStreamAck.ack.payload == "+ACK")
         #expect(JetStreamAck.nak().payload == "-NAK")
