@@ -11,6 +11,8 @@
 //                   B, ack() (+ACK, not waiting) of each, until all are consumed
 //   js-fetch-<B>-floor  the same workload by FetchFloor.swift: the least work any SwiftNIO client must do (one
 //                   channel handler, no NATSClient on the timed path)
+//   js-pub-sync-floor   js-pub-sync by PublishFloor.swift: a task on the global executor and one channel handler,
+//                   the two thread wake-ups per message any NIO client awaited off its event loop pays
 // Each runs on Swift's global executor; with `-executor` appended (js-pub-sync-executor, …) the timed loop runs on
 // the client's taskExecutor (the connection's event loop) instead.
 // Usage: JetStreamBench <url> <workload> <msgs> [window|batch]
@@ -53,6 +55,9 @@ struct JetStreamBench {
 
         let timed: @Sendable () async throws -> Void
         switch workload {
+        case "js-pub-sync" where floor:
+            let (host, port) = try hostAndPort(url)
+            timed = { try await publishFloor(host: host, port: port, subject: subject, payload: payload, count: count) }
         case "js-pub-sync":
             timed = {
                 for _ in 0..<count { try await jetStream.publish(payload, to: subject) }
@@ -65,14 +70,10 @@ struct JetStreamBench {
             try await publishWindowed(jetStream, payload, count: count, window: 256)
             try await jetStream.createConsumer(ConsumerConfiguration(durableName: consumer), on: stream)
             if floor {
-                let address = url.dropFirst("nats://".count).split(separator: ":")
-                guard address.count == 2, let port = Int(address[1]) else {
-                    throw BenchFailure("url must be nats://host:port")
-                }
+                let (host, port) = try hostAndPort(url)
                 timed = {
                     try await fetchFloor(
-                        host: String(address[0]), port: port, stream: stream, consumer: consumer, count: count,
-                        batch: batch)
+                        host: host, port: port, stream: stream, consumer: consumer, count: count, batch: batch)
                 }
                 break
             }
@@ -101,6 +102,13 @@ struct JetStreamBench {
 
         try await jetStream.deleteStream(stream)
         await client.close()
+    }
+
+    /// The host and port of a `nats://host:port` URL.
+    static func hostAndPort(_ url: String) throws -> (String, Int) {
+        let address = url.dropFirst("nats://".count).split(separator: ":")
+        guard address.count == 2, let port = Int(address[1]) else { throw BenchFailure("url must be nats://host:port") }
+        return (String(address[0]), port)
     }
 
     /// Publishes `count` messages with `publishAsync`, keeping at most `window` acknowledgements outstanding (the
