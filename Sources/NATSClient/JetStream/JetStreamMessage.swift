@@ -152,7 +152,7 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
     }
 
     /// Parses an ack subject, reusing `stream` and `consumer` when the subject names them: a fetch knows both, and
-    /// making the two strings again for every message cost about as much as the rest of the parse.
+    /// making the two strings again for every message stood out in profiles of a fetch.
     init?(ackSubject: String, stream: String?, consumer: String?) {
         var subject = ackSubject
         // One pass over the UTF-8 bytes, without an array of tokens: every delivered message is parsed here.
@@ -177,7 +177,7 @@ public struct JetStreamMessageMetadata: Sendable, Equatable {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, stream: String?, consumer: String?)
         -> JetStreamMessageMetadata?
     {
-        // `$JS.ACK.`, compared as one 8-byte word: a generic `starts(with:)` cost more than the rest of the parse.
+        // `$JS.ACK.`, compared as one 8-byte word: a generic `starts(with:)` stood out in profiles of a fetch.
         let prefix = 8
         guard bytes.count > prefix,
             UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
