@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // The floor of a pull fetch on SwiftNIO: the least work any NIO-based client must do for `js-fetch-<B>`, with
-// nothing of NATSClient on the timed path. One channel handler on the event loop: CONNECT, one inbox
-// subscription, a pull request for B messages, and for each delivered MSG only the line split needed to find its
-// reply subject and payload, then `PUB <reply> 4\r\n+ACK\r\n`; the next pull when B have arrived; writes flushed
+// nothing of NATSClient on the timed path. One channel handler on the event loop: CONNECT, one wildcard inbox
+// subscription, a pull request for B messages with a reply subject of its own under it (as any correct client must:
+// a late status of an earlier pull must not end the next), and for each delivered MSG only the line split needed to
+// find its reply subject and payload, then `PUB <reply> 4\r\n+ACK\r\n`; the next pull when B have arrived; writes flushed
 // once per read. No tasks, no futures per message, no subject parsing into metadata, no copies of payloads.
 // What NATSClient adds on top of this is what a faster design could still remove; what this costs is not.
 
@@ -41,6 +42,8 @@ private final class FetchFloorHandler: ChannelInboundHandler {
     private var received = 0
     private var inBatch = 0
     private var started = false
+    /// The number of the last pull: its reply subject is `_INBOX.floor.<pulls>`.
+    private var pulls = 0
 
     init(pullSubject: String, count: Int, batch: Int, done: EventLoopPromise<Void>) {
         self.pullSubject = pullSubject
@@ -51,7 +54,8 @@ private final class FetchFloorHandler: ChannelInboundHandler {
 
     private func pull(into output: inout ByteBuffer) {
         let body = "{\"batch\":\(batch),\"expires\":5000000000}"
-        output.writeString("PUB \(pullSubject) _INBOX.floor \(body.utf8.count)\r\n\(body)\r\n")
+        pulls += 1
+        output.writeString("PUB \(pullSubject) _INBOX.floor.\(pulls) \(body.utf8.count)\r\n\(body)\r\n")
         inBatch = 0
     }
 
@@ -113,7 +117,7 @@ private final class FetchFloorHandler: ChannelInboundHandler {
                     started = true
                     output.writeStaticString(
                         "CONNECT {\"verbose\":false,\"pedantic\":false,\"headers\":true,\"no_responders\":true}\r\n")
-                    output.writeStaticString("SUB _INBOX.floor 1\r\n")
+                    output.writeStaticString("SUB _INBOX.floor.* 1\r\n")
                     pull(into: &output)
                 }
                 if text.hasPrefix("-ERR") {

@@ -7,6 +7,11 @@
 // resumes when the PubAck arrives (a thread of the global pool is woken). No subject checks, no headers, no request
 // multiplexer, no timer, no PubAck parse beyond its first bytes. The two wake-ups per message are what any such
 // client pays on this machine; what NATSClient adds on top of them a faster design could still remove.
+//
+// Each publish has a reply subject of its own (`_INBOX.pubfloor.<n>` under one wildcard subscription), as nats.c's and
+// nats.go's synchronous publishes (a request each) and NATSClient's have: a client that reused one reply subject would
+// take a late PubAck of a publish it gave up on as the answer to the next one. It costs the server too: every new
+// subject misses its subscription cache (docs/benchmarks.md has the floor with a single reply subject beside it).
 
 import NIOCore
 import NIOPosix
@@ -37,6 +42,8 @@ private final class PublishFloorHandler: ChannelInboundHandler, @unchecked Senda
     typealias OutboundOut = ByteBuffer
 
     private static let inbox = "_INBOX.pubfloor"
+    /// The number of the last publish: its reply subject is `inbox.<published>`.
+    private var published = 0
     private let subject: String
     private let ready: EventLoopPromise<Void>
     private var context: ChannelHandlerContext?
@@ -61,7 +68,8 @@ private final class PublishFloorHandler: ChannelInboundHandler, @unchecked Senda
         }
         waiter = acknowledged
         var output = context.channel.allocator.buffer(capacity: payload.readableBytes + 64)
-        output.writeString("PUB \(subject) \(Self.inbox) \(payload.readableBytes)\r\n")
+        published += 1
+        output.writeString("PUB \(subject) \(Self.inbox).\(published) \(payload.readableBytes)\r\n")
         output.writeImmutableBuffer(payload)
         output.writeStaticString("\r\n")
         context.writeAndFlush(wrapOutboundOut(output), promise: nil)
@@ -100,7 +108,7 @@ private final class PublishFloorHandler: ChannelInboundHandler, @unchecked Senda
                     wrapOutboundOut(
                         ByteBuffer(
                             string: "CONNECT {\"verbose\":false,\"pedantic\":false,\"headers\":true,"
-                                + "\"no_responders\":true}\r\nSUB \(Self.inbox) 1\r\nPING\r\n")), promise: nil)
+                                + "\"no_responders\":true}\r\nSUB \(Self.inbox).* 1\r\nPING\r\n")), promise: nil)
             } else if line.hasPrefix("PONG"), !isReady {
                 isReady = true
                 ready.succeed()
