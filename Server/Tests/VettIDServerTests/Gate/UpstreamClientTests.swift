@@ -19,6 +19,11 @@ import VettIDTestSupport
             settings: .init(connectTimeout: .seconds(2), readTimeout: readTimeout, maxConnections: maxConnections))
     }
 
+    /// The read timeout of the tests whose upstream closes the connection: the close must be what they see, and on
+    /// a machine loaded by the rest of the suite the default 5 s once ran out first (a `readTimeout` instead of
+    /// `connectionClosed`). A close arrives in milliseconds, so a working client never waits for this.
+    static let closingUpstreamReadTimeout: TimeAmount = .seconds(60)
+
     static func get(_ path: String) -> HTTPRequestHead {
         HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: ["host": "127.0.0.1"])
     }
@@ -51,7 +56,7 @@ import VettIDTestSupport
         // Every connection answers its first request and closes on the second without a byte of answer: the
         // request is sent again on a new connection, once.
         let upstream = try await ScriptedUpstream { index in index == 0 ? ScriptedUpstream.ok("first") : .close }
-        let pool = try Self.pool(port: upstream.port)
+        let pool = try Self.pool(port: upstream.port, readTimeout: Self.closingUpstreamReadTimeout)
         for _ in 0..<3 {
             let response = try await GateProxy.exchange(Self.get("/base/x"), upload: nil, pool: pool)
             #expect(try await Self.text(response) == "first")
@@ -66,7 +71,7 @@ import VettIDTestSupport
         // The same closing upstream: a POST without a body (Content-Length: 0) on the reused connection fails
         // instead of being sent a second time, since the upstream may have acted on it before closing.
         let upstream = try await ScriptedUpstream { index in index == 0 ? ScriptedUpstream.ok("first") : .close }
-        let pool = try Self.pool(port: upstream.port)
+        let pool = try Self.pool(port: upstream.port, readTimeout: Self.closingUpstreamReadTimeout)
         _ = try await GateProxy.exchange(Self.get("/base/x"), upload: nil, pool: pool)
         var post = Self.get("/base/order")
         post.method = .POST
@@ -81,7 +86,7 @@ import VettIDTestSupport
 
     @Test func aConnectionThatAlwaysClosesFailsAfterOneRetry() async throws {
         let upstream = try await ScriptedUpstream { _ in .close }
-        let pool = try Self.pool(port: upstream.port)
+        let pool = try Self.pool(port: upstream.port, readTimeout: Self.closingUpstreamReadTimeout)
         await #expect(throws: UpstreamFailure(.connectionClosed)) {
             _ = try await GateProxy.exchange(Self.get("/base/x"), upload: nil, pool: pool)
         }
