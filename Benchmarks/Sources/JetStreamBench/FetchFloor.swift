@@ -5,8 +5,8 @@
 // nothing of NATSClient on the timed path. One channel handler on the event loop: CONNECT, one wildcard inbox
 // subscription, a pull request for B messages with a reply subject of its own under it (as any correct client must:
 // a late status of an earlier pull must not end the next), and for each delivered MSG only the line split needed to
-// find its reply subject and payload, then `PUB <reply> 4\r\n+ACK\r\n`; the next pull when B have arrived; writes flushed
-// once per read. No tasks, no futures per message, no subject parsing into metadata, no copies of payloads.
+// find its reply subject and payload, then `PUB <reply> 4\r\n+ACK\r\n`; the next pull when B have arrived; writes
+// flushed once per read. No tasks, no futures per message, no subject parsing into metadata, no copies of payloads.
 // What NATSClient adds on top of this is what a faster design could still remove; what this costs is not.
 
 import NIOCore

@@ -11,7 +11,7 @@
 // Each publish has a reply subject of its own (`_INBOX.pubfloor.<n>` under one wildcard subscription), as nats.c's and
 // nats.go's synchronous publishes (a request each) and NATSClient's have: a client that reused one reply subject would
 // take a late PubAck of a publish it gave up on as the answer to the next one. It costs the server too: every new
-// subject misses its subscription cache (docs/benchmarks.md has the floor with a single reply subject beside it).
+// subject misses its subscription cache (docs/benchmarks.md gives what a fixed reply subject saved).
 
 import NIOCore
 import NIOPosix
